@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
+import { PostHogClient } from './posthog/client.js';
+import { createServer, selectTools } from './server.js';
+import { serveHttp } from './transports/http.js';
+import { serveStdio } from './transports/stdio.js';
+import { PRODUCT_NAME, VERSION } from './version.js';
+
+/** stderr only: in stdio mode stdout carries nothing but protocol messages. */
+const log = (message: string) => process.stderr.write(`${PRODUCT_NAME}: ${message}\n`);
+
+async function main(): Promise<void> {
+  let action;
+  try {
+    action = parseCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    log(error instanceof ConfigurationError ? error.message : `invalid configuration: ${String(error)}`);
+    process.exit(2);
+  }
+  if (action.kind === 'help') return void process.stdout.write(USAGE);
+  if (action.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
+  const config: Config = action.config;
+  for (const warning of config.warnings) log(`warning: ${warning}`);
+
+  let baseUrl = config.baseUrl;
+  let apiKey = config.apiKey;
+  let closeSandbox = async () => {};
+  if (config.sandbox) {
+    const { startSandbox } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox();
+    baseUrl = sandbox.url;
+    apiKey = sandbox.apiKey;
+    closeSandbox = () => sandbox.close();
+  }
+
+  const client = new PostHogClient({ baseUrl, apiKey, timeoutMs: config.timeoutMs });
+  const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId: config.defaultProjectId };
+  const toolCount = selectTools(settings).length;
+
+  const shutdown = async (code: number) => {
+    await Promise.allSettled([client.close(), closeSandbox()]);
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  if (config.transport === 'http') {
+    const http = await serveHttp({
+      host: config.bindHost,
+      port: config.port,
+      client,
+      createServer: (requestClient) => createServer({ client: requestClient, settings, log }),
+      log,
+    });
+    log(`${banner(config, toolCount, baseUrl)} Streamable HTTP at ${http.url}`);
+    return;
+  }
+
+  log(`${banner(config, toolCount, baseUrl)} Speaking MCP over stdio.`);
+  if (config.sandbox && process.stdin.isTTY) {
+    log(
+      'This is the embedded SANDBOX with demo data (no PostHog account needed). To try it from a client, point it at this command, e.g.\n' +
+        `  npx @modelcontextprotocol/inspector node ${process.argv[1] ?? 'dist/cli.js'} --sandbox\n` +
+        '  or add {"command": "node", "args": ["<absolute path>/dist/cli.js", "--sandbox"]} to your MCP client config (see README).\n' +
+        'Press Ctrl+C to stop.',
+    );
+  }
+  await serveStdio(createServer({ client, settings, log }));
+  await shutdown(0);
+}
+
+function banner(config: Config, toolCount: number, baseUrl: string): string {
+  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, nothing touches a real PostHog)` : baseUrl;
+  const mode = [config.readOnly ? 'read-only' : '', config.defaultProjectId ? `default project ${config.defaultProjectId}` : ''].filter(Boolean).join(', ');
+  return `${PRODUCT_NAME} ${VERSION}: ${toolCount} tools against ${target}${mode ? ` (${mode})` : ''}.`;
+}
+
+main().catch((error) => {
+  log(`fatal: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+/**
+ * Typed errors. Handlers throw these; server.ts is the one place that turns them into tool results.
+ * Every message is written for an agent: what went wrong and what to do next.
+ */
+
+/** The caller's input cannot be sent upstream (caught before any request). */
+export class UserInputError extends Error {
+  override readonly name = 'UserInputError';
+}
+
+/** The server is not configured for what was asked (e.g. no project id and no default). */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export interface UpstreamErrorInit {
+  status: number;
+  method: string;
+  path: string;
+  detail?: string | undefined;
+  code?: string | undefined;
+  type?: string | undefined;
+  attr?: string | undefined;
+  /** Seconds after which a retry may succeed (Retry-After or PostHog's "Expected available in N seconds"). */
+  retryAfterSeconds?: number | undefined;
+  hint?: string | undefined;
+}
+
+/** PostHog answered with a non-2xx status. */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly detail: string | undefined;
+  readonly code: string | undefined;
+  readonly type: string | undefined;
+  readonly attr: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly hint: string | undefined;
+
+  constructor(init: UpstreamErrorInit) {
+    super(`PostHog answered ${init.status} to ${init.method} ${init.path}${init.detail ? `: ${init.detail}` : ''}`);
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.detail = init.detail;
+    this.code = init.code;
+    this.type = init.type;
+    this.attr = init.attr;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+    this.hint = init.hint;
+  }
+
+  /** The same error with a tool-specific next step attached. */
+  withHint(hint: string): UpstreamError {
+    return new UpstreamError({ ...this, hint });
+  }
+}
+
+export type NetworkFailure = 'timeout' | 'connection' | 'malformed' | 'cancelled';
+
+/** No usable answer: timeout, connection failure, or a body that is not what PostHog sends. */
+export class UpstreamUnavailableError extends Error {
+  override readonly name = 'UpstreamUnavailableError';
+  constructor(
+    readonly kind: NetworkFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}

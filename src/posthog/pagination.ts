@@ -1,0 +1,37 @@
+import { UpstreamUnavailableError } from '../errors.js';
+
+export interface Page<T> {
+  results: T[];
+  has_more: boolean;
+  next_offset: number | null;
+  count?: number;
+}
+
+/**
+ * One page shape from both envelopes PostHog serves: DRF's `{count, next, previous, results}`
+ * (projects, and the published docs for recordings) and the recordings list's `{results, has_next}`.
+ */
+export function normalizePage<T>(body: unknown, offset: number, what: string): Page<T> {
+  if (typeof body !== 'object' || body === null || !Array.isArray((body as { results?: unknown }).results)) {
+    throw new UpstreamUnavailableError('malformed', `PostHog's ${what} answer had no "results" list; the host may not be a PostHog app.`);
+  }
+  const envelope = body as { results: T[]; has_next?: unknown; next?: unknown; count?: unknown };
+  const results = envelope.results;
+  const next = typeof envelope.next === 'string' && envelope.next ? envelope.next : undefined;
+  const hasMore = typeof envelope.has_next === 'boolean' ? envelope.has_next : next !== undefined;
+  let nextOffset: number | null = null;
+  if (hasMore) nextOffset = offsetFrom(next) ?? offset + results.length;
+  const page: Page<T> = { results, has_more: hasMore, next_offset: nextOffset };
+  if (typeof envelope.count === 'number') page.count = envelope.count;
+  return page;
+}
+
+function offsetFrom(url: string | undefined): number | undefined {
+  if (!url) return undefined;
+  try {
+    const value = new URL(url, 'http://placeholder').searchParams.get('offset');
+    return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}

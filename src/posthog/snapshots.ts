@@ -1,0 +1,247 @@
+import { gunzipSync } from 'node:zlib';
+
+/**
+ * Reading PostHog's snapshot data (posthog-api-facts.md §3): the sources listing, the line forms
+ * of every source PostHog has served, and posthog-js's compressed event fields.
+ */
+
+export type SnapshotSource = {
+  source: string;
+  blob_key: string | null;
+  start_timestamp: string | null;
+  end_timestamp: string | null;
+};
+
+export interface RrwebEvent {
+  type: number;
+  timestamp: number;
+  data?: unknown;
+  [key: string]: unknown;
+}
+
+export interface WindowedEvent {
+  windowId: string | null;
+  event: RrwebEvent;
+}
+
+/** A unit of fetching: a range of blob_v2 blocks, or one keyed source. */
+export type FetchUnit =
+  | { kind: 'blob_v2'; start: number; end: number }
+  | { kind: 'blob_v2_lts' | 'blob'; key: string }
+  | { kind: 'realtime' };
+
+/** PostHog lets a personal API key fetch at most this many blocks per request (SPEC: 20). */
+export const MAX_BLOCKS_PER_REQUEST = 20;
+
+export function parseSources(body: unknown): SnapshotSource[] {
+  const list = (body as { sources?: unknown })?.sources;
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null && typeof s.source === 'string')
+    .map((s) => ({
+      source: String(s.source),
+      blob_key: s.blob_key === null || s.blob_key === undefined ? null : String(s.blob_key),
+      start_timestamp: typeof s.start_timestamp === 'string' ? s.start_timestamp : null,
+      end_timestamp: typeof s.end_timestamp === 'string' ? s.end_timestamp : null,
+    }));
+}
+
+/**
+ * What to fetch, in order. blob_v2 blocks (integer keys) are grouped into contiguous ranges; an
+ * LTS copy stands alone. Older forms are read only when no v2 data exists, because mixing them
+ * with v2 duplicates events. A realtime source comes last: it holds the newest, unflushed events.
+ */
+export function planUnits(sources: SnapshotSource[]): FetchUnit[] {
+  const v2Blocks: number[] = [];
+  const units: FetchUnit[] = [];
+  for (const s of sources) {
+    if (s.source === 'blob_v2' && s.blob_key !== null && /^\d+$/.test(s.blob_key)) v2Blocks.push(Number(s.blob_key));
+    else if ((s.source === 'blob_v2_lts' || s.source === 'blob_v2') && s.blob_key) units.push({ kind: 'blob_v2_lts', key: s.blob_key });
+  }
+  v2Blocks.sort((a, b) => a - b);
+  const ranges: FetchUnit[] = [];
+  for (const block of v2Blocks) {
+    const last = ranges[ranges.length - 1];
+    if (last && last.kind === 'blob_v2' && block === last.end + 1 && block - last.start < MAX_BLOCKS_PER_REQUEST) last.end = block;
+    else ranges.push({ kind: 'blob_v2', start: block, end: block });
+  }
+  const v2 = [...ranges, ...units];
+  if (v2.length > 0) return v2;
+  const legacy: FetchUnit[] = sources
+    .filter((s) => s.source === 'blob' && s.blob_key)
+    .map((s) => ({ kind: 'blob' as const, key: s.blob_key! }));
+  if (sources.some((s) => s.source === 'realtime')) legacy.push({ kind: 'realtime' });
+  return legacy;
+}
+
+/** The query string that fetches one unit. */
+export function unitQuery(unit: FetchUnit): Record<string, string> {
+  switch (unit.kind) {
+    case 'blob_v2':
+      return { source: 'blob_v2', start_blob_key: String(unit.start), end_blob_key: String(unit.end) };
+    case 'blob_v2_lts':
+    case 'blob':
+      return { source: unit.kind, blob_key: unit.key };
+    case 'realtime':
+      return { source: 'realtime', version: '2024-04-30' };
+  }
+}
+
+/**
+ * Turns one line of snapshot data into events. Forms: `[windowId, event]` (blob_v2, LTS),
+ * `{window_id|windowId, data: [events]}` (legacy blob), a bare event with `windowId` (realtime),
+ * and `{snapshots: [...]}` (realtime's JSON body). Returns null for a line that is none of these.
+ */
+export function eventsFromLine(line: string): WindowedEvent[] | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  return eventsFromValue(value);
+}
+
+function eventsFromValue(value: unknown): WindowedEvent[] | null {
+  if (Array.isArray(value)) {
+    if (value.length === 2 && (typeof value[0] === 'string' || value[0] === null) && isEvent(value[1])) {
+      return [{ windowId: value[0], event: decompressEvent(value[1]) }];
+    }
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as Record<string, unknown>;
+  if (Array.isArray(record.snapshots)) {
+    return record.snapshots.flatMap((item) => eventsFromValue(item) ?? []);
+  }
+  if (Array.isArray(record.data) && !('type' in record)) {
+    const windowId = windowOf(record);
+    return record.data.filter(isEvent).map((event) => ({ windowId, event: decompressEvent(event) }));
+  }
+  if (isEvent(record)) return [{ windowId: windowOf(record), event: decompressEvent(record) }];
+  return null;
+}
+
+function windowOf(record: Record<string, unknown>): string | null {
+  const id = record.window_id ?? record.windowId;
+  return typeof id === 'string' ? id : null;
+}
+
+export function isEvent(value: unknown): value is RrwebEvent {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as RrwebEvent).type === 'number' &&
+    typeof (value as RrwebEvent).timestamp === 'number'
+  );
+}
+
+const FULL_SNAPSHOT = 2;
+const INCREMENTAL_SNAPSHOT = 3;
+const MUTATION = 0;
+const STYLE_SHEET_RULE = 8;
+
+/**
+ * posthog-js (cv "2024-10") gzips the heavy parts of some events and sends the bytes as a latin1
+ * string: a full snapshot's `data`; a mutation's adds/removes/texts/attributes; a style sheet
+ * rule's adds/removes. A field that fails to decompress is left as it was.
+ */
+export function decompressEvent(event: RrwebEvent): RrwebEvent {
+  if (!('cv' in event)) return event;
+  const { cv: _version, ...rest } = event;
+  if (event.type === FULL_SNAPSHOT && typeof event.data === 'string') {
+    const data = unzipField(event.data);
+    return data === undefined ? event : { ...rest, data };
+  }
+  if (event.type === INCREMENTAL_SNAPSHOT && typeof event.data === 'object' && event.data !== null) {
+    const data = { ...(event.data as Record<string, unknown>) };
+    const fields =
+      data.source === MUTATION ? ['adds', 'removes', 'texts', 'attributes'] : data.source === STYLE_SHEET_RULE ? ['adds', 'removes'] : [];
+    for (const field of fields) {
+      if (typeof data[field] === 'string') {
+        const value = unzipField(data[field] as string);
+        if (value === undefined) return event;
+        data[field] = value;
+      }
+    }
+    return { ...rest, data };
+  }
+  return event;
+}
+
+function unzipField(text: string): unknown {
+  try {
+    // The bytes are carried one per character; base64 is accepted too, as some exports use it.
+    const bytes = text.charCodeAt(0) === 0x1f && text.charCodeAt(1) === 0x8b ? Buffer.from(text, 'latin1') : Buffer.from(text, 'base64');
+    return JSON.parse(gunzipSync(bytes).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Splits a byte stream into lines without holding more than one line (plus a chunk) in memory,
+ * and decodes each line as a whole so multi-byte characters split across chunks stay intact.
+ */
+export async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  let carry: Buffer[] = [];
+  for await (const chunk of chunks) {
+    let start = 0;
+    let newline = chunk.indexOf(0x0a, start);
+    while (newline !== -1) {
+      carry.push(chunk.subarray(start, newline));
+      const line = Buffer.concat(carry).toString('utf8');
+      carry = [];
+      if (line.trim()) yield line;
+      start = newline + 1;
+      newline = chunk.indexOf(0x0a, start);
+    }
+    if (start < chunk.length) carry.push(chunk.subarray(start));
+  }
+  const last = Buffer.concat(carry).toString('utf8');
+  if (last.trim()) yield last;
+}
+
+export const EVENT_TYPE_NAMES: Record<number, string> = {
+  0: 'DomContentLoaded',
+  1: 'Load',
+  2: 'FullSnapshot',
+  3: 'IncrementalSnapshot',
+  4: 'Meta',
+  5: 'Custom',
+  6: 'Plugin',
+};
+
+export const INCREMENTAL_SOURCE_NAMES: Record<number, string> = {
+  0: 'Mutation',
+  1: 'MouseMove',
+  2: 'MouseInteraction',
+  3: 'Scroll',
+  4: 'ViewportResize',
+  5: 'Input',
+  6: 'TouchMove',
+  7: 'MediaInteraction',
+  8: 'StyleSheetRule',
+  9: 'CanvasMutation',
+  10: 'Font',
+  11: 'Log',
+  12: 'Drag',
+  13: 'StyleDeclaration',
+  14: 'Selection',
+  15: 'AdoptedStyleSheet',
+  16: 'CustomElement',
+};
+
+export const MOUSE_INTERACTION_NAMES: Record<number, string> = {
+  0: 'mouseup',
+  1: 'mousedown',
+  2: 'click',
+  3: 'contextmenu',
+  4: 'dblclick',
+  5: 'focus',
+  6: 'blur',
+  7: 'touchstart',
+  8: 'touchmove_departed',
+  9: 'touchend',
+  10: 'touchcancel',
+};

@@ -1,0 +1,294 @@
+// The embedded sandbox: a local PostHog-compatible upstream (session recordings and projects)
+// over realistic demo data, on 127.0.0.1. It is what `--sandbox` runs against, the upstream
+// of the test suite, and a playground for agents. It never prints anything.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ACTIONS, MAIN_PROJECT_ID, MARKETING_PROJECT_ID, ORGANIZATION, PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER, STAGING_PROJECT_ID, ltsBlobKey, type StoryName } from './demo/catalog.js';
+import { ApiError, authenticationFailed, defaultErrorBody, notAuthenticated, type Reply } from './http.js';
+import { dispatch, matchRoute } from './router.js';
+import { SandboxState, type RequestContext, type ResolvedOptions } from './state.js';
+
+export { SANDBOX_TIMEZONES, type SandboxTimezone } from './timezones.js';
+
+export const SANDBOX_API_KEY = 'phx_sandbox_demo_key_not_secret';
+
+export interface SandboxOptions {
+  host?: string; // default '127.0.0.1'
+  port?: number; // default 0 (random free port)
+  apiKey?: string; // accepted personal API key; default SANDBOX_API_KEY
+  acceptAnyKey?: boolean; // accept any Bearer phx_… key (for multi-user tests later); default false
+  recordingsEnvelope?: 'has_next' | 'drf'; // recordings list envelope; default 'has_next' (real PostHog)
+  projectsEnvelope?: 'drf' | 'has_next'; // projects list envelope; default 'drf' (real PostHog)
+  now?: Date; // clock for demo data; default new Date()
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface Fault {
+  method?: string; // match method (default any)
+  path: string | RegExp; // string: exact pathname match ignoring a trailing slash; RegExp: tested on pathname
+  times?: number; // how many matching requests it applies to (default 1; Infinity allowed)
+  status?: number; // answer with this status...
+  body?: string | object; // ...and this body (object → JSON); default a PostHog error envelope fitting the status
+  headers?: Record<string, string>;
+  delayMs?: number; // wait before answering (or before the normal answer if no status given)
+  reset?: boolean; // destroy the socket without answering (connection reset)
+  malformed?: boolean; // answer 200 with a body that is not valid JSON
+}
+
+export interface Sandbox {
+  url: string; // e.g. 'http://127.0.0.1:43121'
+  apiKey: string;
+  requests: RecordedRequest[]; // every request received, in order
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  reset(): void; // restore demo data to pristine, clear requests and faults
+  close(): Promise<void>; // also closes keep-alive connections so tests end fast
+}
+
+/** Fixed ids of the demo data, so tests and docs can refer to them. Timestamps depend on `now`. */
+export const DEMO = {
+  organizationId: ORGANIZATION.id,
+  organizationName: ORGANIZATION.name,
+  user: { email: SANDBOX_USER.email },
+  mainProjectId: MAIN_PROJECT_ID,
+  marketingProjectId: MARKETING_PROJECT_ID,
+  emptyProjectId: STAGING_PROJECT_ID,
+  projects: PROJECT_SEEDS.map((p) => ({ id: p.id, name: p.name, uuid: p.uuid, timezone: p.timezone, apiToken: p.apiToken })),
+  recordingIds: Object.fromEntries(RECORDING_SEEDS.map((r) => [r.name, r.id])) as Record<StoryName, string>,
+  recordings: RECORDING_SEEDS.map((r) => ({
+    name: r.name,
+    id: r.id,
+    projectId: r.projectId,
+    distinctId: r.distinctId,
+    personUuid: r.person?.uuid ?? null,
+    windowIds: r.windowIds,
+    storage: r.storage,
+    compressed: r.compressed,
+    summary: r.summary,
+    ltsBlobKey: r.storage === 'blob_v2_lts' ? ltsBlobKey(r.projectId, r.id) : null,
+  })),
+  /** Action ids usable in `actions` filters, and the event each stands for. */
+  actions: ACTIONS.map((a) => ({ ...a })),
+} as const;
+
+const MALFORMED_BODY = '{"results": [{"id": "0193a1f0-5c2e-7d41-9b8a-4e6f2a1c3d01", "distinct_id": "cus_88';
+
+interface ActiveFault {
+  fault: Fault;
+  remaining: number;
+}
+
+function stripSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function faultMatches(fault: Fault, method: string, pathname: string): boolean {
+  if (fault.method && fault.method.toUpperCase() !== method) return false;
+  if (typeof fault.path === 'string') return stripSlash(fault.path) === stripSlash(pathname);
+  fault.path.lastIndex = 0;
+  return fault.path.test(pathname);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Keep at most 5 MB; a PostHog request body is never close to that.
+      if (size <= 5 * 1024 * 1024) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const resolved: ResolvedOptions = {
+    apiKey: options.apiKey ?? SANDBOX_API_KEY,
+    acceptAnyKey: options.acceptAnyKey ?? false,
+    recordingsEnvelope: options.recordingsEnvelope ?? 'has_next',
+    projectsEnvelope: options.projectsEnvelope ?? 'drf',
+  };
+  const state = new SandboxState((options.now ?? new Date()).getTime());
+  const requests: RecordedRequest[] = [];
+  let faults: ActiveFault[] = [];
+  // Pending fault delays: close() ends them at once so nothing outlives the sandbox.
+  const delays = new Map<NodeJS.Timeout, () => void>();
+  let siteUrl = '';
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        delays.delete(timer);
+        resolve();
+      }, ms);
+      delays.set(timer, resolve);
+    });
+
+  function send(res: ServerResponse, method: string, reply: Reply, started: number, timingName: string): void {
+    if (res.destroyed || res.writableEnded) return;
+    const body = reply.status === 204 || reply.status === 304 ? undefined : reply.body;
+    const headers: Record<string, string | number> = {
+      'Server-Timing': `${timingName};dur=${(performance.now() - started).toFixed(1)}`,
+      Vary: 'Accept, Origin, Cookie',
+      'X-Content-Type-Options': 'nosniff',
+      ...reply.headers,
+    };
+    if (body !== undefined) {
+      headers['Content-Type'] = reply.contentType ?? 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(body);
+    }
+    res.writeHead(reply.status, headers);
+    res.end(method === 'HEAD' ? undefined : body);
+  }
+
+  function authenticate(authorization: string | undefined): void {
+    const match = authorization === undefined ? null : /^Bearer\s+(\S.*)$/.exec(authorization);
+    if (!match) throw notAuthenticated(siteUrl);
+    const key = match[1]!.trim();
+    const ok = key === resolved.apiKey || (resolved.acceptAnyKey && key.startsWith('phx_'));
+    if (!ok) throw authenticationFailed(siteUrl);
+  }
+
+  function faultReply(fault: Fault): Reply {
+    const status = fault.status!;
+    const body = fault.body === undefined ? JSON.stringify(defaultErrorBody(status)) : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+    const reply: Reply = { status, body, contentType: 'application/json' };
+    if (fault.headers) reply.headers = fault.headers;
+    if (status === 401 && fault.body === undefined) reply.headers = { 'WWW-Authenticate': `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource"`, ...fault.headers };
+    return reply;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? siteUrl.slice('http://'.length)}`);
+    const body = await readBody(req);
+    const query = Object.fromEntries(url.searchParams);
+    const authorization = req.headers.authorization;
+    requests.push({ method, path: url.pathname, query, authorization, headers: { ...req.headers }, body });
+
+    let extraHeaders: Record<string, string> | undefined;
+    const active = faults.find((f) => f.remaining > 0 && faultMatches(f.fault, method, url.pathname));
+    if (active) {
+      active.remaining--;
+      faults = faults.filter((f) => f.remaining > 0);
+      const { fault } = active;
+      if (fault.delayMs) await sleep(fault.delayMs);
+      if (fault.reset) {
+        req.socket.destroy();
+        return;
+      }
+      if (fault.malformed) {
+        send(res, method, { status: 200, body: MALFORMED_BODY, contentType: 'application/json', ...(fault.headers ? { headers: fault.headers } : {}) }, started, 'fault');
+        return;
+      }
+      if (fault.status !== undefined) {
+        send(res, method, faultReply(fault), started, 'fault');
+        return;
+      }
+      extraHeaders = fault.headers;
+    }
+
+    let reply: Reply;
+    let timing = 'request';
+    try {
+      if (!url.pathname.startsWith('/api/') && url.pathname !== '/api') {
+        reply = rootReply(url.pathname);
+      } else {
+        authenticate(authorization);
+        const matched = matchRoute(url.pathname);
+        if (!matched) throw new ApiError(404, { type: 'invalid_request', code: 'not_found', detail: 'Endpoint not found.', attr: null });
+        timing = matched.route.name;
+        const ctx: RequestContext = { method, url, query, body, headers: req.headers, siteUrl, state, options: resolved };
+        reply = dispatch(ctx, matched);
+      }
+    } catch (e) {
+      reply =
+        e instanceof ApiError
+          ? { status: e.status, body: JSON.stringify(e.body), contentType: 'application/json', headers: e.headers }
+          : { status: 500, body: JSON.stringify({ error: 'An internal server error occurred. Please try again later.' }), contentType: 'application/json' };
+    }
+    if (extraHeaders) reply.headers = { ...reply.headers, ...extraHeaders };
+    send(res, method, reply, started, timing);
+  }
+
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: 'An internal server error occurred. Please try again later.' }));
+      }
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', (_err: Error, socket: Socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  siteUrl = `http://${host}:${address.port}`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: siteUrl,
+    apiKey: resolved.apiKey,
+    requests,
+    injectFault(fault: Fault): void {
+      const times = fault.times ?? 1;
+      if (times > 0) faults.push({ fault, remaining: times });
+    },
+    clearFaults(): void {
+      faults = [];
+    },
+    reset(): void {
+      state.reset();
+      requests.length = 0;
+      faults = [];
+    },
+    close(): Promise<void> {
+      closed ??= new Promise<void>((resolve) => {
+        for (const [timer, wake] of delays) {
+          clearTimeout(timer);
+          wake();
+        }
+        delays.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+function rootReply(pathname: string): Reply {
+  if (pathname === '/' || pathname === '') {
+    return {
+      status: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body:
+        'posthog-replay-mcp sandbox: a local, PostHog-compatible API with demo data.\n' +
+        'Try: GET /api/projects/ with the header "Authorization: Bearer <sandbox key>".\n',
+    };
+  }
+  return { status: 404, body: JSON.stringify({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null }), contentType: 'application/json' };
+}

@@ -1,0 +1,528 @@
+// /api/projects/: the project object (PostHog's ~90-field ProjectBackwardCompat shape),
+// DRF-style validation of writable fields, and the list/create/retrieve/update/delete handlers.
+
+import { createHmac, randomBytes } from 'node:crypto';
+import { ORGANIZATION, TEST_ACCOUNT_FILTERS, type ProjectSeed } from './demo/catalog.js';
+import { ApiError, errors, json, noContent, pageLinks, parseJsonBody, positiveInt, type Reply } from './http.js';
+import type { RequestContext, SandboxState } from './state.js';
+import { SANDBOX_TIMEZONES } from './timezones.js';
+import { drfDate, uuidV7 } from './util.js';
+
+export type Project = Record<string, unknown> & { id: number; name: string };
+
+const DAY = 86_400_000;
+const TIMEZONES: ReadonlySet<string> = new Set(SANDBOX_TIMEZONES);
+
+/** Fields of a project list item (api-interface.md §2.4). */
+const LIST_FIELDS = [
+  'id',
+  'uuid',
+  'organization',
+  'api_token',
+  'name',
+  'completed_snippet_onboarding',
+  'has_completed_onboarding_for',
+  'ingested_event',
+  'is_demo',
+  'timezone',
+  'access_control',
+] as const;
+
+const SETUP_TASKS = [
+  'ingest_first_event',
+  'set_up_reverse_proxy',
+  'create_first_insight',
+  'create_first_dashboard',
+  'setup_session_recordings',
+  'watch_session_recording',
+  'track_custom_events',
+  'define_actions',
+  'set_up_first_feature_flag',
+  'invite_teammate',
+];
+
+const DEFAULT_MODIFIERS = {
+  personsOnEventsMode: 'person_id_override_properties_on_events',
+  personsArgMaxVersion: 'auto',
+  inCohortVia: 'auto',
+  materializationMode: 'legacy_null_as_null',
+  optimizeJoinedFilters: false,
+  bounceRatePageViewMode: 'count_pageviews',
+  sessionTableVersion: 'auto',
+  sessionsV2JoinMode: 'string',
+  propertyGroupsMode: 'optimized',
+  useMaterializedViews: true,
+  convertToProjectTimezone: true,
+};
+
+function liveEventsToken(id: number, apiToken: string): string {
+  const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ team_id: id, api_token: apiToken, aud: 'posthog:livestream' })}`;
+  return `${unsigned}.${createHmac('sha256', 'sandbox-livestream').update(unsigned).digest('base64url')}`;
+}
+
+interface Core {
+  id: number;
+  uuid: string;
+  name: string;
+  apiToken: string;
+  createdMs: number;
+  timezone: string;
+}
+
+/** Every field of the full project object, with PostHog's defaults for a new project. */
+function baseProject(core: Core): Project {
+  const created = drfDate(core.createdMs);
+  return {
+    id: core.id,
+    organization: ORGANIZATION.id,
+    name: core.name,
+    product_description: null,
+    created_at: created,
+    effective_membership_level: 15,
+    has_group_types: false,
+    group_types: [],
+    live_events_token: liveEventsToken(core.id, core.apiToken),
+    updated_at: created,
+    uuid: core.uuid,
+    api_token: core.apiToken,
+    app_urls: [],
+    slack_incoming_webhook: null,
+    anonymize_ips: false,
+    completed_snippet_onboarding: false,
+    ingested_event: false,
+    test_account_filters: [],
+    test_account_filters_default_checked: false,
+    path_cleaning_filters: [],
+    is_demo: false,
+    timezone: core.timezone,
+    data_attributes: ['data-attr'],
+    person_display_name_properties: ['email', 'name', 'username'],
+    correlation_config: {},
+    autocapture_opt_out: false,
+    autocapture_exceptions_opt_in: false,
+    autocapture_web_vitals_opt_in: false,
+    autocapture_web_vitals_allowed_metrics: null,
+    autocapture_exceptions_errors_to_ignore: null,
+    capture_console_log_opt_in: true,
+    capture_performance_opt_in: true,
+    session_recording_opt_in: false,
+    session_recording_sample_rate: null,
+    session_recording_minimum_duration_milliseconds: null,
+    session_recording_linked_flag: null,
+    session_recording_network_payload_capture_config: null,
+    session_recording_masking_config: null,
+    session_recording_url_trigger_config: [],
+    session_recording_url_blocklist_config: [],
+    session_recording_event_trigger_config: [],
+    session_recording_trigger_match_type_config: null,
+    session_recording_trigger_groups: null,
+    session_recording_retention_period: '30d',
+    session_replay_config: { record_canvas: false, ai_config: null },
+    survey_config: null,
+    access_control: false,
+    week_start_day: null,
+    primary_dashboard: null,
+    live_events_columns: null,
+    recording_domains: [],
+    person_on_events_querying_enabled: true,
+    groups_on_events_querying_enabled: false,
+    inject_web_apps: false,
+    extra_settings: null,
+    modifiers: {},
+    default_modifiers: DEFAULT_MODIFIERS,
+    has_completed_onboarding_for: {},
+    surveys_opt_in: null,
+    heatmaps_opt_in: null,
+    product_intents: [],
+    flags_persistence_default: false,
+    secret_api_token: null,
+    secret_api_token_backup: null,
+    receive_org_level_activity_logs: false,
+    business_model: null,
+    conversations_enabled: false,
+    conversations_settings: null,
+    logs_settings: null,
+    proactive_tasks_enabled: false,
+    available_setup_task_ids: SETUP_TASKS,
+    is_pending_deletion: false,
+    project_id: core.id,
+    user_access_level: 'admin',
+    managed_viewsets: { revenue_analytics: false },
+    revenue_analytics_config: { base_currency: 'USD', events: [], goals: [], filter_test_accounts: false },
+    marketing_analytics_config: { sources_map: {}, conversion_goals: [], attribution_window_days: 90, attribution_mode: 'last_touch', campaign_name_mappings: {} },
+    customer_analytics_config: { activity_event: null, signup_pageview_event: null, signup_event: null, subscription_event: null, payment_event: null, account_group_type_index: null },
+    workflows_config: {},
+    base_currency: 'USD',
+    capture_dead_clicks: false,
+    cookieless_server_hash_mode: 0,
+    human_friendly_comparison_periods: false,
+    feature_flag_confirmation_enabled: false,
+    feature_flag_confirmation_message: '',
+    default_evaluation_contexts_enabled: false,
+    require_evaluation_contexts: false,
+    default_data_theme: 1,
+    onboarding_tasks: {},
+    web_analytics_pre_aggregated_tables_enabled: false,
+    event_retention_months: 84,
+    events_retention_enforced: false,
+  };
+}
+
+export function seedProject(seed: ProjectSeed, nowMs: number): Project {
+  const createdMs = Math.floor((nowMs - seed.createdDaysAgo * DAY) / 1000) * 1000 - 41_000;
+  const project = baseProject({ id: seed.id, uuid: seed.uuid, name: seed.name, apiToken: seed.apiToken, createdMs, timezone: seed.timezone });
+  const live = seed.sessionRecordingOptIn;
+  const onboarded = (days: number) => drfDate(createdMs + days * DAY);
+  Object.assign(project, {
+    product_description: seed.productDescription,
+    updated_at: drfDate(Math.floor((nowMs - 6 * DAY) / 1000) * 1000 + 13_000),
+    app_urls: seed.appUrls,
+    recording_domains: seed.recordingDomains,
+    ingested_event: seed.ingestedEvent,
+    completed_snippet_onboarding: seed.completedSnippetOnboarding,
+    session_recording_opt_in: live,
+    session_recording_sample_rate: live ? (seed.id === 1001 ? '1.00' : '0.50') : null,
+    session_recording_minimum_duration_milliseconds: live ? 2000 : null,
+    session_recording_masking_config: live ? { maskAllInputs: false, maskTextSelector: null, blockSelector: '.ph-no-capture' } : null,
+    session_recording_network_payload_capture_config: live ? { recordHeaders: false, recordBody: true } : null,
+    autocapture_exceptions_opt_in: live,
+    heatmaps_opt_in: live ? true : null,
+    week_start_day: seed.weekStartDay,
+    primary_dashboard: seed.primaryDashboard,
+    test_account_filters: seed.ingestedEvent ? TEST_ACCOUNT_FILTERS : [],
+    test_account_filters_default_checked: seed.ingestedEvent,
+    business_model: seed.id === 1001 ? 'b2c' : null,
+    has_completed_onboarding_for: seed.ingestedEvent ? { product_analytics: true, session_replay: true } : {},
+    product_intents: seed.ingestedEvent
+      ? [
+          { product_type: 'product_analytics', created_at: onboarded(0), onboarding_completed_at: onboarded(1), updated_at: onboarded(1) },
+          { product_type: 'session_replay', created_at: onboarded(2), onboarding_completed_at: onboarded(2), updated_at: onboarded(30) },
+        ]
+      : [],
+    path_cleaning_filters: seed.id === 1001 ? [{ alias: '/products/<slug>', regex: '^/products/[^/]+$' }] : [],
+  });
+  return project;
+}
+
+function newApiToken(): string {
+  return `phc_${randomBytes(32).toString('base64url').replace(/[-_]/g, '').slice(0, 43)}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Validation of writable fields (DRF serializer semantics, drf-exceptions-hog errors).
+
+type Validator = (value: unknown, field: string) => unknown;
+
+const TRUE_VALUES = new Set<unknown>(['t', 'T', 'y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', '1', 1, true]);
+const FALSE_VALUES = new Set<unknown>(['f', 'F', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF', '0', 0, false]);
+
+function pyStr(value: unknown): string {
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (value === null) return 'None';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function nullable(inner: Validator): Validator {
+  return (value, field) => (value === null ? null : inner(value, field));
+}
+
+function notNull(inner: Validator): Validator {
+  return (value, field) => {
+    if (value === null) throw errors.validation('This field may not be null.', field, 'null');
+    return inner(value, field);
+  };
+}
+
+const bool: Validator = (value, field) => {
+  if (TRUE_VALUES.has(value)) return true;
+  if (FALSE_VALUES.has(value)) return false;
+  throw errors.validation('Must be a valid boolean.', field);
+};
+
+function text(maxLength?: number): Validator {
+  return (value, field) => {
+    if (typeof value !== 'string' && typeof value !== 'number') throw errors.validation('Not a valid string.', field);
+    const s = String(value).trim();
+    if (maxLength !== undefined && s.length > maxLength) throw errors.validation(`Ensure this field has no more than ${maxLength} characters.`, field, 'max_length');
+    return s;
+  };
+}
+
+const stringList: Validator = (value, field) => {
+  if (!Array.isArray(value)) throw errors.validation(`Expected a list of items but got type "${pyType(value)}".`, field, 'not_a_list');
+  return value
+    .map((item, i) => {
+      if (item === null) return null;
+      if (typeof item !== 'string' && typeof item !== 'number') throw errors.validation('Not a valid string.', `${field}__${i}`);
+      return String(item);
+    })
+    .filter((item) => item !== null && item !== '');
+};
+
+const dict: Validator = (value, field) => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw errors.validation(`Expected a dictionary of items but got type "${pyType(value)}".`, field, 'not_a_dict');
+  }
+  return value;
+};
+
+/** JSON fields that hold filter lists or settings objects: anything structured, not a scalar. */
+const structured: Validator = (value, field) => {
+  if (value === null || typeof value !== 'object') throw errors.validation(`Expected a JSON object or array but got type "${pyType(value)}".`, field);
+  return value;
+};
+
+function integer(min?: number, max?: number): Validator {
+  return (value, field) => {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(n) || typeof value === 'boolean') throw errors.validation('A valid integer is required.', field);
+    if (min !== undefined && n < min) throw errors.validation(`Ensure this value is greater than or equal to ${min}.`, field, 'min_value');
+    if (max !== undefined && n > max) throw errors.validation(`Ensure this value is less than or equal to ${max}.`, field, 'max_value');
+    return n;
+  };
+}
+
+function choice(options: readonly (string | number)[]): Validator {
+  const byString = new Map(options.map((o) => [String(o), o]));
+  return (value, field) => {
+    if ((typeof value === 'string' || typeof value === 'number') && byString.has(String(value))) return byString.get(String(value));
+    throw errors.validation(`"${pyStr(value)}" is not a valid choice.`, field, 'invalid_choice');
+  };
+}
+
+const timezone: Validator = (value, field) => {
+  if (typeof value === 'string' && TIMEZONES.has(value)) return value;
+  throw errors.validation(`"${pyStr(value)}" is not a valid choice.`, field, 'invalid_choice');
+};
+
+const sampleRate: Validator = (value, field) => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n) || typeof value === 'boolean') throw errors.validation('A valid number is required.', field);
+  if (n < 0) throw errors.validation('Ensure this value is greater than or equal to 0.', field, 'min_value');
+  if (n > 1) throw errors.validation('Ensure this value is less than or equal to 1.', field, 'max_value');
+  if (Math.abs(n * 100 - Math.round(n * 100)) > 1e-9) {
+    throw errors.validation('Ensure that there are no more than 2 decimal places.', field, 'max_decimal_places');
+  }
+  return n.toFixed(2);
+};
+
+const primaryKey: Validator = (value, field) => {
+  if (typeof value === 'boolean' || (typeof value !== 'number' && typeof value !== 'string')) {
+    throw errors.validation(`Incorrect type. Expected pk value, received ${pyType(value)}.`, field, 'incorrect_type');
+  }
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw errors.validation(`Invalid pk "${pyStr(value)}" - object does not exist.`, field, 'does_not_exist');
+  return n;
+};
+
+function pyType(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return 'dict';
+}
+
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'JPY', 'CNY', 'INR', 'BRL', 'MXN', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'ZAR', 'NGN', 'KES', 'SGD', 'HKD', 'KRW', 'TRY', 'ILS', 'AED', 'SAR', 'ARS', 'CLP', 'COP'];
+
+/** Writable fields in serializer order; `merge` fields are merged into the stored value, as PostHog does. */
+const WRITABLE: ReadonlyArray<[field: string, validate: Validator, merge?: boolean]> = [
+  ['product_description', nullable(text(1000))],
+  ['app_urls', notNull(stringList)],
+  ['slack_incoming_webhook', nullable(text(500))],
+  ['anonymize_ips', notNull(bool)],
+  ['completed_snippet_onboarding', notNull(bool)],
+  ['test_account_filters', notNull(structured)],
+  ['test_account_filters_default_checked', nullable(bool)],
+  ['path_cleaning_filters', nullable(structured)],
+  ['is_demo', notNull(bool)],
+  ['timezone', notNull(timezone)],
+  ['data_attributes', notNull(structured)],
+  ['person_display_name_properties', nullable(stringList)],
+  ['correlation_config', nullable(dict)],
+  ['autocapture_opt_out', nullable(bool)],
+  ['autocapture_exceptions_opt_in', nullable(bool)],
+  ['autocapture_web_vitals_opt_in', nullable(bool)],
+  ['autocapture_web_vitals_allowed_metrics', nullable(structured)],
+  ['autocapture_exceptions_errors_to_ignore', nullable(structured)],
+  ['capture_console_log_opt_in', nullable(bool)],
+  ['capture_performance_opt_in', nullable(bool)],
+  ['session_recording_opt_in', notNull(bool)],
+  ['session_recording_sample_rate', nullable(sampleRate)],
+  ['session_recording_minimum_duration_milliseconds', nullable(integer(0, 30_000))],
+  ['session_recording_linked_flag', nullable(dict)],
+  ['session_recording_network_payload_capture_config', nullable(dict)],
+  ['session_recording_masking_config', nullable(dict)],
+  ['session_recording_url_trigger_config', nullable(structured)],
+  ['session_recording_url_blocklist_config', nullable(structured)],
+  ['session_recording_event_trigger_config', nullable(structured)],
+  ['session_recording_trigger_match_type_config', nullable(choice(['any', 'all']))],
+  ['session_recording_trigger_groups', nullable(structured)],
+  ['session_recording_retention_period', notNull(choice(['30d', '90d', '1y', '5y']))],
+  ['session_replay_config', nullable(dict), true],
+  ['survey_config', nullable(dict)],
+  ['access_control', notNull(bool)],
+  ['week_start_day', nullable(choice([0, 1]))],
+  ['primary_dashboard', nullable(primaryKey)],
+  ['live_events_columns', nullable(stringList)],
+  ['recording_domains', nullable(stringList)],
+  ['inject_web_apps', nullable(bool)],
+  ['extra_settings', nullable(dict)],
+  ['modifiers', nullable(dict), true],
+  ['has_completed_onboarding_for', nullable(dict)],
+  ['surveys_opt_in', nullable(bool)],
+  ['heatmaps_opt_in', nullable(bool)],
+  ['flags_persistence_default', nullable(bool)],
+  ['receive_org_level_activity_logs', nullable(bool)],
+  ['business_model', nullable(choice(['b2b', 'b2c']))],
+  ['conversations_enabled', nullable(bool)],
+  ['conversations_settings', nullable(dict)],
+  ['logs_settings', nullable(dict)],
+  ['proactive_tasks_enabled', nullable(bool)],
+  ['revenue_analytics_config', notNull(dict), true],
+  ['marketing_analytics_config', notNull(dict), true],
+  ['customer_analytics_config', notNull(dict), true],
+  ['workflows_config', notNull(dict), true],
+  ['base_currency', notNull(choice(CURRENCIES))],
+  ['capture_dead_clicks', nullable(bool)],
+  ['cookieless_server_hash_mode', nullable(choice([0, 1, 2]))],
+  ['human_friendly_comparison_periods', nullable(bool)],
+  ['feature_flag_confirmation_enabled', nullable(bool)],
+  ['feature_flag_confirmation_message', nullable(text(1000))],
+  ['default_evaluation_contexts_enabled', notNull(bool)],
+  ['require_evaluation_contexts', notNull(bool)],
+  ['default_data_theme', nullable(integer(1))],
+  ['onboarding_tasks', nullable(dict)],
+  ['web_analytics_pre_aggregated_tables_enabled', nullable(bool)],
+];
+
+function sameName(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/**
+ * Validates a create/update body. Unknown and read-only fields are ignored; the name is
+ * checked first (its conflict is raised at once, as PostHog does), other field errors are
+ * collected and the first one reported.
+ */
+function validateBody(state: SandboxState, body: Record<string, unknown>, current: Project | null): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  if ('name' in body) {
+    const raw = body.name;
+    if (raw === null) throw errors.validation('This field may not be null.', 'name', 'null');
+    const name = text()(raw, 'name') as string;
+    if (name === '') throw errors.validation('This field may not be blank.', 'name', 'blank');
+    if (name.length > 200) throw errors.validation('Ensure this field has no more than 200 characters.', 'name', 'max_length');
+    const unchanged = current !== null && name === current.name;
+    if (!unchanged) {
+      for (const other of state.projects.values()) {
+        if (other.id !== current?.id && sameName(other.name, name)) {
+          throw errors.conflict(`There is already a project called "${name}" in this organization. Choose a different name.`, 'name');
+        }
+      }
+    }
+    changes.name = name;
+  }
+  let firstError: ApiError | undefined;
+  for (const [field, validate, merge] of WRITABLE) {
+    if (!(field in body)) continue;
+    try {
+      const value = validate(body[field], field);
+      const previous = current?.[field];
+      changes[field] =
+        merge && value !== null && previous !== null && typeof previous === 'object' && !Array.isArray(previous) ? { ...previous, ...(value as object) } : value;
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      firstError ??= e;
+    }
+  }
+  if (firstError) throw firstError;
+  return changes;
+}
+
+function defaultName(state: SandboxState): string {
+  const taken = (name: string) => [...state.projects.values()].some((p) => sameName(p.name, name));
+  if (!taken('Default project')) return 'Default project';
+  for (let n = 2; ; n++) if (!taken(`Default project ${n}`)) return `Default project ${n}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Handlers
+
+function listItem(project: Project): Record<string, unknown> {
+  return Object.fromEntries(LIST_FIELDS.map((f) => [f, project[f]]));
+}
+
+/** Resolves `{id}` of /api/projects/{id}/: an integer or @current, else "Not found.". */
+function lookup(state: SandboxState, raw: string): Project {
+  const id = raw === '@current' ? state.currentProjectId : /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+  const project = id === null ? undefined : state.projects.get(id);
+  if (!project) throw errors.notFound();
+  return project;
+}
+
+/** Resolves `{project_id}` of nested routes; unknown or malformed ids are "Project not found.". */
+export function resolveProjectId(state: SandboxState, raw: string): number {
+  const id = raw === '@current' ? state.currentProjectId : /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+  if (id === null || !state.projects.has(id)) throw errors.projectNotFound();
+  return id;
+}
+
+export function listProjects(ctx: RequestContext): Reply {
+  const { state, query } = ctx;
+  let projects = [...state.projects.values()].sort((a, b) => a.id - b.id);
+  const search = query.search?.trim();
+  if (search) {
+    const terms = search.toLowerCase().split(/\s+/);
+    projects = projects.filter((p) => terms.every((t) => p.name.toLowerCase().includes(t)));
+  }
+  const limit = positiveInt(query.limit, 100, true);
+  const offset = positiveInt(query.offset, 0, false);
+  const page = projects.slice(offset, offset + limit).map(listItem);
+  if (ctx.options.projectsEnvelope === 'has_next') {
+    return json(200, { results: page, has_next: offset + limit < projects.length });
+  }
+  return json(200, { count: projects.length, ...pageLinks(ctx.url, projects.length, limit, offset), results: page });
+}
+
+export function createProject(ctx: RequestContext): Reply {
+  const { state } = ctx;
+  const body = parseJsonBody(ctx.body, ctx.headers['content-type']);
+  const changes = validateBody(state, body, null);
+  const now = state.clock();
+  const id = state.nextProjectId++;
+  const name = (changes.name as string | undefined) ?? defaultName(state);
+  const project = baseProject({ id, uuid: uuidV7(now, `project:${id}:${name}`), name, apiToken: newApiToken(), createdMs: now, timezone: 'UTC' });
+  Object.assign(project, changes, { name });
+  state.projects.set(id, project);
+  state.currentProjectId = id;
+  return json(201, project);
+}
+
+export function retrieveProject(ctx: RequestContext, rawId: string): Reply {
+  return json(200, lookup(ctx.state, rawId));
+}
+
+export function updateProject(ctx: RequestContext, rawId: string): Reply {
+  const { state } = ctx;
+  const project = lookup(state, rawId);
+  const body = parseJsonBody(ctx.body, ctx.headers['content-type']);
+  const changes = validateBody(state, body, project);
+  Object.assign(project, changes, { updated_at: drfDate(state.clock()) });
+  return json(200, project);
+}
+
+export function destroyProject(ctx: RequestContext, rawId: string): Reply {
+  const { state } = ctx;
+  const project = lookup(state, rawId);
+  state.projects.delete(project.id);
+  if (state.currentProjectId === project.id) {
+    // PostHog moves the user to another project they can access.
+    state.currentProjectId = [...state.projects.keys()].sort((a, b) => a - b)[0] ?? null;
+  }
+  return noContent();
+}

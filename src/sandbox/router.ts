@@ -1,0 +1,113 @@
+// URL routing for /api/: PostHog's routes (trailing slash optional, no redirect), their
+// allowed methods, and the project-id resolution shared by nested routes.
+
+import { ORGANIZATION } from './demo/catalog.js';
+import { errors, json, type Reply } from './http.js';
+import { createProject, destroyProject, listProjects, resolveProjectId, retrieveProject, updateProject } from './projects.js';
+import {
+  bulkDeleteRecordings,
+  deleteRecording,
+  listRecordings,
+  matchingEvents,
+  recordingProperties,
+  retrieveRecording,
+  updateRecording,
+} from './recordings.js';
+import { snapshots } from './snapshots.js';
+import type { RequestContext } from './state.js';
+
+type Handler = (ctx: RequestContext, params: string[]) => Reply;
+
+interface Route {
+  /** Name used in the Server-Timing header. */
+  name: string;
+  pattern: RegExp;
+  methods: Partial<Record<string, Handler>>;
+}
+
+/** Nested recording routes exist under /api/projects/ and the deprecated /api/environments/. */
+const TEAM = '^/api/(?:projects|environments)/([^/]+)/session_recordings';
+
+const nested =
+  (handler: (ctx: RequestContext, projectId: number, ...rest: string[]) => Reply): Handler =>
+  (ctx, [projectId, ...rest]) =>
+    handler(ctx, resolveProjectId(ctx.state, projectId!), ...rest);
+
+/** /api/organizations/{org}/projects/… is the documented twin of /api/projects/…. */
+const inOrganization =
+  (handler: Handler): Handler =>
+  (ctx, [org, ...rest]) => {
+    if (org !== ORGANIZATION.id && org !== '@current') throw errors.notFound();
+    return handler(ctx, rest);
+  };
+
+const projectCollection = { GET: (ctx: RequestContext) => listProjects(ctx), POST: (ctx: RequestContext) => createProject(ctx) };
+const projectDetail: Partial<Record<string, Handler>> = {
+  GET: (ctx, [id]) => retrieveProject(ctx, id!),
+  PATCH: (ctx, [id]) => updateProject(ctx, id!),
+  PUT: (ctx, [id]) => updateProject(ctx, id!),
+  DELETE: (ctx, [id]) => destroyProject(ctx, id!),
+};
+
+const ROUTES: Route[] = [
+  { name: 'projects', pattern: /^\/api\/projects$/, methods: projectCollection },
+  {
+    name: 'projects',
+    pattern: /^\/api\/organizations\/([^/]+)\/projects$/,
+    methods: { GET: inOrganization(projectCollection.GET), POST: inOrganization(projectCollection.POST) },
+  },
+  { name: 'project', pattern: /^\/api\/projects\/([^/]+)$/, methods: projectDetail },
+  {
+    name: 'project',
+    pattern: /^\/api\/organizations\/([^/]+)\/projects\/([^/]+)$/,
+    methods: Object.fromEntries(Object.entries(projectDetail).map(([m, h]) => [m, inOrganization(h!)])),
+  },
+  { name: 'session_recordings', pattern: new RegExp(`${TEAM}$`), methods: { GET: nested((ctx, p) => listRecordings(ctx, p)) } },
+  { name: 'matching_events', pattern: new RegExp(`${TEAM}/matching_events$`), methods: { GET: nested((ctx, p) => matchingEvents(ctx, p)) } },
+  { name: 'properties', pattern: new RegExp(`${TEAM}/properties$`), methods: { GET: nested((ctx, p) => recordingProperties(ctx, p)) } },
+  { name: 'bulk_delete', pattern: new RegExp(`${TEAM}/bulk_delete$`), methods: { POST: nested((ctx, p) => bulkDeleteRecordings(ctx, p)) } },
+  {
+    name: 'session_recording',
+    pattern: new RegExp(`${TEAM}/([^/]+)$`),
+    methods: {
+      GET: nested((ctx, p, id) => retrieveRecording(ctx, p, id!)),
+      PATCH: nested((ctx, p, id) => updateRecording(ctx, p, id!)),
+      PUT: nested((ctx, p, id) => updateRecording(ctx, p, id!)),
+      DELETE: nested((ctx, p, id) => deleteRecording(ctx, p, id!)),
+    },
+  },
+  { name: 'snapshots', pattern: new RegExp(`${TEAM}/([^/]+)/snapshots$`), methods: { GET: nested((ctx, p, id) => snapshots(ctx, p, id!)) } },
+];
+
+export interface Matched {
+  route: Route;
+  params: string[];
+}
+
+/** Matches a pathname (one trailing slash ignored); path parameters come back URL-decoded. */
+export function matchRoute(pathname: string): Matched | undefined {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    try {
+      return { route, params: m.slice(1).map((p) => decodeURIComponent(p)) };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export function dispatch(ctx: RequestContext, matched: Matched): Reply {
+  const { route, params } = matched;
+  const allowed = Object.keys(route.methods);
+  const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+  if (method === 'OPTIONS') {
+    const allow = [...allowed, 'HEAD', 'OPTIONS'].join(', ');
+    return json(200, { name: route.name, renders: ['application/json'], parses: ['application/json'] }, { Allow: allow });
+  }
+  const handler = route.methods[method];
+  if (!handler) throw errors.methodNotAllowed(ctx.method, [...allowed, 'OPTIONS']);
+  return handler(ctx, params);
+}

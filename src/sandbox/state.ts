@@ -1,0 +1,78 @@
+// The sandbox's mutable world: projects (created, edited, deleted through the API), which
+// recordings were deleted or marked viewed, and the demo clock. Recording content itself is
+// immutable and shared (demo/dataset.ts).
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { liveRecordings, type LiveRecording } from './demo/dataset.js';
+import { PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER } from './demo/catalog.js';
+import { seedProject, type Project } from './projects.js';
+
+export interface ResolvedOptions {
+  apiKey: string;
+  acceptAnyKey: boolean;
+  recordingsEnvelope: 'has_next' | 'drf';
+  projectsEnvelope: 'drf' | 'has_next';
+}
+
+export interface Deletion {
+  deletedAtMs: number;
+  deletedBy: string;
+}
+
+export class SandboxState {
+  projects = new Map<number, Project>();
+  currentProjectId: number | null = null;
+  nextProjectId = 0;
+  readonly deletedRecordings = new Map<string, Deletion>();
+  readonly viewed = new Set<string>();
+  private live: Map<string, LiveRecording> | undefined;
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly nowMs: number) {
+    this.reset();
+  }
+
+  /** The demo clock: the configured `now`, advancing in real time from start-up. */
+  clock(): number {
+    return this.nowMs + (Date.now() - this.startedAt);
+  }
+
+  /** Demo recordings pinned to the start-up clock (built on first use, then cached). */
+  recordings(): Map<string, LiveRecording> {
+    this.live ??= liveRecordings(this.nowMs);
+    return this.live;
+  }
+
+  /** A recording of `projectId` that has not been deleted. */
+  recording(projectId: number, id: string): LiveRecording | undefined {
+    const rec = this.recordings().get(id);
+    if (!rec || rec.seed.projectId !== projectId || this.deletedRecordings.has(id)) return undefined;
+    return rec;
+  }
+
+  deleteRecording(id: string): void {
+    this.deletedRecordings.set(id, { deletedAtMs: this.clock(), deletedBy: SANDBOX_USER.email });
+  }
+
+  reset(): void {
+    this.projects = new Map(PROJECT_SEEDS.map((seed) => [seed.id, seedProject(seed, this.nowMs)]));
+    this.currentProjectId = PROJECT_SEEDS[0]!.id;
+    this.nextProjectId = Math.max(...PROJECT_SEEDS.map((p) => p.id)) + 1;
+    this.deletedRecordings.clear();
+    this.viewed.clear();
+    for (const seed of RECORDING_SEEDS) if (seed.viewed) this.viewed.add(seed.id);
+  }
+}
+
+export interface RequestContext {
+  method: string;
+  /** Absolute URL of the request as received (path with or without trailing slash). */
+  url: URL;
+  query: Record<string, string>;
+  body: string;
+  headers: IncomingHttpHeaders;
+  /** Base URL of the sandbox, e.g. http://127.0.0.1:43121 */
+  siteUrl: string;
+  state: SandboxState;
+  options: ResolvedOptions;
+}

@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import type { Toolset } from '../config.js';
+import type { UpstreamError } from '../errors.js';
+import type { PostHogClient } from '../posthog/client.js';
+
+/** All four hints are required: read-only mode and the README's safety table are derived from them. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  /** Every tool reaches PostHog, an outside service. */
+  openWorldHint: true;
+}
+
+/** What the input schemas may depend on: a configured default project makes project_id optional. */
+export interface SchemaOptions {
+  defaultProjectId?: string | undefined;
+}
+
+export interface ToolContext {
+  client: PostHogClient;
+  defaultProjectId: string | undefined;
+  /** Aborted when the MCP client cancels the call. */
+  signal: AbortSignal;
+}
+
+export interface ToolResult<Output> {
+  /** Becomes structuredContent; validated by the client against outputSchema. */
+  data: Output;
+  /** A compact rendering for clients that ignore structured output. */
+  text: string;
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  toolset: Toolset;
+  annotations: ToolAnnotations;
+  inputSchema: (options: SchemaOptions) => Input;
+  outputSchema: Output;
+  handler: (input: z.output<Input>, context: ToolContext) => Promise<ToolResult<z.input<Output>>>;
+  /**
+   * A tool-specific next step for an upstream error (e.g. which id was not found and which tool
+   * lists valid ones). server.ts adds the generic advice for the status when this returns nothing.
+   */
+  explainError?: (error: UpstreamError, input: z.output<Input>, context: { defaultProjectId: string | undefined }) => string | undefined;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** Identity at run time; at compile time it ties the handler's types to the schemas. */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  definition: ToolDefinition<Input, Output>,
+): ToolDefinition<Input, Output> {
+  return definition;
+}

@@ -1,0 +1,43 @@
+/** Small, dependency-free renderers for the compact text content of tool results. */
+
+/** 312 → "5m12s"; 4000 → "1h6m40s". */
+export function duration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '?';
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+/** "2025-06-02T09:14:03.120000Z" → "2025-06-02 09:14:03Z". */
+export function shortTime(iso: string | null | undefined): string {
+  if (!iso) return '?';
+  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(iso);
+  return match ? `${match[1]} ${match[2]}Z` : iso;
+}
+
+/** Keep text lines short: the model pays for every character. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** "3 clicks" / "1 click"; empty for zero or missing, so lines only carry what happened. */
+export function count(n: number | null | undefined, singular: string, plural = `${singular}s`): string {
+  if (!n) return '';
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+export function joinParts(parts: Array<string | false | null | undefined>, separator = ' · '): string {
+  return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(separator);
+}
+
+/** `key=value` pairs of the defined scalar fields, for one-line object renderings. */
+export function pairs(record: Record<string, unknown>, keys: readonly string[]): string {
+  return keys
+    .filter((k) => record[k] !== undefined && record[k] !== null && record[k] !== '')
+    .map((k) => `${k}=${typeof record[k] === 'object' ? JSON.stringify(record[k]) : String(record[k])}`)
+    .join(' ');
+}

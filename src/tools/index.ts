@@ -1,0 +1,27 @@
+import type { AnyToolDefinition } from './define.js';
+import { projectCreate } from './projects/project-create.js';
+import { projectDelete } from './projects/project-delete.js';
+import { projectGet } from './projects/project-get.js';
+import { projectUpdate } from './projects/project-update.js';
+import { projectsList } from './projects/projects-list.js';
+import { sessionRecordingDelete } from './recordings/session-recording-delete.js';
+import { sessionRecordingGet } from './recordings/session-recording-get.js';
+import { sessionRecordingMatchingEvents } from './recordings/session-recording-matching-events.js';
+import { sessionRecordingProperties } from './recordings/session-recording-properties.js';
+import { sessionRecordingSnapshots } from './recordings/session-recording-snapshots.js';
+import { sessionRecordingsList } from './recordings/session-recordings-list.js';
+
+/** Every tool, in the order tools/list shows them. */
+export const ALL_TOOLS: readonly AnyToolDefinition[] = [
+  sessionRecordingsList,
+  sessionRecordingGet,
+  sessionRecordingDelete,
+  sessionRecordingSnapshots,
+  sessionRecordingMatchingEvents,
+  sessionRecordingProperties,
+  projectsList,
+  projectCreate,
+  projectGet,
+  projectUpdate,
+  projectDelete,
+];

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { apiPath } from '../../posthog/query.js';
+import { defineTool } from '../define.js';
+import { projectDetail, projectOutput, projectView, writableProjectFields } from './shape.js';
+
+export const projectCreate = defineTool({
+  name: 'project-create',
+  title: 'Create a project',
+  toolset: 'projects',
+  description: `Create a project in the key owner's current organization and return it. Choose a clear, unique name; set other fields only when asked (PostHog's defaults: timezone UTC, recordings off).
+Not idempotent: each call creates another project, so call it once and check projects-list first if unsure. PostHog also makes the new project the key owner's current one ("@current").
+Plans limit the number of projects (403); a duplicate name gives 409.`,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  inputSchema: () =>
+    z.strictObject({
+      ...Object.fromEntries(Object.entries(writableProjectFields).map(([k, v]) => [k, v.optional()])),
+      name: writableProjectFields.name,
+    }) as z.ZodObject<{ name: typeof writableProjectFields.name } & { [K in Exclude<keyof typeof writableProjectFields, 'name'>]: z.ZodOptional<(typeof writableProjectFields)[K]> }>,
+  outputSchema: z.looseObject({ created: z.literal(true), project: projectOutput }),
+  async handler(input, { client, signal }) {
+    const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const raw = await client.json<Record<string, unknown>>({ method: 'POST', path: apiPath('projects'), body, signal });
+    const project = projectView(raw ?? {}, false);
+    return { data: { created: true as const, project }, text: projectDetail(project, `Created project ${project.id} "${project.name ?? ''}".`) };
+  },
+  explainError: (error, input) => {
+    if (error.status === 409) return `A project named "${input.name}" already exists in this organization (names are unique ignoring case). Pick another name, or use projects-list to find the existing one.`;
+    if (error.status === 403) return 'PostHog refused: the key needs the project:write scope, or the organization has reached its plan\'s project limit.';
+    return undefined;
+  },
+});

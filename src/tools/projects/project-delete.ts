@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { apiPath } from '../../posthog/query.js';
+import { defineTool } from '../define.js';
+import { projectIdInput, projectLine, projectNotFound, projectOutput, projectView } from './shape.js';
+
+export const projectDelete = defineTool({
+  name: 'project-delete',
+  title: 'Delete a project',
+  toolset: 'projects',
+  description: `Delete a project and, in the background, all of its data: events, persons, recordings, insights, dashboards, feature flags. This cannot be undone.
+Only use it when the user explicitly asks to delete that project; confirm the id and name with project-get first.
+Returns exactly what was deleted (id, name, organization).`,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  inputSchema: () => z.strictObject({ id: projectIdInput }),
+  outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), project: projectOutput }),
+  async handler(input, { client, signal }) {
+    const path = apiPath('projects', input.id);
+    // Read first so the result names what was deleted, and an unknown id deletes nothing.
+    const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
+    await client.json({ method: 'DELETE', path, signal });
+    const project = projectView(before ?? { id: input.id }, false);
+    return {
+      data: { deleted: true as const, id: input.id, project },
+      text: `Deleted project ${projectLine(project)} (organization ${project.organization ?? '?'}). PostHog removes its data in the background; this cannot be undone.`,
+    };
+  },
+  explainError: (error, input) => {
+    if (error.status === 404) return `${projectNotFound(input.id)} Nothing was deleted.`;
+    if (error.status === 400 && /already being deleted/i.test(error.detail ?? '')) return `Project ${input.id} is already being deleted.`;
+    return undefined;
+  },
+});

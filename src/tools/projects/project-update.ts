@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { apiPath } from '../../posthog/query.js';
+import { defineTool } from '../define.js';
+import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectView, writableProjectFields } from './shape.js';
+
+const optionalFields = Object.fromEntries(Object.entries(writableProjectFields).map(([k, v]) => [k, v.optional()])) as {
+  [K in keyof typeof writableProjectFields]: z.ZodOptional<(typeof writableProjectFields)[K]>;
+};
+
+export const projectUpdate = defineTool({
+  name: 'project-update',
+  title: 'Update a project\'s settings',
+  toolset: 'projects',
+  description: `Change one or more settings of a project (PATCH): only the fields given are sent; the old values are overwritten and are not kept.
+Examples: {"id": 123, "session_recording_opt_in": true}, {"id": 123, "timezone": "Europe/Berlin"}, {"id": 123, "name": "Web app"}.
+Returns the updated project and which fields changed. Check the current values with project-get first if the user may want them back.`,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  inputSchema: () =>
+    z.strictObject({ id: projectIdInput, ...optionalFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {
+      message: 'give at least one field to change besides id, e.g. {"id": 123, "name": "New name"}',
+    }),
+  outputSchema: z.looseObject({ updated_fields: z.array(z.string()), project: projectOutput }),
+  async handler(input, { client, signal }) {
+    const { id, ...fields } = input;
+    const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    const raw = await client.json<Record<string, unknown>>({ method: 'PATCH', path: apiPath('projects', id), body, signal });
+    const project = projectView(raw ?? {}, false);
+    const updated = Object.keys(body);
+    return {
+      data: { updated_fields: updated, project },
+      text: projectDetail(project, `Updated ${updated.join(', ')} of project ${project.id} "${project.name ?? ''}".`),
+    };
+  },
+  explainError: (error, input) => {
+    if (error.status === 404) return projectNotFound(input.id);
+    if (error.status === 409) return `Another project is already named "${input.name}"; pick another name.`;
+    return undefined;
+  },
+});

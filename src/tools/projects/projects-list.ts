@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { normalizePage } from '../../posthog/pagination.js';
+import { apiPath, encodePlainQuery } from '../../posthog/query.js';
+import { defineTool } from '../define.js';
+import { limitField, offsetField, pageOutputFields } from '../schemas.js';
+import { projectLine } from './shape.js';
+
+const LIST_FIELDS = ['id', 'uuid', 'organization', 'name', 'timezone', 'is_demo', 'ingested_event', 'completed_snippet_onboarding', 'access_control', 'api_token'] as const;
+
+export const projectsList = defineTool({
+  name: 'projects-list',
+  title: 'List projects',
+  toolset: 'projects',
+  description: `List the projects of the key owner's current PostHog organization: id, name, timezone, whether it is a demo and whether it has received events.
+Use it to find the project_id that the recording tools need, or before creating a project to avoid a duplicate name.
+Next: session-recordings-list with a project_id, or project-get for one project's settings. Page with offset=next_offset while has_more is true.`,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  inputSchema: () =>
+    z.strictObject({
+      limit: limitField(100),
+      offset: offsetField,
+      search: z.string().min(1).max(200).optional().describe('Only projects whose name contains this text.'),
+    }),
+  outputSchema: z.looseObject({
+    results: z.array(z.looseObject({ id: z.number().int(), name: z.string().nullish() })),
+    ...pageOutputFields,
+  }),
+  async handler(input, { client, signal }) {
+    const body = await client.json({
+      method: 'GET',
+      path: apiPath('projects') + encodePlainQuery({ limit: input.limit, offset: input.offset, search: input.search }),
+      signal,
+    });
+    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list');
+    const results = page.results.map((p) => {
+      const item: Record<string, unknown> = {};
+      for (const key of LIST_FIELDS) if (p[key] !== undefined) item[key] = p[key];
+      return item as { id: number; name?: string | null };
+    });
+    const header =
+      results.length === 0
+        ? `No projects${input.search ? ` matching "${input.search}"` : ''}.`
+        : `${results.length} project${results.length === 1 ? '' : 's'}${page.count !== undefined ? ` of ${page.count}` : ''}:`;
+    const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : '';
+    return { data: { ...page, results }, text: [header, ...results.map(projectLine), footer].filter(Boolean).join('\n') };
+  },
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { apiPath } from '../../posthog/query.js';
+import { defineTool } from '../define.js';
+import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { recordingDetail, recordingOutput, recordingView } from './shape.js';
+
+export const recordingNotFound = (id: string, projectId: string | undefined) =>
+  `No recording "${id}" in project ${projectId ?? '(default)'}: it may have expired, been deleted, or belong to another project. Call session-recordings-list (with date_from for older ones) to see valid ids.`;
+
+export const sessionRecordingGet = defineTool({
+  name: 'session-recording-get',
+  title: 'Get a session recording',
+  toolset: 'recordings',
+  description: `Get one session recording's metadata: start/end time, duration, active and inactive seconds, click/keypress/mouse counts, console log/warn/error counts, start URL, viewed state, retention, and the person (name, uuid, distinct ids).
+Use it when you have a recording id (from session-recordings-list or a user) and need its facts. It does not mark the recording as viewed.
+Next: session-recording-snapshots to see what the user did.`,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  inputSchema: (options) =>
+    z.strictObject({
+      project_id: projectIdField(options),
+      id: recordingIdField.describe('The recording (session) id.'),
+      include_person_properties: z.boolean().default(false).describe("Add the person's properties (large; end-user data)."),
+    }),
+  outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput }),
+  async handler(input, { client, defaultProjectId, signal }) {
+    const projectId = resolveProjectId(input.project_id, defaultProjectId);
+    const raw = await client.json<Record<string, unknown>>({
+      method: 'GET',
+      path: apiPath('projects', projectId, 'session_recordings', input.id),
+      signal,
+    });
+    const recording = recordingView(raw ?? {}, { detail: 'full', personProperties: input.include_person_properties });
+    return { data: { project_id: projectId, recording }, text: recordingDetail(recording) };
+  },
+  explainError: (error, input, { defaultProjectId }) =>
+    error.status === 404 ? recordingNotFound(input.id, input.project_id ?? defaultProjectId) : undefined,
+});

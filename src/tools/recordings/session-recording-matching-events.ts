@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
+import { defineTool } from '../define.js';
+import { clip, shortTime } from '../format.js';
+import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { explainInternalEndpoint } from './internal-endpoints.js';
+
+const eventFilter = z
+  .looseObject({
+    id: z.string().min(1).max(400).describe('Event name, e.g. "$pageview", "$autocapture", "$rageclick", "$exception" or a custom event.'),
+    name: z.string().max(400).optional(),
+    properties: z.array(z.record(z.string(), z.unknown())).max(50).optional().describe('PostHog property filters, as in its events filter.'),
+  })
+  .describe('An event filter, at least {"id": "<event name>"}.');
+
+const actionFilter = z.looseObject({ id: z.number().int().positive().describe('Action id.') });
+
+const INSTEAD =
+  'Instead: read the recording with session-recording-snapshots (clicks, page changes, console errors are in its events), or find recordings with session-recordings-list.';
+
+export const sessionRecordingMatchingEvents = defineTool({
+  name: 'session-recording-matching-events',
+  title: 'Find events matching a filter in a recording',
+  toolset: 'recordings',
+  description: `List the events (uuid and timestamp) inside one recording that match event or action filters, e.g. where in session X the user hit "$rageclick" or "$exception".
+Needs session_id and at least one entry in events or actions. Use the timestamps to jump to the right part of session-recording-snapshots.
+This PostHog endpoint is internal: PostHog refuses it for scoped personal API keys (403) and may change it; the error then says what to use instead.`,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  inputSchema: (options) =>
+    z
+      .strictObject({
+        project_id: projectIdField(options),
+        session_id: recordingIdField.describe('The recording (session) id to search in.'),
+        events: z.array(eventFilter).max(20).optional().describe('Event filters; an event matches if it matches any of them.'),
+        actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": <action id>}].'),
+        date_from: z
+          .string()
+          .max(40)
+          .default('-90d')
+          .describe('Search window start (relative like "-30d" or an ISO date). Default "-90d" so older recordings match; PostHog itself would use "-3d".'),
+      })
+      .refine((v) => (v.events?.length ?? 0) + (v.actions?.length ?? 0) > 0, {
+        message: 'give at least one filter in events (e.g. [{"id":"$pageview"}]) or actions (e.g. [{"id": 12}])',
+        path: ['events'],
+      }),
+  outputSchema: z.looseObject({
+    project_id: z.string(),
+    session_id: z.string(),
+    results: z.array(z.looseObject({ uuid: z.string().nullish(), timestamp: z.string().nullish() })),
+  }),
+  async handler(input, { client, defaultProjectId, signal }) {
+    const projectId = resolveProjectId(input.project_id, defaultProjectId);
+    const query = encodeJsonQuery({
+      session_ids: [input.session_id],
+      events: input.events?.map((e, order) => ({ type: 'events', name: e.id, order, ...e })),
+      actions: input.actions?.map((a, order) => ({ type: 'actions', order, ...a })),
+      date_from: input.date_from,
+    });
+    const body = await client.json<{ results?: unknown }>({
+      method: 'GET',
+      path: apiPath('projects', projectId, 'session_recordings', 'matching_events') + query,
+      signal,
+    });
+    const results = Array.isArray(body?.results) ? (body.results as Array<Record<string, unknown>>).map(normalizeMatch) : [];
+    const filters = [...(input.events ?? []).map((e) => e.id), ...(input.actions ?? []).map((a) => `action ${a.id}`)].join(', ');
+    const text =
+      results.length === 0
+        ? `No events matching ${clip(filters, 200)} in recording ${input.session_id}.`
+        : [`${results.length} event${results.length === 1 ? '' : 's'} matching ${clip(filters, 200)} in recording ${input.session_id}:`, ...results.map((r) => `${shortTime(r.timestamp)} ${r.uuid ?? ''}`)].join('\n');
+    return { data: { project_id: projectId, session_id: input.session_id, results }, text };
+  },
+  explainError: (error) => explainInternalEndpoint(error, 'session_recordings/matching_events', INSTEAD),
+});
+
+/** Newer PostHog answers {uuid, timestamp}; older builds sent raw rows [uuid, timestamp, …]. */
+function normalizeMatch(row: unknown): { uuid: string | null; timestamp: string | null } {
+  if (Array.isArray(row)) return { uuid: row[0] != null ? String(row[0]) : null, timestamp: row[1] != null ? String(row[1]) : null };
+  const record = (row ?? {}) as Record<string, unknown>;
+  return {
+    uuid: record.uuid != null ? String(record.uuid) : null,
+    timestamp: record.timestamp != null ? String(record.timestamp) : null,
+  };
+}

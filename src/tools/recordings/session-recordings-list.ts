@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { normalizePage } from '../../posthog/pagination.js';
+import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
+import { defineTool } from '../define.js';
+import { limitField, offsetField, pageOutputFields, projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { recordingLine, recordingOutput, recordingView } from './shape.js';
+
+const ORDERS = [
+  'start_time',
+  'duration',
+  'recording_duration',
+  'active_seconds',
+  'inactive_seconds',
+  'console_error_count',
+  'click_count',
+  'keypress_count',
+  'mouse_activity_count',
+  'activity_score',
+  'recording_ttl',
+] as const;
+
+const dateField = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(40)
+    .regex(/^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"')
+    .describe(what);
+
+export const sessionRecordingsList = defineTool({
+  name: 'session-recordings-list',
+  title: 'List session recordings',
+  toolset: 'recordings',
+  description: `List a project's session recordings, newest first by default, one page at a time.
+Returns per recording: id, start/end time, duration and active seconds, click/keypress/console-error counts, start URL, and who (person name/uuid).
+Use it to find recordings to inspect ("recordings with errors in the last week": order=console_error_count, date_from="-7d"). Note: PostHog only searches the last 3 days unless date_from is given.
+Next: session-recording-get for one recording's details, session-recording-snapshots for what happened in it. Page with offset=next_offset while has_more is true.`,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  inputSchema: (options) =>
+    z.strictObject({
+      project_id: projectIdField(options),
+      limit: limitField(20),
+      offset: offsetField,
+      date_from: dateField('Earliest start: relative like "-7d", "-24h" or an ISO date. PostHog defaults to "-3d".').optional(),
+      date_to: dateField('Latest start, same formats as date_from. Defaults to now.').optional(),
+      order: z.enum(ORDERS).optional().describe('Sort field (PostHog default start_time).'),
+      order_direction: z.enum(['ASC', 'DESC']).optional().describe('Sort direction (PostHog default DESC).'),
+      person_uuid: z.uuid().optional().describe("Only this person's recordings (the person's uuid)."),
+      session_ids: z.array(recordingIdField).min(1).max(100).optional().describe('Only these recording ids.'),
+      include_person_properties: z.boolean().default(false).describe('Add each person\'s properties (large; end-user data).'),
+    }),
+  outputSchema: z.looseObject({
+    project_id: z.string(),
+    results: z.array(recordingOutput),
+    ...pageOutputFields,
+  }),
+  async handler(input, { client, defaultProjectId, signal }) {
+    const projectId = resolveProjectId(input.project_id, defaultProjectId);
+    const query = encodeJsonQuery({
+      limit: input.limit,
+      offset: input.offset,
+      date_from: input.date_from,
+      date_to: input.date_to,
+      order: input.order,
+      order_direction: input.order_direction,
+      person_uuid: input.person_uuid,
+      session_ids: input.session_ids,
+    });
+    const body = await client.json({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings') + query, signal });
+    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list');
+    const results = page.results.map((r) => recordingView(r, { detail: 'list', personProperties: input.include_person_properties }));
+    const data = { project_id: projectId, ...page, results };
+
+    const header =
+      results.length === 0
+        ? `No recordings in project ${projectId} for these filters${input.date_from ? '' : ' (PostHog searched the last 3 days; pass date_from to look further back)'}.`
+        : `${results.length} recording${results.length === 1 ? '' : 's'} in project ${projectId} (offset ${input.offset}${page.count !== undefined ? ` of ${page.count}` : ''}):`;
+    const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
+    return { data, text: [header, ...results.map(recordingLine), footer].filter(Boolean).join('\n') };
+  },
+});

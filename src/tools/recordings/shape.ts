@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { clip, count, duration, joinParts, shortTime } from '../format.js';
+
+/** Person as tools return it; `properties` only when asked for (they can be large and are end-user data). */
+export const personOutput = z.looseObject({
+  id: z.number().nullish(),
+  uuid: z.string().nullish(),
+  name: z.string().nullish(),
+  distinct_ids: z.array(z.string()).optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+
+const nullableInt = z.number().nullish();
+
+export const recordingOutput = z.looseObject({
+  id: z.string(),
+  distinct_id: z.string().nullish(),
+  start_time: z.string().nullish(),
+  end_time: z.string().nullish(),
+  recording_duration: nullableInt.describe('Seconds.'),
+  active_seconds: nullableInt,
+  inactive_seconds: nullableInt,
+  click_count: nullableInt,
+  keypress_count: nullableInt,
+  mouse_activity_count: nullableInt,
+  console_log_count: nullableInt,
+  console_warn_count: nullableInt,
+  console_error_count: nullableInt,
+  start_url: z.string().nullish(),
+  viewed: z.boolean().nullish(),
+  ongoing: z.boolean().nullish(),
+  activity_score: z.number().nullish(),
+  person: personOutput.nullish(),
+});
+
+export type RecordingOutput = z.infer<typeof recordingOutput>;
+
+/** Fields an agent needs to choose a recording; everything else is left out of list results. */
+const LIST_FIELDS = [
+  'id',
+  'distinct_id',
+  'start_time',
+  'end_time',
+  'recording_duration',
+  'active_seconds',
+  'inactive_seconds',
+  'click_count',
+  'keypress_count',
+  'mouse_activity_count',
+  'console_log_count',
+  'console_warn_count',
+  'console_error_count',
+  'start_url',
+  'viewed',
+  'ongoing',
+  'activity_score',
+] as const;
+
+/** Fields that carry nothing for an agent on a single recording (UI state, always-empty lists). */
+const DROPPED_FIELDS = new Set(['external_references', 'has_summary', 'matches_filters', 'pinned_count', 'segments', 'snapshots']);
+
+export interface RecordingViewOptions {
+  /** 'list': the fields of LIST_FIELDS; 'full': every field PostHog sent except the dropped ones. */
+  detail: 'list' | 'full';
+  personProperties: boolean;
+}
+
+export function recordingView(raw: Record<string, unknown>, options: RecordingViewOptions): RecordingOutput {
+  const view: Record<string, unknown> = {};
+  if (options.detail === 'list') {
+    for (const key of LIST_FIELDS) if (raw[key] !== undefined) view[key] = raw[key];
+  } else {
+    for (const [key, value] of Object.entries(raw)) if (!DROPPED_FIELDS.has(key) && key !== 'person') view[key] = value;
+  }
+  view.id = String(raw.id ?? '');
+  const person = personView(raw.person, options.personProperties);
+  if (person) view.person = person;
+  return view as RecordingOutput;
+}
+
+function personView(raw: unknown, withProperties: boolean): z.infer<typeof personOutput> | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const person = raw as Record<string, unknown>;
+  const view: Record<string, unknown> = {
+    id: person.id ?? null,
+    uuid: person.uuid ?? null,
+    name: person.name ?? null,
+  };
+  if (Array.isArray(person.distinct_ids)) view.distinct_ids = person.distinct_ids.slice(0, 3).map(String);
+  if (withProperties && typeof person.properties === 'object' && person.properties !== null) view.properties = person.properties;
+  return view as z.infer<typeof personOutput>;
+}
+
+/** One line per recording: id, when, how long, what happened, who, where. */
+export function recordingLine(r: RecordingOutput): string {
+  const active = r.active_seconds !== null && r.active_seconds !== undefined ? ` (${duration(r.active_seconds)} active)` : '';
+  const activity = joinParts(
+    [
+      count(r.click_count, 'click'),
+      count(r.keypress_count, 'key'),
+      count(r.console_error_count, 'console error'),
+      count(r.console_warn_count, 'warning'),
+    ],
+    ', ',
+  );
+  return joinParts([
+    r.id,
+    shortTime(r.start_time),
+    `${duration(r.recording_duration)}${active}`,
+    activity,
+    r.ongoing ? 'ongoing' : '',
+    r.viewed === false ? 'unviewed' : '',
+    personLabel(r),
+    r.start_url ? clip(r.start_url, 120) : '',
+  ]);
+}
+
+function personLabel(r: RecordingOutput): string {
+  const name = r.person?.name;
+  if (name) return clip(name, 60);
+  return r.distinct_id ? `distinct_id ${clip(r.distinct_id, 60)}` : '';
+}
+
+/** Multi-line detail for one recording. */
+export function recordingDetail(r: RecordingOutput): string {
+  const lines = [`Recording ${r.id}`, recordingLine(r)];
+  const person = r.person;
+  if (person) {
+    lines.push(`person: ${joinParts([person.name ?? '', person.uuid ? `uuid ${person.uuid}` : '', person.distinct_ids?.length ? `distinct_ids ${person.distinct_ids.join(', ')}` : ''], ', ')}`);
+    if (person.properties) lines.push(`person properties: ${clip(JSON.stringify(person.properties), 2000)}`);
+  }
+  const extras = Object.entries(r).filter(
+    ([key, value]) => !['person', 'id'].includes(key) && !(LIST_FIELDS as readonly string[]).includes(key) && value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0),
+  );
+  for (const [key, value] of extras) lines.push(`${key}: ${clip(typeof value === 'object' ? JSON.stringify(value) : String(value), 300)}`);
+  return lines.join('\n');
+}

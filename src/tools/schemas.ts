@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { PROJECT_ID_PATTERN } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { TIMEZONES } from '../posthog/timezones.js';
+import type { SchemaOptions } from './define.js';
+
+export const RECORDING_ID_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
+
+/**
+ * `project_id`: a number or "@current"; integers are turned into strings. Optional only when a
+ * default project is configured, so the schema tells the model the truth about what it must send.
+ */
+export function projectIdField(options: SchemaOptions) {
+  const field = z
+    .union([
+      z.string().regex(PROJECT_ID_PATTERN, 'project_id must be a project number like "12345" or "@current"'),
+      z.number().int().nonnegative(),
+    ])
+    .transform(String);
+  const description = 'PostHog project id (a number; "@current" means the key owner\'s current project). projects-list shows the ids.';
+  return options.defaultProjectId === undefined
+    ? field.describe(description)
+    : field.optional().describe(`${description} Defaults to ${options.defaultProjectId}.`);
+}
+
+/** The project a recording tool addresses: the input's, else the configured default. */
+export function resolveProjectId(input: string | undefined, defaultProjectId: string | undefined): string {
+  const projectId = input ?? defaultProjectId;
+  if (projectId === undefined) {
+    throw new ConfigError('project_id is required because no default project is configured (POSTHOG_PROJECT_ID). Call projects-list to find it.');
+  }
+  return projectId;
+}
+
+export const recordingIdField = z
+  .string()
+  .regex(RECORDING_ID_PATTERN, 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID)');
+
+export const limitField = (fallback: number) =>
+  z.number().int().min(1).max(100).default(fallback).describe(`Page size, 1-100 (default ${fallback}).`);
+
+export const offsetField = z
+  .number()
+  .int()
+  .min(0)
+  .max(1_000_000)
+  .default(0)
+  .describe('How many items to skip; pass the previous result\'s next_offset to get the next page.');
+
+export const timezoneField = z.enum(TIMEZONES).describe('IANA timezone for the project\'s dates, e.g. "Europe/Berlin".');
+
+/** Page fields shared by list results. */
+export const pageOutputFields = {
+  has_more: z.boolean().describe('True when another page exists.'),
+  next_offset: z.number().int().nullable().describe('Pass as offset to get the next page; null at the end.'),
+  count: z.number().int().optional().describe('Total items, only when PostHog reports one.'),
+};

@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const SECRET = 'phx_cli_test_secret_key_0123456789abcdef';
+
+/** Runs the built CLI to exit; for start-up failures. */
+function runToExit(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end();
+  });
+}
+
+describe('the built CLI', () => {
+  it('refuses to start without a key, with one clear line on stderr and nothing on stdout', async () => {
+    const result = await runToExit([], {});
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/POSTHOG_PERSONAL_API_KEY is not set/);
+  });
+
+  it('refuses an unknown toolset and a malformed host', async () => {
+    const toolset = await runToExit(['--toolsets', 'recordings,insights'], { POSTHOG_PERSONAL_API_KEY: SECRET });
+    expect(toolset.code).toBe(2);
+    expect(toolset.stderr).toMatch(/Unknown toolset "insights"/);
+    const host = await runToExit([], { POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: 'ftp://nope' });
+    expect(host.code).toBe(2);
+    expect(host.stderr).toMatch(/POSTHOG_HOST/);
+    expect(host.stderr + toolset.stderr).not.toContain(SECRET);
+  });
+
+  it('--sandbox serves all eleven tools over stdio with only protocol messages on stdout', async () => {
+    const child = spawn(process.execPath, [CLI, '--sandbox'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const waitFor = async (id: number) => {
+      for (let i = 0; i < 200; i++) {
+        const line = stdout.split('\n').find((l) => l.includes(`"id":${id}`));
+        if (line) return JSON.parse(line);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`no answer to request ${id}; stderr: ${stderr}`);
+    };
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await waitFor(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const list = await waitFor(2);
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'projects-list', arguments: {} } });
+    const call = await waitFor(3);
+    child.stdin.end();
+    await new Promise((r) => child.on('close', r));
+
+    expect(list.result.tools).toHaveLength(11);
+    expect(call.result.isError).toBeFalsy();
+    expect(call.result.structuredContent.results.length).toBeGreaterThan(0);
+    for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0');
+    expect(stderr).toMatch(/sandbox/i);
+  });
+
+  describe('mcp.json', () => {
+    let sandbox: Sandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox({ apiKey: SECRET });
+    });
+    afterAll(() => sandbox.close());
+
+    it('starts the built server with the SPEC §2 variables, and the key never shows', async () => {
+      const config = JSON.parse(readFileSync(new URL('../mcp.json', import.meta.url), 'utf8'));
+      const entry = config.mcpServers['posthog-replay'];
+      expect(Object.keys(entry.env)).toEqual(
+        expect.arrayContaining(['POSTHOG_PERSONAL_API_KEY', 'POSTHOG_HOST', 'POSTHOG_PROJECT_ID', 'POSTHOG_READ_ONLY', 'POSTHOG_TOOLSETS', 'POSTHOG_TIMEOUT_MS']),
+      );
+      const transport = new StdioClientTransport({
+        command: entry.command === 'node' ? process.execPath : entry.command,
+        args: entry.args,
+        cwd: ROOT,
+        env: { ...entry.env, PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: sandbox.url },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (d) => (stderr += d));
+      const client = new Client({ name: 'mcp-json-test', version: '1' });
+      await client.connect(transport);
+      const tools = await client.listTools();
+      expect(tools.tools).toHaveLength(11);
+      const ok = await client.callTool({ name: 'projects-list', arguments: { limit: 2 } });
+      const failed = await client.callTool({ name: 'project-get', arguments: { id: 999_999 } });
+      await client.close();
+
+      expect(ok.isError).toBeFalsy();
+      expect(failed.isError).toBe(true);
+      expect(sandbox.requests.some((r) => r.authorization === `Bearer ${SECRET}`)).toBe(true);
+      const everything = JSON.stringify([tools, ok, failed]) + stderr;
+      expect(everything).not.toContain(SECRET);
+    });
+  });
+});

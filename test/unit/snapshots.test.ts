@@ -1,0 +1,66 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { decompressEvent, eventsFromLine, lines, planUnits, type SnapshotSource } from '../../src/posthog/snapshots.js';
+
+const src = (source: string, blob_key: string | null): SnapshotSource => ({ source, blob_key, start_timestamp: null, end_timestamp: null });
+const packed = (value: unknown) => gzipSync(JSON.stringify(value)).toString('latin1');
+
+describe('snapshot sources', () => {
+  it('groups blob_v2 blocks into ranges of at most 20', () => {
+    const sources = Array.from({ length: 45 }, (_, i) => src('blob_v2', String(i)));
+    expect(planUnits(sources)).toEqual([
+      { kind: 'blob_v2', start: 0, end: 19 },
+      { kind: 'blob_v2', start: 20, end: 39 },
+      { kind: 'blob_v2', start: 40, end: 44 },
+    ]);
+  });
+
+  it('reads LTS alone, legacy blobs and realtime only without v2 data', () => {
+    expect(planUnits([src('blob_v2_lts', 'a/b/c')])).toEqual([{ kind: 'blob_v2_lts', key: 'a/b/c' }]);
+    expect(planUnits([src('blob', '1-2'), src('blob', '3-4'), src('realtime', null)])).toEqual([
+      { kind: 'blob', key: '1-2' },
+      { kind: 'blob', key: '3-4' },
+      { kind: 'realtime' },
+    ]);
+    expect(planUnits([src('blob_v2', '0'), src('blob', '1-2'), src('realtime', null)])).toEqual([{ kind: 'blob_v2', start: 0, end: 0 }]);
+  });
+});
+
+describe('snapshot lines', () => {
+  const event = { type: 3, timestamp: 1_700_000_000_000, data: { source: 2, type: 2, id: 5 } };
+
+  it('reads [windowId, event], {window_id, data}, bare events and {snapshots}', () => {
+    expect(eventsFromLine(JSON.stringify(['w1', event]))).toEqual([{ windowId: 'w1', event }]);
+    expect(eventsFromLine(JSON.stringify({ window_id: 'w2', data: [event, event] }))).toHaveLength(2);
+    expect(eventsFromLine(JSON.stringify({ windowId: 'w3', data: [event] }))?.[0]?.windowId).toBe('w3');
+    expect(eventsFromLine(JSON.stringify({ ...event, windowId: 'w4' }))?.[0]?.windowId).toBe('w4');
+    expect(eventsFromLine(JSON.stringify({ snapshots: [{ ...event, windowId: 'w5' }] }))?.[0]?.windowId).toBe('w5');
+  });
+
+  it('returns null for corrupt or foreign lines', () => {
+    expect(eventsFromLine('{"type": 3, "timest')).toBeNull();
+    expect(eventsFromLine('[1,2,3]')).toBeNull();
+    expect(eventsFromLine('"hello"')).toBeNull();
+  });
+
+  it('decompresses posthog-js cv 2024-10 fields', () => {
+    const full = { type: 2, timestamp: 1, cv: '2024-10', data: packed({ node: { id: 1 }, initialOffset: { top: 0, left: 0 } }) };
+    expect(decompressEvent(full)).toEqual({ type: 2, timestamp: 1, data: { node: { id: 1 }, initialOffset: { top: 0, left: 0 } } });
+    const mutation = { type: 3, timestamp: 2, cv: '2024-10', data: { source: 0, adds: packed([{ parentId: 1 }]), removes: packed([]), texts: packed([]), attributes: packed([{ id: 3 }]) } };
+    expect(decompressEvent(mutation).data).toEqual({ source: 0, adds: [{ parentId: 1 }], removes: [], texts: [], attributes: [{ id: 3 }] });
+    const broken = { type: 2, timestamp: 3, cv: '2024-10', data: 'not gzip' };
+    expect(decompressEvent(broken)).toBe(broken);
+  });
+
+  it('splits a chunked stream into whole lines, keeping multi-byte characters intact', async () => {
+    const text = `${JSON.stringify(['w', { type: 5, timestamp: 1, data: { tag: 'é✓' } }])}\n\n${JSON.stringify(['w', event])}`;
+    const bytes = Buffer.from(text);
+    async function* chunks() {
+      for (let i = 0; i < bytes.length; i += 7) yield bytes.subarray(i, i + 7);
+    }
+    const out: string[] = [];
+    for await (const line of lines(chunks())) out.push(line);
+    expect(out).toHaveLength(2);
+    expect(eventsFromLine(out[0]!)?.[0]?.event.data).toEqual({ tag: 'é✓' });
+  });
+});
