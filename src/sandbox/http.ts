@@ -142,8 +142,7 @@ export function parseJsonBody(body: string, contentType: string | undefined): Re
     throw errors.parse(`JSON parse error - ${(e as Error).message}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    const got = Array.isArray(parsed) ? 'list' : parsed === null ? 'NoneType' : typeof parsed === 'string' ? 'str' : typeof parsed === 'number' ? (Number.isInteger(parsed) ? 'int' : 'float') : 'bool';
-    throw errors.validation(`Invalid data. Expected a dictionary, but got ${got}.`);
+    throw errors.validation(`Invalid data. Expected a dictionary, but got ${pyType(parsed)}.`);
   }
   return parsed as Record<string, unknown>;
 }

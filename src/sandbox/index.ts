@@ -4,8 +4,19 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ACTIONS, MAIN_PROJECT_ID, MARKETING_PROJECT_ID, ORGANIZATION, PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER, STAGING_PROJECT_ID, ltsBlobKey, type StoryName } from './demo/catalog.js';
-import { ApiError, authenticationFailed, defaultErrorBody, notAuthenticated, type Reply } from './http.js';
+import {
+  ACTIONS,
+  MAIN_PROJECT_ID,
+  MARKETING_PROJECT_ID,
+  ORGANIZATION,
+  PROJECT_SEEDS,
+  RECORDING_SEEDS,
+  SANDBOX_USER,
+  STAGING_PROJECT_ID,
+  ltsBlobKey,
+  type StoryName,
+} from './demo/catalog.js';
+import { ApiError, authenticationFailed, defaultErrorBody, errors, notAuthenticated, wwwAuthenticate, type Reply } from './http.js';
 import { dispatch, matchRoute } from './router.js';
 import { SandboxState, type RequestContext, type ResolvedOptions } from './state.js';
 
@@ -165,7 +176,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const body = fault.body === undefined ? JSON.stringify(defaultErrorBody(status)) : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
     const reply: Reply = { status, body, contentType: 'application/json' };
     if (fault.headers) reply.headers = fault.headers;
-    if (status === 401 && fault.body === undefined) reply.headers = { 'WWW-Authenticate': `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource"`, ...fault.headers };
+    if (status === 401 && fault.body === undefined) reply.headers = { ...wwwAuthenticate(siteUrl), ...fault.headers };
     return reply;
   }
 
@@ -190,7 +201,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       if (fault.malformed) {
-        send(res, method, { status: 200, body: MALFORMED_BODY, contentType: 'application/json', ...(fault.headers ? { headers: fault.headers } : {}) }, started, 'fault');
+        const reply: Reply = { status: 200, body: MALFORMED_BODY, contentType: 'application/json' };
+        if (fault.headers) reply.headers = fault.headers;
+        send(res, method, reply, started, 'fault');
         return;
       }
       if (fault.status !== undefined) {
@@ -208,7 +221,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       } else {
         authenticate(authorization);
         const matched = matchRoute(url.pathname);
-        if (!matched) throw new ApiError(404, { type: 'invalid_request', code: 'not_found', detail: 'Endpoint not found.', attr: null });
+        if (!matched) throw errors.endpointNotFound();
         timing = matched.route.name;
         const ctx: RequestContext = { method, url, query, body, headers: req.headers, siteUrl, state, options: resolved };
         reply = dispatch(ctx, matched);
@@ -290,5 +303,6 @@ function rootReply(pathname: string): Reply {
         'Try: GET /api/projects/ with the header "Authorization: Bearer <sandbox key>".\n',
     };
   }
-  return { status: 404, body: JSON.stringify({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null }), contentType: 'application/json' };
+  const notFound = errors.notFound();
+  return { status: notFound.status, body: JSON.stringify(notFound.body), contentType: 'application/json' };
 }

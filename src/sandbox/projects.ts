@@ -6,7 +6,7 @@ import { ORGANIZATION, TEST_ACCOUNT_FILTERS, type ProjectSeed } from './demo/cat
 import { ApiError, errors, json, noContent, pageLinks, parseJsonBody, positiveInt, type Reply } from './http.js';
 import type { RequestContext, SandboxState } from './state.js';
 import { SANDBOX_TIMEZONES } from './timezones.js';
-import { drfDate, uuidV7 } from './util.js';
+import { drfDate, pyType, uuidV7 } from './util.js';
 
 export type Project = Record<string, unknown> & { id: number; name: string };
 
@@ -318,16 +318,10 @@ const primaryKey: Validator = (value, field) => {
   return n;
 };
 
-function pyType(value: unknown): string {
-  if (value === null) return 'NoneType';
-  if (Array.isArray(value)) return 'list';
-  if (typeof value === 'string') return 'str';
-  if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-  return 'dict';
-}
-
-const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'JPY', 'CNY', 'INR', 'BRL', 'MXN', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'ZAR', 'NGN', 'KES', 'SGD', 'HKD', 'KRW', 'TRY', 'ILS', 'AED', 'SAR', 'ARS', 'CLP', 'COP'];
+const CURRENCIES = [
+  'USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'JPY', 'CNY', 'INR', 'BRL', 'MXN', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN',
+  'CZK', 'HUF', 'ZAR', 'NGN', 'KES', 'SGD', 'HKD', 'KRW', 'TRY', 'ILS', 'AED', 'SAR', 'ARS', 'CLP', 'COP',
+];
 
 /** Writable fields in serializer order; `merge` fields are merged into the stored value, as PostHog does. */
 const WRITABLE: ReadonlyArray<[field: string, validate: Validator, merge?: boolean]> = [

@@ -71,12 +71,16 @@ const optInt: Check = (v, loc, errs) => {
     return Number.isInteger(v) ? v : err(errs, 'int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', v);
   }
   if (typeof v === 'string') {
-    return /^\s*[-+]?\d+\s*$/.test(v) ? Number.parseInt(v, 10) : err(errs, 'int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', v);
+    if (/^\s*[-+]?\d+\s*$/.test(v)) return Number.parseInt(v, 10);
+    return err(errs, 'int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', v);
   }
   return err(errs, 'int_type', loc, 'Input should be a valid integer', v);
 };
 
-const BOOL_STRINGS: Record<string, boolean> = { '0': false, off: false, f: false, false: false, n: false, no: false, '1': true, on: true, t: true, true: true, y: true, yes: true };
+const BOOL_STRINGS: Record<string, boolean> = {
+  ...Object.fromEntries(['0', 'off', 'f', 'false', 'n', 'no'].map((s) => [s, false])),
+  ...Object.fromEntries(['1', 'on', 't', 'true', 'y', 'yes'].map((s) => [s, true])),
+};
 const optBool: Check = (v, loc, errs) => {
   if (v === null || typeof v === 'boolean') return v;
   if (v === 0 || v === 1) return v === 1;

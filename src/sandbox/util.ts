@@ -68,3 +68,13 @@ export function uuidV7(ms: number, seed: string): string {
 export function teamNamespace(teamId: number): string {
   return `00000000-0000-0000-0000-${teamId.toString(16).padStart(12, '0')}`;
 }
+
+/** Python's type name for a decoded JSON value, as DRF puts it in its error messages. */
+export function pyType(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return 'dict';
+}

@@ -47,7 +47,9 @@ export const offsetField = z
   .default(0)
   .describe('How many items to skip; pass the previous result\'s next_offset to get the next page.');
 
-export const timezoneField = z.enum(TIMEZONES).describe('IANA timezone for the project\'s dates, e.g. "Europe/Berlin".');
+export const timezoneField = z
+  .enum(TIMEZONES, { error: (issue) => `timezone must be an IANA name from PostHog's list, like "Europe/Berlin" or "America/New_York"; ${JSON.stringify(issue.input)} is not on it` })
+  .describe('IANA timezone for the project\'s dates, e.g. "Europe/Berlin".');
 
 /** Page fields shared by list results. */
 export const pageOutputFields = {

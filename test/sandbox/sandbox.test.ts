@@ -67,7 +67,7 @@ describe('sandbox basics', () => {
   });
 
   it('answers 401 not_authenticated without credentials, with WWW-Authenticate', async () => {
-    for (const headers of [{}, { Authorization: 'Token phx_sandbox_demo_key_not_secret' }]) {
+    for (const headers of [{}, { Authorization: 'Token phx_sandbox_demo_key_not_secret' }] as Array<Record<string, string>>) {
       const res = await fetch(`${sb.url}/api/projects/`, { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ type: 'authentication_error', code: 'not_authenticated', detail: 'Authentication credentials were not provided.', attr: null });
@@ -141,7 +141,7 @@ describe('projects', () => {
     const other = await startSandbox({ projectsEnvelope: 'has_next' });
     try {
       const res = await fetch(`${other.url}/api/projects/?limit=2`, { headers: AUTH });
-      const body = await res.json();
+      const body: any = await res.json();
       expect(Object.keys(body).sort()).toEqual(['has_next', 'results']);
       expect(body.has_next).toBe(true);
     } finally {
@@ -269,7 +269,7 @@ describe('session recordings list', () => {
     const other = await startSandbox({ recordingsEnvelope: 'drf' });
     try {
       const res = await fetch(`${other.url}/api/projects/${MAIN}/session_recordings/?limit=3`, { headers: AUTH });
-      const body = await res.json();
+      const body: any = await res.json();
       expect(Object.keys(body).sort()).toEqual(['count', 'next', 'previous', 'results']);
       expect(body.count).toBeGreaterThan(3);
       expect(body.next).toBe(`${other.url}/api/projects/${MAIN}/session_recordings/?limit=3&offset=3`);
@@ -427,6 +427,37 @@ describe('snapshots', () => {
     expect(range.json.detail).toBe('Block index out of range');
     const invalid = await get(recs(`${R.longBrowse}/snapshots/?source=BLOB_V2`));
     expect(invalid.json.detail).toBe('Invalid source must be one of [blob_v2, blob_v2_ts, None]');
+  });
+
+  it('serves decompress=false as length-prefixed snappy blocks', async () => {
+    const base = recs(`${R.checkoutFailure}/snapshots/?source=blob_v2&start_blob_key=0&end_blob_key=1`);
+    const jsonl = (await get(base)).text;
+    const res = await fetch(`${sb.url}${base}&decompress=false`, { headers: AUTH });
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    const buf = Buffer.from(await res.arrayBuffer());
+    const blocks: string[] = [];
+    for (let pos = 0; pos < buf.length; ) {
+      const end = pos + 4 + buf.readUInt32BE(pos);
+      pos += 4;
+      let shift = 0;
+      let expected = 0;
+      for (let b = 0x80; b & 0x80; shift += 7) expected += ((b = buf[pos++]!) & 0x7f) * 2 ** shift;
+      const parts: Buffer[] = [];
+      while (pos < end) {
+        const tag = buf[pos++]!;
+        expect(tag & 3).toBe(0); // literal
+        let len = tag >> 2;
+        if (len === 60) len = buf[pos++]!;
+        else if (len === 61) len = buf.readUInt16LE((pos += 2) - 2);
+        parts.push(buf.subarray(pos, pos + len + 1));
+        pos += len + 1;
+      }
+      const block = Buffer.concat(parts);
+      expect(block.length).toBe(expected);
+      blocks.push(block.toString('utf8'));
+    }
+    expect(blocks).toHaveLength(2);
+    expect(blocks.join('').replace(/\n$/, '')).toBe(jsonl);
   });
 
   it('has a long recording with more than 21 blocks, readable in pages', async () => {
@@ -639,9 +670,9 @@ describe('demo clock', () => {
     const other = await startSandbox({ now });
     try {
       const res = await fetch(`${other.url}/api/projects/${MAIN}/session_recordings/${R.checkoutFailure}/`, { headers: AUTH });
-      const rec = await res.json();
+      const rec: any = await res.json();
       expect(Date.parse(rec.start_time)).toBe(now.getTime() - (2 * 60 + 14) * 60_000);
-      const ongoing = await (await fetch(`${other.url}/api/projects/${MAIN}/session_recordings/${R.ongoing}/`, { headers: AUTH })).json();
+      const ongoing: any = await (await fetch(`${other.url}/api/projects/${MAIN}/session_recordings/${R.ongoing}/`, { headers: AUTH })).json();
       expect(Date.parse(ongoing.end_time)).toBe(now.getTime() - 40_000);
     } finally {
       await other.close();

@@ -345,7 +345,7 @@ export const RECORDING_SEEDS: readonly RecordingSeed[] = [
     device: device('Firefox', 132, 'Windows', '10', 'Desktop', 1920, 1080, ['DE', 'Germany', 'Munich'], 'https://www.bing.com/'),
     viewed: true,
     viewers: ['sofia.ortega@acme.example.com', 'raj.patel@acme.example.com'],
-    summary: 'A 25-minute comparison-shopping session across every product, with long reading pauses and a window resize. More than 21 blob_v2 blocks.',
+    summary: 'A 20-minute comparison-shopping session across every product, with long reading pauses and a window resize. More than 21 blob_v2 blocks.',
   },
   {
     name: 'compressedMobile',

@@ -150,21 +150,29 @@ export function textOf(node: VNode): string {
 
 /**
  * PostHog's `$elements_chain` string for an autocaptured element: one entry per element from
- * the target up the tree, `tag.class1.class2:attr__name="value"nth-child="1"…`, joined by `;`.
+ * the target up the tree, `tag.class1.class2:` followed by its attributes sorted by key
+ * (`attr__…`, `attr_id`, `href`, `nth-child`, `nth-of-type`, `text`), entries joined by `;`.
  */
 export function elementsChain(el: KeyedElement): string {
+  const quote = (v: unknown) => `"${String(v).replace(/"/g, '\\"')}"`;
   return el.ancestors
     .filter((a) => a.tag !== 'html')
     .slice(0, 6)
     .map((a, i) => {
       const classes = typeof a.attrs.class === 'string' ? a.attrs.class.split(/\s+/).filter(Boolean) : [];
-      let entry = [a.tag, ...classes].join('.') + ':';
-      if (i === 0 && el.text) entry += `text="${el.text.slice(0, 120).replace(/"/g, '\\"')}"`;
+      const attrs: Record<string, unknown> = { 'nth-child': 1, 'nth-of-type': 1 };
       for (const [name, value] of Object.entries(a.attrs)) {
         if (name === 'style' || name === 'value') continue;
-        entry += `attr__${name}="${String(value).replace(/"/g, '\\"')}"`;
+        attrs[`attr__${name}`] = value;
       }
-      return entry + 'nth-child="1"nth-of-type="1"';
+      if (a.attrs.id !== undefined) attrs.attr_id = a.attrs.id;
+      if (a.tag === 'a' && a.attrs.href !== undefined) attrs.href = a.attrs.href;
+      if (i === 0 && el.text) attrs.text = el.text.slice(0, 400);
+      const body = Object.keys(attrs)
+        .sort()
+        .map((k) => `${k}=${quote(attrs[k])}`)
+        .join('');
+      return `${[a.tag, ...classes].join('.')}:${body}`;
     })
     .join(';');
 }

@@ -273,7 +273,7 @@ export class Tab {
     const gap = opts.gap ?? 180;
     this.move(key);
     b.wait(120);
-    const firstClick = b.t;
+    const clickTimes: number[] = [];
     for (let i = 0; i < times; i++) {
       if (i > 0) b.t += Math.round(gap * (0.8 + b.random() * 0.4));
       this.pointer(this.touch ? MouseInteractions.TouchStart : MouseInteractions.MouseDown, el);
@@ -281,11 +281,12 @@ export class Tab {
       this.pointer(this.touch ? MouseInteractions.TouchEnd : MouseInteractions.MouseUp, el);
       b.t += b.int(1, 4);
       this.pointer(MouseInteractions.Click, el);
+      clickTimes.push(b.t);
       if (opts.autocapture !== false && !isBlocked(el)) this.autocapture(el, 'click');
     }
-    if (times >= 3 && b.t - firstClick < 1000 && !isBlocked(el)) {
-      this.capture('$rageclick', autocaptureProps(el, 'click'));
-    }
+    // posthog-js' rage click: three clicks on the same spot within one second.
+    const rage = clickTimes.some((t, i) => i >= 2 && t - clickTimes[i - 2]! < 1000);
+    if (rage && !isBlocked(el)) this.capture('$rageclick', autocaptureProps(el, 'click'));
     return this;
   }
 
@@ -321,11 +322,6 @@ export class Tab {
     this.autocapture(el, 'change');
     b.wait(250);
     return this;
-  }
-
-  /** Replace the whole value of a field (select-all then type), e.g. editing a prefilled input. */
-  retype(key: string, text: string): this {
-    return this.type(key, text);
   }
 
   check(key: string, checked = true): this {

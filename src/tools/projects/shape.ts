@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { clip, joinParts, shortTime } from '../format.js';
 import { timezoneField } from '../schemas.js';
 
-/** Project secrets never reach the model, even when settings are asked for. */
-const SECRET_FIELDS = new Set(['secret_api_token', 'secret_api_token_backup']);
+/** Project secrets and credentials never reach the model, even when settings are asked for. */
+const SECRET_FIELDS = new Set(['secret_api_token', 'secret_api_token_backup', 'live_events_token']);
 
 export const projectOutput = z.looseObject({
   id: z.number().int(),

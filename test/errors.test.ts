@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { apiRequests, startHarness, text, type Harness } from './harness.js';
+
+const P = String(DEMO.mainProjectId);
+const LIST = `/api/projects/${P}/session_recordings`;
+
+describe('upstream failures become actionable tool errors, and the server survives them', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ client: { timeoutMs: 400, backoffMs: 20 } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  const list = () => h.call('session-recordings-list', { project_id: P, limit: 1 });
+
+  it('401: says to check the key, without showing it', async () => {
+    const wrong = await startHarness({ client: { apiKey: 'phx_wrong_key_abcdefghijklmnop' } });
+    try {
+      const r = await wrong.call('projects-list', {});
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/401/);
+      expect(text(r)).toMatch(/POSTHOG_PERSONAL_API_KEY/);
+      expect(text(r)).toMatch(/authentication_failed|invalid/i);
+      expect(JSON.stringify(r)).not.toContain('phx_wrong_key_abcdefghijklmnop');
+      expect(wrong.stderr.join('\n')).not.toContain('phx_wrong_key_abcdefghijklmnop');
+    } finally {
+      await wrong.close();
+    }
+  });
+
+  it('403: names the scope the key needs', async () => {
+    h.sandbox.injectFault({ path: /\/api\/projects\/?$/, status: 403, body: { type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'project:read'", attr: null } });
+    const r = await h.call('projects-list', {});
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/403/);
+    expect(text(r)).toMatch(/project:read/);
+  });
+
+  it('429 with a short wait is retried and succeeds', async () => {
+    h.sandbox.injectFault({ path: LIST, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 1 seconds.', attr: null } });
+    const r = await list();
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(apiRequests(h.sandbox)).toHaveLength(2);
+  });
+
+  it('429 with a long wait is not waited out: the error says when to retry', async () => {
+    h.sandbox.injectFault({ path: LIST, times: 5, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 45 seconds.', attr: null } });
+    const r = await list();
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/retry in about 45 seconds/);
+    expect(apiRequests(h.sandbox)).toHaveLength(1);
+  });
+
+  it('honours Retry-After on 503', async () => {
+    h.sandbox.injectFault({ path: LIST, status: 503, headers: { 'retry-after': '0' } });
+    const r = await list();
+    expect(r.isError).toBeFalsy();
+    expect(apiRequests(h.sandbox)).toHaveLength(2);
+  });
+
+  it('502/504 and connection resets on GET are retried a bounded number of times', async () => {
+    h.sandbox.injectFault({ path: LIST, status: 502 });
+    h.sandbox.injectFault({ path: LIST, reset: true });
+    h.sandbox.injectFault({ path: LIST, status: 504 });
+    const r = await list();
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(apiRequests(h.sandbox)).toHaveLength(4);
+
+    h.sandbox.reset();
+    h.sandbox.injectFault({ path: LIST, status: 502, times: Infinity });
+    const failed = await list();
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toMatch(/502/);
+    expect(apiRequests(h.sandbox)).toHaveLength(4); // the first try and three retries
+  });
+
+  it('POST is never retried once it may have reached PostHog', async () => {
+    h.sandbox.injectFault({ method: 'POST', path: '/api/projects', status: 503 });
+    const r = await h.call('project-create', { name: 'Retry me not' });
+    expect(r.isError).toBe(true);
+    expect(apiRequests(h.sandbox).filter((q) => q.method === 'POST')).toHaveLength(1);
+
+    h.sandbox.reset();
+    h.sandbox.injectFault({ method: 'PATCH', path: `/api/projects/${P}`, reset: true });
+    const patch = await h.call('project-update', { id: DEMO.mainProjectId, name: 'x' });
+    expect(patch.isError).toBe(true);
+    expect(apiRequests(h.sandbox).filter((q) => q.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('a timeout is reported, not retried', async () => {
+    h.sandbox.injectFault({ path: LIST, delayMs: 1_500 });
+    const r = await list();
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/did not answer .* within 400 ms/);
+    expect(apiRequests(h.sandbox)).toHaveLength(1);
+  });
+
+  it('500 with PostHog\'s {"error": …} body and a malformed 200 body both become clear errors', async () => {
+    h.sandbox.injectFault({ path: LIST, status: 500 });
+    const r500 = await list();
+    expect(r500.isError).toBe(true);
+    expect(text(r500)).toMatch(/500.*internal server error/i);
+    h.sandbox.injectFault({ path: LIST, malformed: true });
+    const bad = await list();
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/not JSON/);
+  });
+
+  it('400 validation errors carry PostHog\'s detail and field', async () => {
+    h.sandbox.injectFault({
+      method: 'PATCH',
+      path: `/api/projects/${P}`,
+      status: 400,
+      body: { type: 'validation_error', code: 'invalid_input', detail: 'Ensure this field has no more than 200 characters.', attr: 'name' },
+    });
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, name: 'fine locally' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/no more than 200 characters/);
+    expect(text(r)).toMatch(/\[field: name\]/);
+  });
+
+  it('the server keeps answering after every failure above', async () => {
+    for (const fault of [{ reset: true, times: Infinity }, { malformed: true }, { status: 500 }]) {
+      h.sandbox.reset();
+      h.sandbox.injectFault({ path: LIST, ...fault });
+      await list();
+    }
+    h.sandbox.reset();
+    const r = await list();
+    expect(r.isError).toBeFalsy();
+  });
+
+  it('cancelling a call aborts its upstream request', async () => {
+    const slow = await startHarness({ client: { timeoutMs: 10_000 } });
+    try {
+      slow.sandbox.injectFault({ path: LIST, delayMs: 5_000 });
+      const controller = new AbortController();
+      const started = Date.now();
+      const call = slow.client.callTool({ name: 'session-recordings-list', arguments: { project_id: P } }, undefined, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 150);
+      await expect(call).rejects.toThrow();
+      // The client gave up at once; the upstream socket must be released, not left waiting 5 s.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(slow.sandbox.requests.length).toBe(1);
+      expect((slow.posthog as unknown as { pool: { stats: { running: number } } }).pool.stats.running).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { apiRequests, startHarness, text, type Harness } from './harness.js';
+
+describe('project tools against the sandbox', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  it('projects-list lists the demo projects with next_offset paging over the DRF envelope', async () => {
+    const r = await h.call('projects-list', { limit: 2 });
+    expect(r.isError).toBeFalsy();
+    const page = r.structuredContent as { results: Array<{ id: number; name: string }>; has_more: boolean; next_offset: number; count: number };
+    expect(page.results.map((p) => p.id)).toEqual(DEMO.projects.slice(0, 2).map((p) => p.id));
+    expect(page).toMatchObject({ has_more: true, next_offset: 2, count: DEMO.projects.length });
+    const rest = await h.call('projects-list', { limit: 2, offset: 2 });
+    expect((rest.structuredContent as { results: unknown[]; has_more: boolean; next_offset: null }).has_more).toBe(false);
+    expect(text(r)).toContain(DEMO.projects[0]!.name);
+  });
+
+  it('projects-list reads the has_next envelope too', async () => {
+    const alt = await startHarness({ sandbox: { projectsEnvelope: 'has_next' } });
+    try {
+      const r = await alt.call('projects-list', { limit: 1 });
+      expect(r.structuredContent).toMatchObject({ has_more: true, next_offset: 1 });
+      expect(r.structuredContent).not.toHaveProperty('count');
+    } finally {
+      await alt.close();
+    }
+  });
+
+  it('project-get trims settings objects unless asked, and never returns secrets', async () => {
+    const r = await h.call('project-get', { id: DEMO.mainProjectId });
+    expect(r.isError).toBeFalsy();
+    const project = (r.structuredContent as { project: Record<string, unknown> }).project;
+    expect(project).toMatchObject({ id: DEMO.mainProjectId, name: DEMO.projects[0]!.name, timezone: DEMO.projects[0]!.timezone });
+    expect(project.omitted_fields).toEqual(expect.arrayContaining(['has_completed_onboarding_for']));
+    expect(project).not.toHaveProperty('has_completed_onboarding_for');
+    const full = await h.call('project-get', { id: DEMO.mainProjectId, include_settings: true });
+    const fullProject = (full.structuredContent as { project: Record<string, unknown> }).project;
+    expect(fullProject).toHaveProperty('has_completed_onboarding_for');
+    expect(fullProject).not.toHaveProperty('secret_api_token');
+    expect(fullProject).not.toHaveProperty('live_events_token');
+    expect(JSON.stringify(r).length).toBeLessThan(JSON.stringify(full).length);
+  });
+
+  it('project-create sends only the given fields and returns the new project', async () => {
+    const r = await h.call('project-create', { name: 'Checkout experiments', timezone: 'Europe/Berlin', session_recording_opt_in: true });
+    expect(r.isError, text(r)).toBeFalsy();
+    const project = (r.structuredContent as { project: { id: number; name: string; timezone: string } }).project;
+    expect(project).toMatchObject({ name: 'Checkout experiments', timezone: 'Europe/Berlin' });
+    const post = apiRequests(h.sandbox).find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body)).toEqual({ name: 'Checkout experiments', timezone: 'Europe/Berlin', session_recording_opt_in: true });
+    const got = await h.call('project-get', { id: project.id });
+    expect((got.structuredContent as { project: { name: string } }).project.name).toBe('Checkout experiments');
+  });
+
+  it('project-create with a duplicate name explains the 409 and is not retried', async () => {
+    const r = await h.call('project-create', { name: DEMO.projects[0]!.name.toUpperCase() });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/409/);
+    expect(text(r)).toMatch(/already exists/);
+    expect(apiRequests(h.sandbox).filter((q) => q.method === 'POST')).toHaveLength(1);
+  });
+
+  it('project-update PATCHes only the given fields and reports them', async () => {
+    const r = await h.call('project-update', { id: DEMO.marketingProjectId, timezone: 'Asia/Tokyo', anonymize_ips: true });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as { updated_fields: string[] }).updated_fields.sort()).toEqual(['anonymize_ips', 'timezone']);
+    expect(r.structuredContent).toMatchObject({ project: { id: DEMO.marketingProjectId, timezone: 'Asia/Tokyo', anonymize_ips: true } });
+    const patch = apiRequests(h.sandbox).find((q) => q.method === 'PATCH')!;
+    expect(patch.path).toBe(`/api/projects/${DEMO.marketingProjectId}/`);
+    expect(JSON.parse(patch.body)).toEqual({ timezone: 'Asia/Tokyo', anonymize_ips: true });
+  });
+
+  it('project-delete reads, deletes, names what it deleted; the project is then gone', async () => {
+    const r = await h.call('project-delete', { id: DEMO.emptyProjectId });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ deleted: true, id: DEMO.emptyProjectId, project: { name: DEMO.projects[2]!.name } });
+    expect(text(r)).toContain(DEMO.projects[2]!.name);
+    const list = await h.call('projects-list', {});
+    expect((list.structuredContent as { results: Array<{ id: number }> }).results.map((p) => p.id)).not.toContain(DEMO.emptyProjectId);
+    const again = await h.call('project-delete', { id: DEMO.emptyProjectId });
+    expect(again.isError).toBe(true);
+    expect(text(again)).toMatch(/projects-list/);
+    expect(text(again)).toMatch(/Nothing was deleted/);
+  });
+});

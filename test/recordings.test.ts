@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { apiRequests, startHarness, text, type Harness } from './harness.js';
+
+const P = String(DEMO.mainProjectId);
+const R = DEMO.recordingIds;
+
+describe('recording tools against the sandbox', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  it('session-recordings-list returns a trimmed page with has_more/next_offset and pages to the end', async () => {
+    const first = await h.call('session-recordings-list', { project_id: P, limit: 3, date_from: '-30d' });
+    expect(first.isError).toBeFalsy();
+    const page = first.structuredContent as { results: Array<Record<string, unknown>>; has_more: boolean; next_offset: number | null };
+    expect(page.results).toHaveLength(3);
+    expect(page.has_more).toBe(true);
+    expect(page.next_offset).toBe(3);
+    expect(page.results[0]).toHaveProperty('start_time');
+    expect((page.results[0]!.person as Record<string, unknown>).properties).toBeUndefined();
+    expect(page.results[0]).not.toHaveProperty('viewers');
+
+    const ids = new Set<string>();
+    let offset: number | null = 0;
+    for (let i = 0; i < 20 && offset !== null; i++) {
+      const r = await h.call('session-recordings-list', { project_id: P, limit: 4, offset, date_from: '-30d' });
+      const p = r.structuredContent as { results: Array<{ id: string }>; next_offset: number | null };
+      for (const rec of p.results) ids.add(rec.id);
+      offset = p.next_offset;
+    }
+    expect(offset).toBeNull();
+    const expected = DEMO.recordings.filter((r) => r.projectId === DEMO.mainProjectId).map((r) => r.id);
+    expect([...ids].sort()).toEqual([...expected].sort());
+    expect(text(first)).toMatch(/More: call again with offset=3/);
+  });
+
+  it('sends only the filters given, JSON-encoded where PostHog expects JSON', async () => {
+    await h.call('session-recordings-list', {
+      project_id: P,
+      limit: 5,
+      date_from: '-7d',
+      order: 'console_error_count',
+      order_direction: 'DESC',
+      session_ids: [R.checkoutFailure, R.successfulPurchase],
+    });
+    const [req] = apiRequests(h.sandbox);
+    expect(req!.path).toBe(`/api/projects/${P}/session_recordings/`);
+    expect(req!.query).toEqual({
+      limit: '5',
+      offset: '0',
+      date_from: '-7d',
+      order: 'console_error_count',
+      order_direction: 'DESC',
+      session_ids: JSON.stringify([R.checkoutFailure, R.successfulPurchase]),
+    });
+  });
+
+  it('reads the DRF envelope too', async () => {
+    const drf = await startHarness({ sandbox: { recordingsEnvelope: 'drf' } });
+    try {
+      const r = await drf.call('session-recordings-list', { project_id: P, limit: 2, date_from: '-30d' });
+      const page = r.structuredContent as { results: unknown[]; has_more: boolean; next_offset: number; count?: number };
+      expect(page.results).toHaveLength(2);
+      expect(page.has_more).toBe(true);
+      expect(page.next_offset).toBe(2);
+      expect(page.count).toBeGreaterThan(2);
+    } finally {
+      await drf.close();
+    }
+  });
+
+  it('session-recording-get returns the recording, person properties only on request', async () => {
+    const plain = await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+    expect(plain.isError).toBeFalsy();
+    const rec = (plain.structuredContent as { recording: Record<string, unknown> }).recording;
+    expect(rec.id).toBe(R.checkoutFailure);
+    expect(rec.console_error_count).toBeGreaterThan(0);
+    expect((rec.person as Record<string, unknown>).properties).toBeUndefined();
+    const withProps = await h.call('session-recording-get', { project_id: Number(P), id: R.checkoutFailure, include_person_properties: true });
+    const person = (withProps.structuredContent as { recording: { person: { properties: Record<string, unknown> } } }).recording.person;
+    expect(Object.keys(person.properties).length).toBeGreaterThan(0);
+    expect(text(plain)).toContain(R.checkoutFailure);
+  });
+
+  it('session-recording-get on an unknown id says which id and which tool lists valid ones', async () => {
+    const r = await h.call('session-recording-get', { project_id: P, id: 'does-not-exist' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/404/);
+    expect(text(r)).toMatch(/does-not-exist/);
+    expect(text(r)).toMatch(/session-recordings-list/);
+  });
+
+  it('session-recording-delete deletes, says what it deleted, and a second delete is a clear not-found', async () => {
+    const r = await h.call('session-recording-delete', { project_id: P, id: R.anonymousBounce });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ deleted: true, id: R.anonymousBounce, project_id: P, recording: { id: R.anonymousBounce } });
+    expect(text(r)).toMatch(/Deleted recording \S+ from project \d+ \(permanent\)/);
+    expect(apiRequests(h.sandbox).map((q) => q.method)).toEqual(['GET', 'DELETE']);
+    const gone = await h.call('session-recording-get', { project_id: P, id: R.anonymousBounce });
+    expect(gone.isError).toBe(true);
+    const again = await h.call('session-recording-delete', { project_id: P, id: R.anonymousBounce });
+    expect(again.isError).toBe(true);
+    expect(text(again)).toMatch(/Nothing was deleted/);
+  });
+
+  it('session-recording-properties returns properties per session', async () => {
+    const r = await h.call('session-recording-properties', { project_id: P, session_ids: [R.checkoutFailure, R.successfulPurchase] });
+    expect(r.isError).toBeFalsy();
+    const results = (r.structuredContent as { results: Array<{ id: string; properties: Record<string, unknown> }> }).results;
+    expect(results.map((x) => x.id).sort()).toEqual([R.checkoutFailure, R.successfulPurchase].sort());
+    expect(results[0]!.properties).toHaveProperty('$browser');
+    expect(apiRequests(h.sandbox)[0]!.query.session_ids).toBe(JSON.stringify([R.checkoutFailure, R.successfulPurchase]));
+  });
+
+  it('session-recording-matching-events sends session_ids and filters JSON-encoded', async () => {
+    const r = await h.call('session-recording-matching-events', { project_id: P, session_id: R.checkoutFailure, events: [{ id: '$pageview' }] });
+    expect(r.isError).toBeFalsy();
+    const results = (r.structuredContent as { results: Array<{ uuid: string; timestamp: string }> }).results;
+    expect(results.length).toBeGreaterThan(0);
+    expect(results[0]!.uuid).toBeTruthy();
+    const query = apiRequests(h.sandbox)[0]!.query;
+    expect(JSON.parse(query.session_ids!)).toEqual([R.checkoutFailure]);
+    expect(JSON.parse(query.events!)[0]).toMatchObject({ id: '$pageview', type: 'events' });
+  });
+
+  it('session-recording-matching-events explains a 403 for scoped keys with what to do instead', async () => {
+    h.sandbox.injectFault({
+      path: /matching_events/,
+      status: 403,
+      body: { type: 'authentication_error', code: 'permission_denied', detail: 'This action does not support Personal API Key access', attr: null },
+    });
+    const r = await h.call('session-recording-matching-events', { project_id: P, session_id: R.checkoutFailure, actions: [{ id: DEMO.actions[0]!.id }] });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/internal/);
+    expect(text(r)).toMatch(/session-recording-snapshots/);
+  });
+
+  it('session-recording-properties explains a 404 on PostHog versions that removed it', async () => {
+    h.sandbox.injectFault({ path: /properties/, status: 404, body: { type: 'invalid_request', code: 'not_found', detail: 'Recording not found', attr: null } });
+    const r = await h.call('session-recording-properties', { project_id: P, session_ids: [R.checkoutFailure] });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/does not serve/);
+    expect(text(r)).toMatch(/session-recording-get/);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { startHarness, text, type Harness } from './harness.js';
+
+const P = String(DEMO.mainProjectId);
+const R = DEMO.recordingIds.checkoutFailure;
+
+/** Each case must be refused with a clear message before anything is sent upstream. */
+const CASES: Array<[string, string, Record<string, unknown>, RegExp]> = [
+  ['a timezone outside §2.5', 'project-update', { id: DEMO.mainProjectId, timezone: 'Mars/Olympus' }, /timezone must be an IANA name.*"Mars\/Olympus" is not on it/],
+  ['a timezone outside §2.5 on create', 'project-create', { name: 'x', timezone: 'Europe/Atlantis' }, /timezone/i],
+  ['an unknown field', 'session-recordings-list', { project_id: P, colour: 'red' }, /colour|unrecognized/i],
+  ['an unknown project field', 'project-create', { name: 'x', secret_api_token: 'y' }, /secret_api_token|unrecognized/i],
+  ['project id "abc"', 'session-recordings-list', { project_id: 'abc' }, /project_id must be a project number/],
+  ['a negative project id', 'session-recording-get', { project_id: -1, id: R }, /project_id/],
+  ['a path-traversing recording id', 'session-recording-get', { project_id: P, id: '../../projects/1' }, /recording id/],
+  ['a recording id with a query', 'session-recording-delete', { project_id: P, id: 'abc?x=1' }, /recording id/],
+  ['limit 0', 'session-recordings-list', { project_id: P, limit: 0 }, /limit/],
+  ['limit 1000', 'projects-list', { limit: 1000 }, /limit/],
+  ['a negative offset', 'projects-list', { offset: -1 }, /offset/],
+  ['matching-events without a filter', 'session-recording-matching-events', { project_id: P, session_id: R }, /at least one filter/],
+  ['matching-events with empty filters', 'session-recording-matching-events', { project_id: P, session_id: R, events: [], actions: [] }, /at least one filter/],
+  ['properties without ids', 'session-recording-properties', { project_id: P, session_ids: [] }, /session_ids/],
+  ['project-update with only an id', 'project-update', { id: DEMO.mainProjectId }, /at least one field/],
+  ['project-get with id "abc"', 'project-get', { id: 'abc' }, /id/],
+  ['project-delete with a fractional id', 'project-delete', { id: 1.5 }, /id/],
+  ['project-create without a name', 'project-create', {}, /name/],
+  ['project-create with a blank name', 'project-create', { name: '   ' }, /name/],
+  ['a malformed date_from', 'session-recordings-list', { project_id: P, date_from: 'last tuesday' }, /date_from/],
+  ['a wrong type', 'project-update', { id: DEMO.mainProjectId, anonymize_ips: 'yes' }, /anonymize_ips/],
+  ['missing project_id with no default', 'session-recordings-list', {}, /project_id/],
+];
+
+describe('invalid input is refused with a clear error and no upstream request', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  for (const [what, tool, args, message] of CASES) {
+    it(`${tool}: ${what}`, async () => {
+      const r = await h.call(tool, args);
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(message);
+      expect(h.sandbox.requests).toHaveLength(0);
+    });
+  }
+});
