@@ -52,3 +52,39 @@ describe('configuration shapes the tool list', () => {
     }
   });
 });
+
+describe('the API key stays secret', () => {
+  it('never appears in any tool result or log, across every tool, successes and failures alike', async () => {
+    const key = 'phx_key_that_must_never_leak_4242424242';
+    const h = await startHarness({ sandbox: { apiKey: key } });
+    try {
+      // A proxy that echoes the key back in an error must not make it leak either.
+      h.sandbox.injectFault({ path: /\/api\/projects\/?$/, method: 'GET', status: 400, body: { type: 'validation_error', code: 'x', detail: `bad header Bearer ${key}`, attr: null } });
+      const P = DEMO.mainProjectId;
+      const R = DEMO.recordingIds.checkoutFailure;
+      const results = [
+        await h.call('projects-list', {}),
+        await h.call('projects-list', {}),
+        await h.call('project-get', { id: P, include_settings: true }),
+        await h.call('project-create', { name: 'Leak check' }),
+        await h.call('project-update', { id: P, name: 'Acme Shop 2' }),
+        await h.call('project-delete', { id: DEMO.emptyProjectId }),
+        await h.call('project-get', { id: 424242 }),
+        await h.call('session-recordings-list', { project_id: P, include_person_properties: true }),
+        await h.call('session-recording-get', { project_id: P, id: R, include_person_properties: true }),
+        await h.call('session-recording-snapshots', { project_id: P, id: R }),
+        await h.call('session-recording-matching-events', { project_id: P, session_id: R, events: [{ id: '$pageview' }] }),
+        await h.call('session-recording-properties', { project_id: P, session_ids: [R] }),
+        await h.call('session-recording-delete', { project_id: P, id: R }),
+        await h.call('session-recording-get', { project_id: P, id: R }),
+      ];
+      expect(results[0]!.isError).toBe(true);
+      expect(results.filter((r) => !r.isError).length).toBeGreaterThan(8);
+      expect(h.sandbox.requests.every((r) => r.authorization === `Bearer ${key}`)).toBe(true);
+      expect(JSON.stringify(results)).not.toContain(key);
+      expect(h.stderr.join('\n')).not.toContain(key);
+    } finally {
+      await h.close();
+    }
+  });
+});

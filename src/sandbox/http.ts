@@ -2,6 +2,8 @@
 // drf-exceptions-hog envelope {type, code, detail, attr} unless PostHog itself answers
 // differently (several replay endpoints answer {"error": "..."}).
 
+import { pyType } from './util.js';
+
 export interface Reply {
   status: number;
   body?: string | Buffer;

@@ -156,7 +156,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...reply.headers,
     };
     if (body !== undefined) {
-      headers['Content-Type'] = reply.contentType ?? 'application/json';
+      // A fault may bring its own Content-Type (e.g. an HTML error page from a proxy).
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = reply.contentType ?? 'application/json';
       headers['Content-Length'] = Buffer.byteLength(body);
     }
     res.writeHead(reply.status, headers);
@@ -173,7 +174,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   function faultReply(fault: Fault): Reply {
     const status = fault.status!;
-    const body = fault.body === undefined ? JSON.stringify(defaultErrorBody(status)) : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+    const given = fault.body;
+    const body = given === undefined ? JSON.stringify(defaultErrorBody(status)) : typeof given === 'string' ? given : JSON.stringify(given);
     const reply: Reply = { status, body, contentType: 'application/json' };
     if (fault.headers) reply.headers = fault.headers;
     if (status === 401 && fault.body === undefined) reply.headers = { ...wwwAuthenticate(siteUrl), ...fault.headers };
@@ -183,7 +185,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? siteUrl.slice('http://'.length)}`);
+    const url = requestUrl(req, siteUrl);
     const body = await readBody(req);
     const query = Object.fromEntries(url.searchParams);
     const authorization = req.headers.authorization;
@@ -291,6 +293,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return closed;
     },
   };
+}
+
+/** The absolute request URL (as DRF builds page links from it); never throws on odd input. */
+function requestUrl(req: IncomingMessage, siteUrl: string): URL {
+  const target = req.url ?? '/';
+  try {
+    return new URL(`http://${req.headers.host ?? new URL(siteUrl).host}${target.startsWith('/') ? target : `/${target}`}`);
+  } catch {
+    return new URL(`${siteUrl}${target.startsWith('/') ? target : '/'}`.replace(/[^\x21-\x7e]/g, ''));
+  }
 }
 
 function rootReply(pathname: string): Reply {

@@ -641,6 +641,14 @@ describe('faults', () => {
     expect(sb.requests.filter((r) => r.path === '/api/projects/')).toHaveLength(4);
   });
 
+  it('lets a fault bring its own body and content type', async () => {
+    sb.injectFault({ path: '/api/projects/', status: 502, body: '<html><body>502 Bad Gateway</body></html>', headers: { 'Content-Type': 'text/html' } });
+    const res = await get('/api/projects/');
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toBe('text/html');
+    expect(res.text).toContain('Bad Gateway');
+  });
+
   it('applies faults in order, Infinity times until cleared', async () => {
     sb.injectFault({ path: '/api/projects', status: 502, times: Infinity });
     sb.injectFault({ path: '/api/projects', status: 504 });

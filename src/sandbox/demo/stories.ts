@@ -472,7 +472,7 @@ const accountSettings: Story = (b, seed) => {
   const tab = b.tab(seed.windowIds[0]!);
   tab.open(SHOP_ORIGIN, shopAccount(false, 'Olivia Martin', 'olivia.martin@example.com'));
   tab.console('warn', '[deprecation] /api/v1/account is deprecated and will be removed on 2025-03-01; use /api/v2/account.');
-  b.wait(3000);
+  fidget(tab, b, 20);
   tab.type('account-phone', '+44 7700 900123');
   b.wait(1200);
   tab.check('account-newsletter', false);
@@ -569,7 +569,7 @@ const blogReader: Story = (b, seed) => {
 const newsletterSignup: Story = (b, seed) => {
   const tab = b.tab(seed.windowIds[0]!);
   tab.open(MARKETING_ORIGIN, marketingNewsletter());
-  b.wait(2500);
+  fidget(tab, b, 15);
   tab.type('nl-email', 'diego.ramirez@example.mx');
   tab.click('nl-submit');
   tab.mutation().text('nl-status', 'Please tick the consent box to subscribe.').attr('nl-status', { class: 'form-status error' }).emit();
