@@ -49,7 +49,7 @@ describe('stateless Streamable HTTP at /mcp', () => {
   it('answers 401 without a key, and /healthz for load balancers', async () => {
     const res = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
     expect(res.status).toBe(401);
-    expect((await res.json()).error.message).toMatch(/Authorization: Bearer/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/Authorization: Bearer/);
     const health = await fetch(http.url.replace('/mcp', '/healthz'));
     expect(health.status).toBe(200);
   });
