@@ -57,13 +57,15 @@ async function main(): Promise<void> {
   }
 
   log(`${banner(config, toolCount, baseUrl)} Speaking MCP over stdio.`);
-  if (config.sandbox && process.stdin.isTTY) {
-    log(
-      'This is the embedded SANDBOX with demo data (no PostHog account needed). To try it from a client, point it at this command, e.g.\n' +
-        `  npx @modelcontextprotocol/inspector node ${process.argv[1] ?? 'dist/cli.js'} --sandbox\n` +
-        '  or add {"command": "node", "args": ["<absolute path>/dist/cli.js", "--sandbox"]} to your MCP client config (see README).\n' +
-        'Press Ctrl+C to stop.',
-    );
+  if (config.sandbox) {
+    const cli = process.argv[1] ?? 'dist/cli.js';
+    const lines = [
+      'This is the embedded SANDBOX: demo data on 127.0.0.1, no PostHog account needed, nothing touches a real PostHog. To connect:',
+      `  MCP Inspector:  npx @modelcontextprotocol/inspector node ${cli} --sandbox`,
+      `  MCP client:     {"command": "node", "args": ["${cli}", "--sandbox"]} (see README)`,
+    ];
+    if (process.stdin.isTTY) lines.push('Waiting for an MCP client on stdin; press Ctrl+C to stop.');
+    log(lines.join('\n'));
   }
   await serveStdio(createServer({ client, settings, log }));
   await shutdown(0);

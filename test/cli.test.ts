@@ -71,7 +71,8 @@ describe('the built CLI', () => {
     expect(call.result.isError).toBeFalsy();
     expect(call.result.structuredContent.results.length).toBeGreaterThan(0);
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0');
-    expect(stderr).toMatch(/sandbox/i);
+    expect(stderr).toMatch(/SANDBOX/);
+    expect(stderr).toMatch(/To connect/);
   });
 
   describe('mcp.json', () => {

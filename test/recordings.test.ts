@@ -48,6 +48,7 @@ describe('recording tools against the sandbox', () => {
       session_ids: [R.checkoutFailure, R.successfulPurchase],
     });
     const [req] = apiRequests(h.sandbox);
+    expect(req!.headers['user-agent']).toMatch(/^posthog-replay-mcp\/\d+\.\d+\.\d+ /);
     expect(req!.path).toBe(`/api/projects/${P}/session_recordings/`);
     expect(req!.query).toEqual({
       limit: '5',
