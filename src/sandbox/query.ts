@@ -3,23 +3,12 @@
 // pydantic model that forbids unknown fields. Validation failures are a 400 whose detail is
 // the pydantic error list dumped as JSON, as PostHog does.
 
+import { RECORDING_ORDERS as PRODUCT_ORDERS } from '../posthog/recording-orders.js';
 import { errors } from './http.js';
 import { pythonJsonDumps } from './util.js';
 
-export const RECORDING_ORDERS = [
-  'start_time',
-  'duration',
-  'recording_duration',
-  'active_seconds',
-  'inactive_seconds',
-  'console_error_count',
-  'click_count',
-  'keypress_count',
-  'mouse_activity_count',
-  'activity_score',
-  'recording_ttl',
-  'surfacing_score',
-] as const;
+// What the tools offer, plus the feature-flagged order the newest PostHog also accepts.
+export const RECORDING_ORDERS = [...PRODUCT_ORDERS, 'surfacing_score'] as const;
 export type RecordingOrder = (typeof RECORDING_ORDERS)[number];
 
 export type Filter = Record<string, unknown>;

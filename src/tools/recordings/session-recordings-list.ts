@@ -1,23 +1,10 @@
 import { z } from 'zod';
 import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
+import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
 import { limitField, offsetField, pageOutputFields, projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingLine, recordingOutput, recordingView } from './shape.js';
-
-const ORDERS = [
-  'start_time',
-  'duration',
-  'recording_duration',
-  'active_seconds',
-  'inactive_seconds',
-  'console_error_count',
-  'click_count',
-  'keypress_count',
-  'mouse_activity_count',
-  'activity_score',
-  'recording_ttl',
-] as const;
 
 const dateField = (what: string) =>
   z
@@ -43,7 +30,7 @@ Next: session-recording-get for one recording's details, session-recording-snaps
       offset: offsetField,
       date_from: dateField('Earliest start: relative like "-7d", "-24h" or an ISO date. PostHog defaults to "-3d".').optional(),
       date_to: dateField('Latest start, same formats as date_from. Defaults to now.').optional(),
-      order: z.enum(ORDERS).optional().describe('Sort field (PostHog default start_time).'),
+      order: z.enum(RECORDING_ORDERS).optional().describe('Sort field (PostHog default start_time).'),
       order_direction: z.enum(['ASC', 'DESC']).optional().describe('Sort direction (PostHog default DESC).'),
       person_uuid: z.uuid().optional().describe("Only this person's recordings (the person's uuid)."),
       session_ids: z.array(recordingIdField).min(1).max(100).optional().describe('Only these recording ids.'),
