@@ -40,9 +40,12 @@ describe('upstream failures become actionable tool errors, and the server surviv
 
   it('429 with a short wait is retried and succeeds', async () => {
     h.sandbox.injectFault({ path: LIST, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 1 seconds.', attr: null } });
+    const started = Date.now();
     const r = await list();
     expect(r.isError, text(r)).toBeFalsy();
     expect(apiRequests(h.sandbox)).toHaveLength(2);
+    // The wait PostHog named (1 s), not the 20 ms backoff this harness would otherwise use.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it('429 with a long wait is not waited out: the error says when to retry', async () => {
@@ -54,10 +57,12 @@ describe('upstream failures become actionable tool errors, and the server surviv
   });
 
   it('honours Retry-After on 503', async () => {
-    h.sandbox.injectFault({ path: LIST, status: 503, headers: { 'retry-after': '0' } });
+    h.sandbox.injectFault({ path: LIST, status: 503, headers: { 'retry-after': '1' } });
+    const started = Date.now();
     const r = await list();
     expect(r.isError).toBeFalsy();
     expect(apiRequests(h.sandbox)).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it('502/504 and connection resets on GET are retried a bounded number of times', async () => {
@@ -119,6 +124,21 @@ describe('upstream failures become actionable tool errors, and the server surviv
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/no more than 200 characters/);
     expect(text(r)).toMatch(/\[field: name\]/);
+  });
+
+  it('redacts a key that a proxy echoes in a long error page, wherever the text would be cut', async () => {
+    const key = 'phx_echoed_by_a_proxy_0123456789abcdef';
+    const leaky = await startHarness({ sandbox: { apiKey: key } });
+    try {
+      for (const pad of [150, 190, 200, 480]) {
+        leaky.sandbox.injectFault({ path: /\/api\/projects\/?$/, status: 502, times: 4, headers: { 'content-type': 'text/html' }, body: `<html><body>${'x'.repeat(pad)} Authorization: Bearer ${key}</body></html>` });
+        const r = await leaky.call('projects-list', {});
+        expect(r.isError).toBe(true);
+        expect(JSON.stringify(r)).not.toContain(key.slice(0, 8));
+      }
+    } finally {
+      await leaky.close();
+    }
   });
 
   it('the server keeps answering after every failure above', async () => {

@@ -28,7 +28,7 @@ describe('session-recording-snapshots', () => {
     for (let i = 0; i < 500; i++) {
       const r = await h.call('session-recording-snapshots', { project_id: P, id, max_events: maxEvents, ...(cursor ? { cursor } : {}) });
       expect(r.isError, text(r)).toBeFalsy();
-      expect(JSON.stringify(r).length).toBeLessThan(64 * 1024);
+      expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(60 * 1024);
       const page = r.structuredContent as unknown as SnapshotPage;
       pages.push(page);
       if (!page.next_cursor) break;
@@ -107,9 +107,27 @@ describe('session-recording-snapshots', () => {
     expect(legacy.events.every((e) => typeof e.window_id === 'string')).toBe(true);
 
     h.sandbox.reset();
-    await readAll(R.ongoing);
+    const ongoing = await readAll(R.ongoing);
     const sources = apiRequests(h.sandbox).map((q) => q.query.source).filter(Boolean);
     expect(sources).toContain('blob_v2');
+    expect(sources).toContain('realtime');
+    // The newest events exist only in the realtime source: they must come after the last block.
+    const lastBlockEnd = Math.max(...ongoing.pages[0]!.sources!.filter((x) => x.source === 'blob_v2').map((x) => Date.parse((x as unknown as { end_timestamp: string }).end_timestamp)));
+    const newer = ongoing.events.filter((e) => e.timestamp > lastBlockEnd);
+    expect(newer.length).toBeGreaterThan(0);
+    // Nothing the blocks hold is repeated from the realtime source.
+    const stamps = ongoing.events.map((e) => JSON.stringify(e));
+    expect(new Set(stamps).size).toBe(stamps.length);
+  });
+
+  it('keeps every page under 64 KiB in bytes, even with multi-byte console text, and loses nothing', async () => {
+    const path = new RegExp(`${R.successfulPurchase}/snapshots`);
+    h.sandbox.injectFault({ path, times: 1, status: 200, body: { sources: [{ source: 'blob_v2', blob_key: '0', start_timestamp: null, end_timestamp: null }] } });
+    const console = (i: number) => JSON.stringify(['w', { type: 6, timestamp: 1_700_000_000_000 + i, data: { plugin: 'rrweb/console@1', payload: { level: 'error', payload: [`"${'支付失败，请重试。'.repeat(60)} #${i}"`], trace: [] } } }]);
+    h.sandbox.injectFault({ path, times: Infinity, status: 200, headers: { 'content-type': 'application/jsonl' }, body: Array.from({ length: 120 }, (_, i) => console(i)).join('\n') });
+    const { pages, events } = await readAll(R.successfulPurchase, 500);
+    expect(pages.length).toBeGreaterThan(2);
+    expect(events.map((e) => e.timestamp)).toEqual(Array.from({ length: 120 }, (_, i) => 1_700_000_000_000 + i));
   });
 
   it('keeps both windows of a two-tab recording apart', async () => {

@@ -90,31 +90,39 @@ export class PostHogClient {
 
   /** JSON in, JSON out. Answers with `undefined` for 204/empty bodies. */
   async json<T = unknown>(options: RequestOptions): Promise<T> {
-    const response = await this.send(options);
-    const text = await response.body.text();
+    // The body is read inside the retry loop, so a reset mid-body is retried like any other.
+    const text = await this.send(options, (response) => response.body.text());
     if (!text) return undefined as T;
     try {
       return JSON.parse(text) as T;
     } catch {
       throw new UpstreamUnavailableError(
         'malformed',
-        `PostHog answered ${options.method} ${stripQuery(options.path)} with a body that is not JSON (${this.redact(text.slice(0, 120))}…). Check POSTHOG_HOST points at the PostHog app (not a proxy or login page).`,
+        `PostHog answered ${options.method} ${stripQuery(options.path)} with a body that is not JSON (${this.redact(text).slice(0, 120)}…). Check POSTHOG_HOST points at the PostHog app (not a proxy or login page).`,
       );
     }
   }
 
   /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. */
   async stream(options: RequestOptions): Promise<StreamedResponse> {
-    const response = await this.send(options);
+    const response = await this.send(options, async (r) => r);
     const header = response.headers['content-type'];
+    const classify = (err: unknown) => this.classify(err, options).error;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      try {
+        for await (const chunk of response.body as AsyncIterable<Buffer>) yield chunk;
+      } catch (err) {
+        throw err instanceof UpstreamUnavailableError ? err : classify(err);
+      }
+    }
     return {
       contentType: (Array.isArray(header) ? header[0] : header) ?? '',
-      body: response.body as AsyncIterable<Buffer>,
+      body: chunks(),
       cancel: () => response.body.destroy(),
     };
   }
 
-  private async send(options: RequestOptions): Promise<Dispatcher.ResponseData> {
+  private async send<T>(options: RequestOptions, consume: (response: Dispatcher.ResponseData) => Promise<T>): Promise<T> {
     if (!this.apiKey) {
       throw new UpstreamUnavailableError('connection', 'No PostHog personal API key is available for this request.');
     }
@@ -124,15 +132,18 @@ export class PostHogClient {
       if (options.signal?.aborted) {
         throw new UpstreamUnavailableError('cancelled', `The request ${options.method} ${stripQuery(options.path)} was cancelled by the client.`);
       }
-      let response: Dispatcher.ResponseData;
+      let response: Dispatcher.ResponseData | undefined;
       try {
         response = await this.attempt(options);
+        if (response.statusCode < 400) return await consume(response);
       } catch (err) {
+        // Once a POST/PATCH has its answer's headers, it reached PostHog: never again.
+        if (response !== undefined && !idempotent) throw this.classify(err, options).error;
         const failure = this.classify(err, options);
         // A request that never connected (ECONNREFUSED) cannot have reached PostHog, so even a POST may go again.
         const neverSent = failure.code === 'ECONNREFUSED';
         const wait = this.backoff(attempt);
-        if (failure.retryable && (idempotent || neverSent) && attempt < this.options.maxRetries && waited + wait <= this.options.maxRetryWaitMs) {
+        if (failure.retryable && (idempotent || neverSent) && attempt < this.options.maxRetries && waited + wait < this.options.maxRetryWaitMs) {
           waited += wait;
           await sleep(wait, options.signal);
           continue;
@@ -140,12 +151,10 @@ export class PostHogClient {
         throw failure.error;
       }
 
-      if (response.statusCode < 400) return response;
-
       const error = await this.toUpstreamError(response, options);
       if (idempotent && RETRYABLE_STATUS.has(response.statusCode) && attempt < this.options.maxRetries) {
         const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.backoff(attempt);
-        if (waited + wait <= this.options.maxRetryWaitMs) {
+        if (waited + wait < this.options.maxRetryWaitMs) {
           waited += wait;
           await sleep(wait, options.signal);
           continue;
@@ -210,7 +219,7 @@ export class PostHogClient {
     return {
       error: new UpstreamUnavailableError(
         'connection',
-        `Could not reach PostHog at ${this.baseUrl} for ${where} (${code || 'network error'}: ${this.redact(message)}). Check POSTHOG_HOST and the network, then retry.`,
+        `Could not reach PostHog at ${this.baseUrl} for ${where} (${code || 'network error'}: ${this.redact(message).slice(0, 200)}). Check POSTHOG_HOST and the network, then retry.`,
       ),
       retryable: RETRYABLE_NETWORK_CODES.has(code) || /other side closed|socket hang up/i.test(message),
       code,
@@ -224,8 +233,9 @@ export class PostHogClient {
     } catch {
       // A body that breaks off still leaves us the status.
     }
-    const parsed = parseErrorBody(text);
-    const detail = parsed.detail !== undefined ? this.redact(parsed.detail) : undefined;
+    // Redact the whole text before anything is cut, so no part of the key can survive a cut.
+    const parsed = parseErrorBody(this.redact(text));
+    const detail = parsed.detail;
     return new UpstreamError({
       status: response.statusCode,
       method: options.method,

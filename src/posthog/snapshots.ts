@@ -28,7 +28,8 @@ export interface WindowedEvent {
 export type FetchUnit =
   | { kind: 'blob_v2'; start: number; end: number }
   | { kind: 'blob_v2_lts' | 'blob'; key: string }
-  | { kind: 'realtime' };
+  /** Realtime holds the newest, unflushed events; `after` skips what the blocks already hold. */
+  | { kind: 'realtime'; after?: number };
 
 /** PostHog lets a personal API key fetch at most this many blocks per request (SPEC: 20). */
 export const MAX_BLOCKS_PER_REQUEST = 20;
@@ -48,30 +49,42 @@ export function parseSources(body: unknown): SnapshotSource[] {
 
 /**
  * What to fetch, in order. blob_v2 blocks (integer keys) are grouped into contiguous ranges; an
- * LTS copy stands alone. Older forms are read only when no v2 data exists, because mixing them
- * with v2 duplicates events. A realtime source comes last: it holds the newest, unflushed events.
+ * LTS copy stands alone. Legacy blobs are read only when no v2 data exists, because mixing them
+ * with v2 duplicates events. A realtime source comes last, from after the last stored block's
+ * end: it holds the newest events, not yet flushed to storage. Duplicate keys are read once.
  */
 export function planUnits(sources: SnapshotSource[]): FetchUnit[] {
-  const v2Blocks: number[] = [];
+  const v2Blocks = new Set<number>();
   const units: FetchUnit[] = [];
+  let lastBlockEnd: number | undefined;
   for (const s of sources) {
-    if (s.source === 'blob_v2' && s.blob_key !== null && /^\d+$/.test(s.blob_key)) v2Blocks.push(Number(s.blob_key));
-    else if ((s.source === 'blob_v2_lts' || s.source === 'blob_v2') && s.blob_key) units.push({ kind: 'blob_v2_lts', key: s.blob_key });
+    if (s.source === 'blob_v2' && s.blob_key !== null && /^\d+$/.test(s.blob_key)) v2Blocks.add(Number(s.blob_key));
+    else if ((s.source === 'blob_v2_lts' || s.source === 'blob_v2') && s.blob_key && !units.some((u) => 'key' in u && u.key === s.blob_key)) {
+      units.push({ kind: 'blob_v2_lts', key: s.blob_key });
+    }
+    if (s.source !== 'realtime' && s.end_timestamp) {
+      const end = Date.parse(s.end_timestamp);
+      if (!Number.isNaN(end)) lastBlockEnd = Math.max(lastBlockEnd ?? end, end);
+    }
   }
-  v2Blocks.sort((a, b) => a - b);
   const ranges: FetchUnit[] = [];
-  for (const block of v2Blocks) {
+  for (const block of [...v2Blocks].sort((a, b) => a - b)) {
     const last = ranges[ranges.length - 1];
     if (last && last.kind === 'blob_v2' && block === last.end + 1 && block - last.start < MAX_BLOCKS_PER_REQUEST) last.end = block;
     else ranges.push({ kind: 'blob_v2', start: block, end: block });
   }
-  const v2 = [...ranges, ...units];
-  if (v2.length > 0) return v2;
-  const legacy: FetchUnit[] = sources
-    .filter((s) => s.source === 'blob' && s.blob_key)
-    .map((s) => ({ kind: 'blob' as const, key: s.blob_key! }));
-  if (sources.some((s) => s.source === 'realtime')) legacy.push({ kind: 'realtime' });
-  return legacy;
+  const stored: FetchUnit[] = [...ranges, ...units];
+  if (stored.length === 0) {
+    const seen = new Set<string>();
+    for (const s of sources) {
+      if (s.source === 'blob' && s.blob_key && !seen.has(s.blob_key)) {
+        seen.add(s.blob_key);
+        stored.push({ kind: 'blob', key: s.blob_key });
+      }
+    }
+  }
+  if (sources.some((s) => s.source === 'realtime')) stored.push(lastBlockEnd === undefined ? { kind: 'realtime' } : { kind: 'realtime', after: lastBlockEnd });
+  return stored;
 }
 
 /** The query string that fetches one unit. */
@@ -169,11 +182,14 @@ export function decompressEvent(event: RrwebEvent): RrwebEvent {
   return event;
 }
 
+const MAX_INFLATED_BYTES = 16 * 1024 * 1024;
+
 function unzipField(text: string): unknown {
   try {
     // The bytes are carried one per character; base64 is accepted too, as some exports use it.
     const bytes = text.charCodeAt(0) === 0x1f && text.charCodeAt(1) === 0x8b ? Buffer.from(text, 'latin1') : Buffer.from(text, 'base64');
-    return JSON.parse(gunzipSync(bytes).toString('utf8'));
+    // A bounded inflate: a compressed field is small on the wire but could expand without limit.
+    return JSON.parse(gunzipSync(bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8'));
   } catch {
     return undefined;
   }

@@ -27,15 +27,24 @@ describe('query encoding', () => {
 });
 
 describe('pagination', () => {
+  const items = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ id: from + i }));
+
   it('reads the recordings envelope {results, has_next}', () => {
-    expect(normalizePage({ results: [1, 2], has_next: true, version: 4 }, 10, 'x')).toEqual({ results: [1, 2], has_more: true, next_offset: 12 });
-    expect(normalizePage({ results: [1], has_next: false }, 10, 'x')).toEqual({ results: [1], has_more: false, next_offset: null });
+    expect(normalizePage({ results: items(2), has_next: true, version: 4 }, 10, 'x')).toEqual({ results: items(2), has_more: true, next_offset: 12 });
+    expect(normalizePage({ results: items(1), has_next: false }, 10, 'x')).toEqual({ results: items(1), has_more: false, next_offset: null });
   });
 
   it('reads the DRF envelope and takes next_offset from the next URL', () => {
-    const page = normalizePage({ count: 7, next: 'https://us.posthog.com/api/projects/?limit=3&offset=6', previous: null, results: [1, 2, 3] }, 3, 'x');
-    expect(page).toEqual({ results: [1, 2, 3], has_more: true, next_offset: 6, count: 7 });
-    expect(normalizePage({ count: 7, next: null, previous: 'p', results: [7] }, 6, 'x')).toEqual({ results: [7], has_more: false, next_offset: null, count: 7 });
+    const page = normalizePage({ count: 7, next: 'https://us.posthog.com/api/projects/?limit=3&offset=6', previous: null, results: items(3) }, 3, 'x');
+    expect(page).toEqual({ results: items(3), has_more: true, next_offset: 6, count: 7 });
+    expect(normalizePage({ count: 7, next: null, previous: 'p', results: items(1, 7) }, 6, 'x')).toEqual({ results: items(1, 7), has_more: false, next_offset: null, count: 7 });
+  });
+
+  it('ends at an empty page even if upstream claims more, and drops items that are not objects', () => {
+    expect(normalizePage({ results: [], has_next: true }, 40, 'x')).toEqual({ results: [], has_more: false, next_offset: null });
+    const page = normalizePage({ results: [null, { id: 1 }, 3, [4]], has_next: true }, 0, 'x');
+    expect(page.results).toEqual([{ id: 1 }]);
+    expect(page.next_offset).toBe(4);
   });
 
   it('rejects a body without results', () => {

@@ -15,14 +15,23 @@ describe('snapshot sources', () => {
     ]);
   });
 
-  it('reads LTS alone, legacy blobs and realtime only without v2 data', () => {
+  it('reads LTS alone; legacy blobs only without v2 data; realtime last, after the stored blocks', () => {
     expect(planUnits([src('blob_v2_lts', 'a/b/c')])).toEqual([{ kind: 'blob_v2_lts', key: 'a/b/c' }]);
     expect(planUnits([src('blob', '1-2'), src('blob', '3-4'), src('realtime', null)])).toEqual([
       { kind: 'blob', key: '1-2' },
       { kind: 'blob', key: '3-4' },
       { kind: 'realtime' },
     ]);
-    expect(planUnits([src('blob_v2', '0'), src('blob', '1-2'), src('realtime', null)])).toEqual([{ kind: 'blob_v2', start: 0, end: 0 }]);
+    const block = { source: 'blob_v2', blob_key: '0', start_timestamp: '2025-06-02T09:14:03Z', end_timestamp: '2025-06-02T09:15:00.500Z' };
+    expect(planUnits([block, src('blob', '1-2'), src('realtime', null)])).toEqual([
+      { kind: 'blob_v2', start: 0, end: 0 },
+      { kind: 'realtime', after: Date.parse('2025-06-02T09:15:00.500Z') },
+    ]);
+  });
+
+  it('reads a block listed twice only once', () => {
+    expect(planUnits([src('blob_v2', '0'), src('blob_v2', '1'), src('blob_v2', '1'), src('blob', 'a'), src('blob', 'a')])).toEqual([{ kind: 'blob_v2', start: 0, end: 1 }]);
+    expect(planUnits([src('blob', 'a'), src('blob', 'a')])).toEqual([{ kind: 'blob', key: 'a' }]);
   });
 });
 
@@ -41,6 +50,11 @@ describe('snapshot lines', () => {
     expect(eventsFromLine('{"type": 3, "timest')).toBeNull();
     expect(eventsFromLine('[1,2,3]')).toBeNull();
     expect(eventsFromLine('"hello"')).toBeNull();
+  });
+
+  it('refuses to inflate a compressed field past its bound, leaving the event as it was', () => {
+    const bomb = { type: 2, timestamp: 1, cv: '2024-10', data: gzipSync(Buffer.from(`"${'a'.repeat(20 * 1024 * 1024)}"`)).toString('latin1') };
+    expect(decompressEvent(bomb)).toBe(bomb);
   });
 
   it('decompresses posthog-js cv 2024-10 fields', () => {

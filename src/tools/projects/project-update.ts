@@ -33,7 +33,7 @@ Returns the updated project and which fields changed. Check the current values w
   },
   explainError: (error, input) => {
     if (error.status === 404) return projectNotFound(input.id);
-    if (error.status === 409) return `Another project is already named "${input.name}"; pick another name.`;
+    if (error.status === 409 && input.name !== undefined) return `Another project is already named "${input.name}"; pick another name.`;
     return undefined;
   },
 });

@@ -32,11 +32,14 @@ Next: session-recordings-list with a project_id, or project-get for one project'
       signal,
     });
     const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list');
-    const results = page.results.map((p) => {
-      const item: Record<string, unknown> = {};
-      for (const key of LIST_FIELDS) if (p[key] !== undefined) item[key] = p[key];
-      return item as { id: number; name?: string | null };
-    });
+    const results = page.results
+      .filter((p) => Number.isInteger(p.id))
+      .map((p) => {
+        const item: Record<string, unknown> = {};
+        for (const key of LIST_FIELDS) if (p[key] !== undefined) item[key] = p[key];
+        if (item.name !== undefined && item.name !== null) item.name = String(item.name);
+        return item as { id: number; name?: string | null };
+      });
     const header =
       results.length === 0
         ? `No projects${input.search ? ` matching "${input.search}"` : ''}.`

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UpstreamUnavailableError } from '../../errors.js';
 import { clip, joinParts, shortTime } from '../format.js';
 import { timezoneField } from '../schemas.js';
 
@@ -32,6 +33,16 @@ export function projectView(raw: Record<string, unknown>, includeSettings: boole
     else view[key] = value;
   }
   if (omitted.length > 0) view.omitted_fields = omitted;
+  // The id is what every next call needs; a body without a usable one is not a project.
+  const id = typeof raw.id === 'number' ? raw.id : Number(raw.id);
+  if (!Number.isInteger(id)) throw new UpstreamUnavailableError('malformed', 'PostHog answered with a project that has no id; check POSTHOG_HOST points at the PostHog app.');
+  view.id = id;
+  for (const key of ['uuid', 'name', 'organization', 'timezone'] as const) {
+    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'string') view[key] = String(view[key]);
+  }
+  for (const key of ['is_demo', 'ingested_event'] as const) {
+    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'boolean') view[key] = null;
+  }
   return view as ProjectOutput;
 }
 

@@ -72,19 +72,41 @@ export function recordingView(raw: Record<string, unknown>, options: RecordingVi
   } else {
     for (const [key, value] of Object.entries(raw)) if (!DROPPED_FIELDS.has(key) && key !== 'person') view[key] = value;
   }
+  conformFields(view);
   view.id = String(raw.id ?? '');
   const person = personView(raw.person, options.personProperties);
   if (person) view.person = person;
   return view as RecordingOutput;
 }
 
+const NUMBER_FIELDS = ['recording_duration', 'active_seconds', 'inactive_seconds', 'click_count', 'keypress_count', 'mouse_activity_count', 'console_log_count', 'console_warn_count', 'console_error_count', 'activity_score'];
+const STRING_FIELDS = ['distinct_id', 'start_time', 'end_time', 'start_url'];
+const BOOLEAN_FIELDS = ['viewed', 'ongoing'];
+
+/**
+ * PostHog's field types have changed over versions (the published reference types `viewed` as a
+ * string, the API sends a bool). Coerce to the declared output types, so a variant body never
+ * turns a good answer into an output-validation error; what cannot be coerced becomes null.
+ */
+function conformFields(view: Record<string, unknown>): void {
+  const set = (key: string, value: unknown) => {
+    if (view[key] !== undefined && view[key] !== null) view[key] = value;
+  };
+  for (const key of NUMBER_FIELDS) set(key, typeof view[key] === 'number' ? view[key] : Number.isFinite(Number(view[key])) ? Number(view[key]) : null);
+  for (const key of STRING_FIELDS) set(key, typeof view[key] === 'object' ? JSON.stringify(view[key]) : String(view[key]));
+  for (const key of BOOLEAN_FIELDS) {
+    const value = view[key];
+    set(key, typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null);
+  }
+}
+
 function personView(raw: unknown, withProperties: boolean): z.infer<typeof personOutput> | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const person = raw as Record<string, unknown>;
   const view: Record<string, unknown> = {
-    id: person.id ?? null,
-    uuid: person.uuid ?? null,
-    name: person.name ?? null,
+    id: typeof person.id === 'number' ? person.id : null,
+    uuid: typeof person.uuid === 'string' ? person.uuid : null,
+    name: typeof person.name === 'string' ? person.name : null,
   };
   if (Array.isArray(person.distinct_ids)) view.distinct_ids = person.distinct_ids.slice(0, 3).map(String);
   if (withProperties && typeof person.properties === 'object' && person.properties !== null) view.properties = person.properties;
