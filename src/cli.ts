@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
 import { PostHogClient } from './posthog/client.js';
-import { createServer, selectTools } from './server.js';
+import { selectTools, serverFactory } from './server.js';
 import { serveHttp } from './transports/http.js';
 import { serveStdio } from './transports/stdio.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   const client = new PostHogClient({ baseUrl, apiKey, timeoutMs: config.timeoutMs });
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId: config.defaultProjectId };
   const toolCount = selectTools(settings).length;
+  const makeServer = serverFactory({ settings, log });
 
   const shutdown = async (code: number) => {
     await Promise.allSettled([client.close(), closeSandbox()]);
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
       host: config.bindHost,
       port: config.port,
       client,
-      createServer: (requestClient) => createServer({ client: requestClient, settings, log }),
+      createServer: makeServer,
       log,
     });
     log(`${banner(config, toolCount, baseUrl)} Streamable HTTP at ${http.url}`);
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
     if (process.stdin.isTTY) lines.push('Waiting for an MCP client on stdin; press Ctrl+C to stop.');
     log(lines.join('\n'));
   }
-  await serveStdio(createServer({ client, settings, log }));
+  await serveStdio(makeServer(client));
   await shutdown(0);
 }
 

@@ -8,11 +8,6 @@ export class UserInputError extends Error {
   override readonly name = 'UserInputError';
 }
 
-/** The server is not configured for what was asked (e.g. no project id and no default). */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 export interface UpstreamErrorInit {
   status: number;
   method: string;
@@ -23,7 +18,6 @@ export interface UpstreamErrorInit {
   attr?: string | undefined;
   /** Seconds after which a retry may succeed (Retry-After or PostHog's "Expected available in N seconds"). */
   retryAfterSeconds?: number | undefined;
-  hint?: string | undefined;
 }
 
 /** PostHog answered with a non-2xx status. */
@@ -37,7 +31,6 @@ export class UpstreamError extends Error {
   readonly type: string | undefined;
   readonly attr: string | undefined;
   readonly retryAfterSeconds: number | undefined;
-  readonly hint: string | undefined;
 
   constructor(init: UpstreamErrorInit) {
     super(`PostHog answered ${init.status} to ${init.method} ${init.path}${init.detail ? `: ${init.detail}` : ''}`);
@@ -49,12 +42,6 @@ export class UpstreamError extends Error {
     this.type = init.type;
     this.attr = init.attr;
     this.retryAfterSeconds = init.retryAfterSeconds;
-    this.hint = init.hint;
-  }
-
-  /** The same error with a tool-specific next step attached. */
-  withHint(hint: string): UpstreamError {
-    return new UpstreamError({ ...this, hint });
   }
 }
 

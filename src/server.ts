@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
-import { ConfigError, UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
+import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition } from './tools/define.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -27,31 +27,44 @@ export function selectTools(settings: ServerSettings): AnyToolDefinition[] {
   return ALL_TOOLS.filter((tool) => settings.toolsets.includes(tool.toolset) && (!settings.readOnly || tool.annotations.readOnlyHint));
 }
 
-export function createServer({ client, settings, log = () => {} }: ServerDependencies): McpServer {
-  const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
-  const schemaOptions = { defaultProjectId: settings.defaultProjectId };
+export function createServer({ client, ...rest }: ServerDependencies): McpServer {
+  return serverFactory(rest)(client);
+}
 
-  for (const tool of selectTools(settings)) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema(schemaOptions),
-        outputSchema: tool.outputSchema,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
-        try {
-          const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
-          return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
-        } catch (error) {
-          return errorResult(error, tool, input, settings, log);
-        }
-      },
-    );
-  }
-  return server;
+/**
+ * Selects the tools and builds their input schemas once for a configuration; the returned
+ * function makes a server for a client. HTTP mode calls it per request (stateless), so the
+ * schema work is not repeated on that path.
+ */
+export function serverFactory({ settings, log = () => {} }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+  const schemaOptions = { defaultProjectId: settings.defaultProjectId };
+  const tools = selectTools(settings).map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
+  return (client) => {
+    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
+    return server;
+  };
+}
+
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: { title: tool.title, ...tool.annotations },
+    },
+    async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
+      try {
+        const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
+        return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
+      } catch (error) {
+        return errorResult(error, tool, input, settings, log);
+      }
+    },
+  );
 }
 
 function errorResult(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void): CallToolResult {
@@ -59,7 +72,7 @@ function errorResult(error: unknown, tool: AnyToolDefinition, input: unknown, se
 }
 
 function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void): string {
-  if (error instanceof UserInputError || error instanceof ConfigError) return error.message;
+  if (error instanceof UserInputError) return error.message;
   if (error instanceof UpstreamUnavailableError) return error.message;
   if (error instanceof UpstreamError) {
     const specific = tool.explainError?.(error, input, { defaultProjectId: settings.defaultProjectId });

@@ -57,7 +57,7 @@ export function text(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
-/** Requests the sandbox received, excluding none: tests use it to prove "no upstream call". */
+/** The API requests the sandbox received: tests read which calls were made, and with which key. */
 export function apiRequests(sandbox: Sandbox) {
   return sandbox.requests.filter((r) => r.path.startsWith('/api/'));
 }

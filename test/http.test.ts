@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostHogClient } from '../src/posthog/client.js';
 import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { createServer } from '../src/server.js';
+import { serverFactory } from '../src/server.js';
 import { serveHttp, type RunningHttp } from '../src/transports/http.js';
 
 const settings = { readOnly: false, toolsets: ['recordings' as const, 'projects' as const], defaultProjectId: undefined };
@@ -16,7 +16,7 @@ describe('stateless Streamable HTTP at /mcp', () => {
     sandbox = await startSandbox({ acceptAnyKey: true });
     // No server key: each request's own Bearer key is used for its upstream calls.
     upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 5_000 });
-    http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: (client) => createServer({ client, settings }), log: () => {} });
+    http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {} });
   });
   afterAll(async () => {
     await http.close();

@@ -37,7 +37,6 @@ const MAX_ERROR_BODY = 64 * 1024;
 
 /** A streamed response body: the line reader for snapshots consumes it chunk by chunk. */
 export interface StreamedResponse {
-  contentType: string;
   body: AsyncIterable<Buffer>;
   /** Stop reading early (the page is full) and release the connection. */
   cancel(): void;
@@ -106,7 +105,6 @@ export class PostHogClient {
   /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. */
   async stream(options: RequestOptions): Promise<StreamedResponse> {
     const response = await this.send(options, async (r) => r);
-    const header = response.headers['content-type'];
     const classify = (err: unknown) => this.classify(err, options).error;
     async function* chunks(): AsyncGenerator<Buffer> {
       try {
@@ -116,7 +114,6 @@ export class PostHogClient {
       }
     }
     return {
-      contentType: (Array.isArray(header) ? header[0] : header) ?? '',
       body: chunks(),
       cancel: () => response.body.destroy(),
     };

@@ -57,6 +57,8 @@ export const errors = {
   conflict: (detail: string, attr: string | null) => new ApiError(409, envelope('server_error', 'conflict', detail, attr)),
 };
 
+const INVALID_KEY_DETAIL = 'Personal API key found in request Authorization header is invalid.';
+
 export function wwwAuthenticate(siteUrl: string): Record<string, string> {
   return { 'WWW-Authenticate': `Bearer resource_metadata="${siteUrl}/.well-known/oauth-protected-resource"` };
 }
@@ -68,7 +70,7 @@ export function notAuthenticated(siteUrl: string): ApiError {
 export function authenticationFailed(siteUrl: string): ApiError {
   return new ApiError(
     401,
-    envelope('authentication_error', 'authentication_failed', 'Personal API key found in request Authorization header is invalid.'),
+    envelope('authentication_error', 'authentication_failed', INVALID_KEY_DETAIL),
     wwwAuthenticate(siteUrl),
   );
 }
@@ -79,7 +81,7 @@ export function defaultErrorBody(status: number): object {
     case 400:
       return envelope('validation_error', 'invalid_input', 'Invalid input.');
     case 401:
-      return envelope('authentication_error', 'authentication_failed', 'Personal API key found in request Authorization header is invalid.');
+      return envelope('authentication_error', 'authentication_failed', INVALID_KEY_DETAIL);
     case 403:
       return envelope('authentication_error', 'permission_denied', 'You do not have permission to perform this action.');
     case 404:

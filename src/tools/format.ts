@@ -33,11 +33,3 @@ export function count(n: number | null | undefined, singular: string, plural = `
 export function joinParts(parts: Array<string | false | null | undefined>, separator = ' · '): string {
   return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(separator);
 }
-
-/** `key=value` pairs of the defined scalar fields, for one-line object renderings. */
-export function pairs(record: Record<string, unknown>, keys: readonly string[]): string {
-  return keys
-    .filter((k) => record[k] !== undefined && record[k] !== null && record[k] !== '')
-    .map((k) => `${k}=${typeof record[k] === 'object' ? JSON.stringify(record[k]) : String(record[k])}`)
-    .join(' ');
-}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROJECT_ID_PATTERN } from '../config.js';
-import { ConfigError } from '../errors.js';
+import { UserInputError } from '../errors.js';
 import { TIMEZONES } from '../posthog/timezones.js';
 import type { SchemaOptions } from './define.js';
 
@@ -27,7 +27,7 @@ export function projectIdField(options: SchemaOptions) {
 export function resolveProjectId(input: string | undefined, defaultProjectId: string | undefined): string {
   const projectId = input ?? defaultProjectId;
   if (projectId === undefined) {
-    throw new ConfigError('project_id is required because no default project is configured (POSTHOG_PROJECT_ID). Call projects-list to find it.');
+    throw new UserInputError('project_id is required because no default project is configured (POSTHOG_PROJECT_ID). Call projects-list to find it.');
   }
   return projectId;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { projectDetail, projectOutput, projectView, writableProjectFields } from './shape.js';
+import { optionalProjectFields, projectDetail, projectOutput, projectView, writableProjectFields } from './shape.js';
 
 export const projectCreate = defineTool({
   name: 'project-create',
@@ -12,10 +12,7 @@ Not idempotent: each call creates another project, so call it once and check pro
 Plans limit the number of projects (403); a duplicate name gives 409.`,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   inputSchema: () =>
-    z.strictObject({
-      ...Object.fromEntries(Object.entries(writableProjectFields).map(([k, v]) => [k, v.optional()])),
-      name: writableProjectFields.name,
-    }) as z.ZodObject<{ name: typeof writableProjectFields.name } & { [K in Exclude<keyof typeof writableProjectFields, 'name'>]: z.ZodOptional<(typeof writableProjectFields)[K]> }>,
+    z.strictObject({ ...optionalProjectFields, name: writableProjectFields.name }),
   outputSchema: z.looseObject({ created: z.literal(true), project: projectOutput }),
   async handler(input, { client, signal }) {
     const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectView, writableProjectFields } from './shape.js';
-
-const optionalFields = Object.fromEntries(Object.entries(writableProjectFields).map(([k, v]) => [k, v.optional()])) as {
-  [K in keyof typeof writableProjectFields]: z.ZodOptional<(typeof writableProjectFields)[K]>;
-};
+import { optionalProjectFields, projectDetail, projectIdInput, projectNotFound, projectOutput, projectView } from './shape.js';
 
 export const projectUpdate = defineTool({
   name: 'project-update',
@@ -16,7 +12,7 @@ Examples: {"id": 123, "session_recording_opt_in": true}, {"id": 123, "timezone":
 Returns the updated project and which fields changed. Check the current values with project-get first if the user may want them back.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
-    z.strictObject({ id: projectIdInput, ...optionalFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {
+    z.strictObject({ id: projectIdInput, ...optionalProjectFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {
       message: 'give at least one field to change besides id, e.g. {"id": 123, "name": "New name"}',
     }),
   outputSchema: z.looseObject({ updated_fields: z.array(z.string()), project: projectOutput }),

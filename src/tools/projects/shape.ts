@@ -100,7 +100,10 @@ export const writableProjectFields = {
   has_completed_onboarding_for: json.describe('Onboarding completion per product, e.g. {"session_replay": true}.'),
 };
 
-export const WRITABLE_PROJECT_FIELD_NAMES = Object.keys(writableProjectFields);
+/** The same fields, each optional: what project-update takes, and project-create besides its name. */
+export const optionalProjectFields = Object.fromEntries(Object.entries(writableProjectFields).map(([k, v]) => [k, v.optional()])) as {
+  [K in keyof typeof writableProjectFields]: z.ZodOptional<(typeof writableProjectFields)[K]>;
+};
 
 export const projectIdInput = z.number().int().positive().describe('The project id (a number; projects-list shows them).');
 
