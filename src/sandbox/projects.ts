@@ -447,7 +447,8 @@ function defaultName(state: SandboxState): string {
 // ---------------------------------------------------------------------------------------
 // Handlers
 
-function listItem(project: Project): Record<string, unknown> {
+/** A project as list endpoints show it (api-interface.md §2.4's list item). */
+export function projectListItem(project: Project): Record<string, unknown> {
   return Object.fromEntries(LIST_FIELDS.map((f) => [f, project[f]]));
 }
 
@@ -476,7 +477,7 @@ export function listProjects(ctx: RequestContext): Reply {
   }
   const limit = positiveInt(query.limit, 100, true);
   const offset = positiveInt(query.offset, 0, false);
-  const page = projects.slice(offset, offset + limit).map(listItem);
+  const page = projects.slice(offset, offset + limit).map(projectListItem);
   if (ctx.options.projectsEnvelope === 'has_next') {
     return json(200, { results: page, has_next: offset + limit < projects.length });
   }

@@ -15,6 +15,7 @@ import {
 } from './recordings.js';
 import { snapshots } from './snapshots.js';
 import type { RequestContext } from './state.js';
+import { currentPersonalApiKey, currentUser } from './users.js';
 
 type Handler = (ctx: RequestContext, params: string[]) => Reply;
 
@@ -76,6 +77,8 @@ const ROUTES: Route[] = [
       DELETE: nested((ctx, p, id) => deleteRecording(ctx, p, id!)),
     },
   },
+  { name: 'users', pattern: /^\/api\/users\/([^/]+)$/, methods: { GET: (ctx, [who]) => currentUser(ctx, who!) } },
+  { name: 'personal_api_keys', pattern: /^\/api\/personal_api_keys\/([^/]+)$/, methods: { GET: (ctx, [which]) => currentPersonalApiKey(ctx, which!) } },
   { name: 'snapshots', pattern: new RegExp(`${TEAM}/([^/]+)/snapshots$`), methods: { GET: nested((ctx, p, id) => snapshots(ctx, p, id!)) } },
 ];
 

@@ -1,0 +1,79 @@
+// Who the sandbox key belongs to: /api/users/@me/ and /api/personal_api_keys/@current.
+// Clients that find their organization, project and scopes before anything else (PostHog's own
+// agent toolkit does) ask these first. Both are trimmed to the fields such clients read, in
+// PostHog's shapes (UserSerializer and PersonalAPIKeySerializer).
+
+import { ORGANIZATION, SANDBOX_USER } from './demo/catalog.js';
+import { errors, json, type Reply } from './http.js';
+import { projectListItem } from './projects.js';
+import type { RequestContext } from './state.js';
+import { drfDate } from './util.js';
+
+const DAY = 86_400_000;
+/** PostHog gives each user a random distinct id at sign-up; this one is fixed. */
+const DISTINCT_ID = 'HlV0nP3sZq8eKxW2mT6yRb1cJf4uGd7aLo9iNh5kEwQ';
+const KEY_ID = '01928f3c-6b40-7e21-9a3c-4d5e6f7a8b90';
+
+/** `/api/users/@me/`: the key owner, their current project (`team`) and organization. */
+export function currentUser(ctx: RequestContext, who: string): Reply {
+  if (who !== '@me') throw errors.notFound();
+  const { state } = ctx;
+  const projects = [...state.projects.values()].sort((a, b) => a.id - b.id);
+  const current = state.currentProjectId === null ? undefined : state.projects.get(state.currentProjectId);
+  const joined = drfDate(state.clock() - 430 * DAY);
+  return json(200, {
+    date_joined: joined,
+    uuid: SANDBOX_USER.uuid,
+    distinct_id: DISTINCT_ID,
+    first_name: SANDBOX_USER.first_name,
+    last_name: '',
+    email: SANDBOX_USER.email,
+    pending_email: null,
+    is_email_verified: true,
+    id: SANDBOX_USER.id,
+    is_staff: false,
+    is_impersonated: false,
+    team: current ? { ...projectListItem(current), project_id: current.id } : null,
+    organization: {
+      id: ORGANIZATION.id,
+      name: ORGANIZATION.name,
+      slug: slug(ORGANIZATION.name),
+      created_at: joined,
+      membership_level: 15,
+      projects: projects.map((p) => ({ id: p.id, name: p.name, organization_id: ORGANIZATION.id })),
+      teams: projects.map(projectListItem),
+    },
+    organizations: [
+      { id: ORGANIZATION.id, name: ORGANIZATION.name, slug: slug(ORGANIZATION.name), logo_media_id: null, membership_level: 15, members_can_use_personal_api_keys: true },
+    ],
+    is_2fa_enabled: false,
+    has_social_auth: false,
+  });
+}
+
+/**
+ * `/api/personal_api_keys/@current`: the key the request was made with, masked as PostHog masks
+ * it. The sandbox does not enforce scopes; it reports an "all access" key (`*`), unscoped to
+ * projects or organizations.
+ */
+export function currentPersonalApiKey(ctx: RequestContext, which: string): Reply {
+  if (which !== '@current') throw errors.notFound();
+  const key = /^Bearer\s+(\S+)/.exec(String(ctx.headers.authorization ?? ''))?.[1] ?? '';
+  const now = ctx.state.clock();
+  return json(200, {
+    id: KEY_ID,
+    label: 'Sandbox demo key',
+    mask_value: `${key.slice(0, 4)}...${key.slice(-4)}`,
+    created_at: drfDate(now - 90 * DAY),
+    last_used_at: drfDate(now),
+    last_rolled_at: null,
+    user_id: SANDBOX_USER.id,
+    scopes: ['*'],
+    scoped_teams: [],
+    scoped_organizations: [],
+  });
+}
+
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
