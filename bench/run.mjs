@@ -1,0 +1,280 @@
+#!/usr/bin/env node
+// `npm run bench`: performance and token economy of posthog-replay-mcp (issue 5), against the
+// floor (a bare SDK server) and against PostHog's agent toolkit, all in this one run.
+// Run after `npm run build` (the npm script does). Prints every figure on stdout; progress goes
+// to stderr. Nothing here is a test: figures are medians, ratios and sizes, never assertions.
+//
+//   node bench/run.mjs [--runs 30] [--calls 1000] [--json figures.json]
+
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import os from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Pool } from 'undici';
+import { coldStart } from './lib/cold-start.mjs';
+import { ensureInstalled, loadTokenizer } from './lib/deps.mjs';
+import { interleave, median, percent, ratio, spread } from './lib/stats.mjs';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(BENCH);
+const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '30' }, calls: { type: 'string', default: '1000' }, json: { type: 'string' } } });
+const RUNS = Math.max(3, Number(flags.runs));
+const CALLS = Math.max(10, Number(flags.calls));
+
+const log = (message) => process.stderr.write(`bench: ${message}\n`);
+const print = (line = '') => process.stdout.write(`${line}\n`);
+const bytes = (text) => Buffer.byteLength(text);
+const figures = {};
+
+const tokenizer = await loadTokenizer(BENCH, log);
+const peerInstall = ensureInstalled(join(BENCH, 'peer'), '@posthog/agent-toolkit/package.json', log);
+
+const { startSandbox, DEMO } = await import(pathToFileURL(join(ROOT, 'dist/sandbox/index.js')).href);
+const sandbox = await startSandbox();
+const node = process.execPath;
+const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+const upstreamEnv = { ...baseEnv, POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url };
+const SERVERS = {
+  floor: { label: 'floor: bare SDK stdio server, 1 tool', command: node, args: [join(BENCH, 'floor/server.mjs')], env: upstreamEnv },
+  ours: { label: 'posthog-replay-mcp (key + POSTHOG_HOST)', command: node, args: [join(ROOT, 'dist/cli.js')], env: upstreamEnv },
+  oursSandbox: { label: 'posthog-replay-mcp --sandbox', command: node, args: [join(ROOT, 'dist/cli.js'), '--sandbox'], env: baseEnv },
+  ...(peerInstall.ok ? { peer: { label: 'PostHog agent toolkit, wrapped', command: node, args: [join(BENCH, 'peer/server.mjs')], env: upstreamEnv } } : {}),
+};
+
+print('# posthog-replay-mcp benchmark (issue 5)');
+print(`node ${process.version} · ${os.cpus().length}× ${os.cpus()[0]?.model ?? '?'} · ${os.platform()} ${os.release()} · load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+print(`tokens: ${tokenizer.method}`);
+if (!peerInstall.ok) print(`peer: not measured: ${peerInstall.reason}`);
+
+try {
+  const lists = await coldStartSection();
+  definitionSection(lists);
+  await callSections(lists);
+} finally {
+  await sandbox.close();
+}
+if (flags.json) writeFileSync(flags.json, `${JSON.stringify(figures, null, 2)}\n`);
+
+// ---------------------------------------------------------------------------------------------
+
+async function coldStartSection() {
+  const names = Object.keys(SERVERS);
+  log(`cold start: ${RUNS} rounds × ${names.length} servers, interleaved`);
+  for (const name of names) await coldStart(SERVERS[name]); // one unmeasured start each: file cache, JIT of nothing
+  const lines = {};
+  const samples = await interleave(
+    RUNS,
+    names.map((name) => async () => {
+      const { ms, line } = await coldStart(SERVERS[name]);
+      lines[name] = line;
+      return ms;
+    }),
+  );
+  const floor = median(samples[0]);
+  print();
+  print('## 1. Cold start: spawn → initialize → tools/list answered (stdio)');
+  figures.coldStart = {};
+  names.forEach((name, i) => {
+    const m = median(samples[i]);
+    figures.coldStart[name] = { medianMs: m, ratioToFloor: m / floor };
+    print(`${SERVERS[name].label.padEnd(42)} ${spread(samples[i], 'ms')}${i === 0 ? '' : `  → ${ratio(m, floor)} floor`}`);
+  });
+  print(`target: posthog-replay-mcp ≤ 1.20x floor → ${ratio(median(samples[1]), floor)}`);
+  return Object.fromEntries(Object.entries(lines).map(([name, line]) => [name, JSON.parse(line).result.tools]));
+}
+
+function definitionSection(lists) {
+  print();
+  print('## 3. Definition size: tools/list (compact JSON as sent; tokens: see header)');
+  const tools = lists.ours;
+  const rows = tools.map((tool) => {
+    const json = JSON.stringify(tool);
+    const enums = findLargeEnums(tool);
+    const enumBytes = enums.reduce((sum, values) => sum + bytes(`"enum":${JSON.stringify(values)},`), 0);
+    const enumTokens = enums.reduce((sum, values) => sum + tokenizer.count(`"enum":${JSON.stringify(values)},`), 0);
+    return { name: tool.name, bytes: bytes(json), tokens: tokenizer.count(json), enumBytes, enumTokens, outside: bytes(json) - enumBytes, outsideTokens: tokenizer.count(json) - enumTokens };
+  });
+  print(`${'tool'.padEnd(36)} ${'bytes'.padStart(6)} ${'tokens'.padStart(6)} ${'enum B'.padStart(7)} ${'enum tk'.padStart(7)} ${'other B'.padStart(7)} ${'other tk'.padStart(8)}  ≤1,200 B`);
+  for (const r of rows) {
+    print(`${r.name.padEnd(36)} ${String(r.bytes).padStart(6)} ${String(r.tokens).padStart(6)} ${String(r.enumBytes).padStart(7)} ${String(r.enumTokens).padStart(7)} ${String(r.outside).padStart(7)} ${String(r.outsideTokens).padStart(8)}  ${r.outside <= 1200 ? 'yes' : `no (+${r.outside - 1200})`}`);
+  }
+  const sum = (key) => rows.reduce((s, r) => s + r[key], 0);
+  const total = (list) => ({ count: list.length, bytes: bytes(JSON.stringify({ tools: list })), tokens: tokenizer.count(JSON.stringify({ tools: list })) });
+  const ours = total(tools);
+  print(`${'total (tools/list result)'.padEnd(36)} ${String(ours.bytes).padStart(6)} ${String(ours.tokens).padStart(6)} ${String(sum('enumBytes')).padStart(7)} ${String(sum('enumTokens')).padStart(7)} ${String(ours.bytes - sum('enumBytes')).padStart(7)} ${String(ours.tokens - sum('enumTokens')).padStart(8)}`);
+  const over = rows.filter((r) => r.outside > 1200);
+  print(`target ≤ 1,200 bytes per tool outside the enum: ${over.length === 0 ? 'met by every tool' : `missed by ${over.map((r) => `${r.name} (+${r.outside - 1200})`).join(', ')}`}; largest ${Math.max(...rows.map((r) => r.outside))} B`);
+
+  const timezones = rows.find((r) => r.enumBytes > 0) ? findLargeEnums(tools.find((t) => findLargeEnums(t).length))[0] : undefined;
+  if (timezones) {
+    const asEnum = `{"type":"string","enum":${JSON.stringify(timezones)}}`;
+    const asPattern = JSON.stringify({ type: 'string', pattern: patternOf(timezones) });
+    print(`timezone (${timezones.length} values), encodings of the same set: enum ${bytes(asEnum)} B / ${tokenizer.count(asEnum)} tk (shipped); regex trie ${bytes(asPattern)} B / ${tokenizer.count(asPattern)} tk (not shipped: a model reads the list, not the regex)`);
+    figures.timezone = { values: timezones.length, enumBytes: bytes(asEnum), enumTokens: tokenizer.count(asEnum), patternBytes: bytes(asPattern), patternTokens: tokenizer.count(asPattern) };
+  }
+  figures.definitions = { perTool: rows, total: ours, floor: total(lists.floor) };
+  print(`floor's tools/list: ${total(lists.floor).bytes} B for 1 tool`);
+  if (lists.peer) {
+    const peer = total(lists.peer);
+    figures.definitions.peer = peer;
+    print(`peer's tools/list: ${peer.count} tools, ${peer.bytes} B / ${peer.tokens} tk (ours: ${ours.count} tools, ${ours.bytes} B / ${ours.tokens} tk = ${percent(ours.bytes, peer.bytes)} of its bytes)`);
+  }
+}
+
+async function callSections(lists) {
+  const ours = await connect(SERVERS.ours);
+  const floor = await connect(SERVERS.floor);
+  const peer = SERVERS.peer ? await connect(SERVERS.peer) : undefined;
+  const pool = new Pool(sandbox.url);
+  try {
+    await perCallSection(ours, floor, pool);
+    await resultSection(ours, pool);
+    if (peer) await peerSection(ours, peer, pool, lists);
+  } finally {
+    await Promise.allSettled([ours.close(), floor.close(), peer?.close(), pool.close()]);
+  }
+}
+
+async function perCallSection(ours, floor, pool) {
+  const projectId = String(DEMO.mainProjectId);
+  const id = DEMO.recordings.find((r) => r.projectId === DEMO.mainProjectId).id;
+  // The exact request our tool makes, so the floor and the direct GET make the same one.
+  const first = await ours.callTool({ name: 'session-recording-get', arguments: { project_id: projectId, id } });
+  if (first.isError || first.structuredContent?.recording?.id !== id) throw new Error(`session-recording-get failed: ${JSON.stringify(first).slice(0, 300)}`);
+  const path = lastRequest((r) => r.method === 'GET' && r.path.includes(id)).url;
+  const viaFloor = await floor.callTool({ name: 'get', arguments: { path } });
+  if (JSON.parse(viaFloor.content[0].text).id !== id) throw new Error(`floor GET ${path} failed`);
+
+  const direct = async () => {
+    const response = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+    return response.body.text();
+  };
+  const timed = (fn) => async () => {
+    const started = process.hrtime.bigint();
+    await fn();
+    return Number(process.hrtime.bigint() - started) / 1e3;
+  };
+  const runners = [
+    timed(() => ours.callTool({ name: 'session-recording-get', arguments: { project_id: projectId, id } })),
+    timed(() => floor.callTool({ name: 'get', arguments: { path } })),
+    timed(direct),
+  ];
+  log(`per call: ${CALLS} rounds × 3 (ours, floor, direct GET), interleaved, after ${Math.min(200, CALLS)} warm-up rounds`);
+  await interleave(Math.min(200, CALLS), runners);
+  const [o, f, d] = await interleave(CALLS, runners);
+  const [mo, mf, md] = [median(o), median(f), median(d)];
+  print();
+  print(`## 2. Per-call: session-recording-get over stdio against the sandbox (SDK Client, same for both; GET ${path.replace(id, '{id}')})`);
+  print(`posthog-replay-mcp                         ${spread(o, 'µs', 0)}  → ${ratio(mo, mf)} floor`);
+  print(`floor: 1 tool, same undici GET, body as text ${spread(f, 'µs', 0)}`);
+  print(`direct undici GET from the client process  ${spread(d, 'µs', 0)}`);
+  print(`overhead over the direct GET: ours ${(mo - md).toFixed(0)} µs, floor ${(mf - md).toFixed(0)} µs; ours − floor ${(mo - mf).toFixed(0)} µs`);
+  print(`target: median ≤ 1.20x floor → ${ratio(mo, mf)}`);
+  figures.perCall = { oursUs: mo, floorUs: mf, directUs: md, ratioToFloor: mo / mf, oursOverheadUs: mo - md, floorOverheadUs: mf - md };
+}
+
+async function resultSection(ours, pool) {
+  print();
+  print('## 4. Result size: text content and structuredContent against the raw upstream JSON');
+  figures.results = {};
+  const cases = [
+    { name: 'session-recordings-list', args: { project_id: String(DEMO.mainProjectId), limit: 20, date_from: '-30d' }, match: (r) => /\/session_recordings\/?$/.test(r.path) },
+    { name: 'project-get', args: { id: DEMO.mainProjectId }, match: (r) => r.path.replace(/\/$/, '') === `/api/projects/${DEMO.mainProjectId}` },
+  ];
+  for (const { name, args, match } of cases) {
+    const result = await ours.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} failed: ${result.content[0].text}`);
+    const text = result.content.map((c) => c.text ?? '').join('\n');
+    const structured = JSON.stringify(result.structuredContent);
+    const { url } = lastRequest((r) => r.method === 'GET' && match(r));
+    const raw = await (await pool.request({ method: 'GET', path: url, headers: { authorization: `Bearer ${sandbox.apiKey}` } })).body.text();
+    const items = Array.isArray(result.structuredContent.results) ? ` (${result.structuredContent.results.length} items)` : '';
+    print(`${name}${items}: raw ${bytes(raw)} B / ${tokenizer.count(raw)} tk · text ${bytes(text)} B / ${tokenizer.count(text)} tk = ${percent(bytes(text), bytes(raw))} of raw · structuredContent ${bytes(structured)} B = ${percent(bytes(structured), bytes(raw))} of raw`);
+    figures.results[name] = { rawBytes: bytes(raw), textBytes: bytes(text), structuredBytes: bytes(structured), textShare: bytes(text) / bytes(raw), items: result.structuredContent.results?.length };
+  }
+  print('target: text ≤ 30% of raw → ' + Object.entries(figures.results).map(([n, r]) => `${n} ${percent(r.textBytes, r.rawBytes)}`).join(', '));
+}
+
+async function peerSection(ours, peer, pool, lists) {
+  const calls = Math.max(10, Math.round(CALLS / 4));
+  const first = await peer.callTool({ name: 'projects-get', arguments: {} });
+  if (first.isError) throw new Error(`peer projects-get failed: ${first.content[0].text}`);
+  const peerRequest = lastRequest((r) => r.method === 'GET' && /\/projects\/?$/.test(r.path) && r.path.includes('/organizations/'));
+  const oursResult = await ours.callTool({ name: 'projects-list', arguments: {} });
+  const oursRequest = lastRequest((r) => r.method === 'GET' && /^\/api\/projects\/?$/.test(r.path));
+  const timed = (client, name) => async () => {
+    const started = process.hrtime.bigint();
+    await client.callTool({ name, arguments: {} });
+    return Number(process.hrtime.bigint() - started) / 1e3;
+  };
+  log(`peer: ${calls} rounds × 2 project listings, interleaved`);
+  const runners = [timed(ours, 'projects-list'), timed(peer, 'projects-get')];
+  await interleave(Math.min(50, calls), runners);
+  const [o, p] = await interleave(calls, runners);
+  const size = async (result, url) => {
+    const text = result.content.map((c) => c.text ?? '').join('\n');
+    const raw = await (await pool.request({ method: 'GET', path: url, headers: { authorization: `Bearer ${sandbox.apiKey}` } })).body.text();
+    return { text: bytes(text), tokens: tokenizer.count(text), structured: result.structuredContent ? bytes(JSON.stringify(result.structuredContent)) : 0, raw: bytes(raw) };
+  };
+  const so = await size(oursResult, oursRequest.url);
+  const sp = await size(first, peerRequest.url);
+  print();
+  print('## 5. Peer: PostHog agent toolkit 0.2.4 in a minimal SDK stdio server, same sandbox, same run');
+  const cold = figures.coldStart;
+  print(`cold start: peer ${cold.peer.medianMs.toFixed(1)} ms (${cold.peer.ratioToFloor.toFixed(2)}x floor) vs ours ${cold.ours.medianMs.toFixed(1)} ms (${cold.ours.ratioToFloor.toFixed(2)}x floor)`);
+  const pd = figures.definitions.peer;
+  const od = figures.definitions.total;
+  print(`tools/list: peer ${pd.count} tools, ${pd.bytes} B / ${pd.tokens} tk (${Math.round(pd.bytes / pd.count)} B per tool) vs ours ${od.count} tools, ${od.bytes} B / ${od.tokens} tk (${Math.round(od.bytes / od.count)} B per tool)`);
+  print(`project listing (peer projects-get, GET ${peerRequest.path}; ours projects-list, GET ${oursRequest.path}):`);
+  print(`  latency: peer ${spread(p, 'µs', 0)} vs ours ${spread(o, 'µs', 0)} → ours ${ratio(median(o), median(p))} peer`);
+  print(`  result: peer text ${sp.text} B / ${sp.tokens} tk (raw ${sp.raw} B; ${lists.peer ? 'no structuredContent' : ''}) vs ours text ${so.text} B / ${so.tokens} tk + structuredContent ${so.structured} B (raw ${so.raw} B)`);
+  figures.peer = { listing: { peerUs: median(p), oursUs: median(o), peer: sp, ours: so } };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function connect(server) {
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'pipe' });
+  transport.stderr?.on('data', () => {});
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(transport);
+  await client.listTools(); // as a real client does; the SDK client then validates structuredContent
+  return client;
+}
+
+/** The newest request the sandbox received that matches, with its path and query as sent. */
+function lastRequest(match) {
+  const request = [...sandbox.requests].reverse().find(match);
+  if (!request) throw new Error('the sandbox saw no such request');
+  const query = new URLSearchParams(request.query).toString();
+  return { ...request, url: query ? `${request.path}?${query}` : request.path };
+}
+
+/** Arrays under an `enum` key with 50+ values (the timezone list), anywhere in a tool. */
+function findLargeEnums(node, found = []) {
+  if (Array.isArray(node)) node.forEach((child) => findLargeEnums(child, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'enum' && Array.isArray(value) && value.length >= 50) found.push(value);
+      else findLargeEnums(value, found);
+    }
+  }
+  return found;
+}
+
+/** The same set as one anchored regex, grouped by the part before the first "/". */
+function patternOf(values) {
+  const groups = new Map();
+  for (const value of values) {
+    const slash = value.indexOf('/');
+    const head = slash === -1 ? '' : value.slice(0, slash + 1);
+    if (!groups.has(head)) groups.set(head, []);
+    groups.get(head).push(value.slice(head.length));
+  }
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const parts = [...groups].map(([head, tails]) => (head ? `${escape(head)}(?:${tails.map(escape).join('|')})` : tails.map(escape).join('|')));
+  return `^(?:${parts.join('|')})$`;
+}
