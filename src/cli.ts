@@ -2,7 +2,6 @@
 import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
 import { PostHogClient } from './posthog/client.js';
 import { selectTools, serverFactory } from './server.js';
-import { serveHttp } from './transports/http.js';
 import { serveStdio } from './transports/stdio.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
@@ -46,6 +45,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown(0));
 
   if (config.transport === 'http') {
+    // Loaded only in HTTP mode: stdio start-up, which a client waits for at every launch, skips it.
+    const { serveHttp } = await import('./transports/http.js');
     const http = await serveHttp({
       host: config.bindHost,
       port: config.port,

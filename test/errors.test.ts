@@ -165,7 +165,7 @@ describe('upstream failures become actionable tool errors, and the server surviv
       await new Promise((r) => setTimeout(r, 200));
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(slow.sandbox.requests.length).toBe(1);
-      expect((slow.posthog as unknown as { pool: { stats: { running: number } } }).pool.stats.running).toBe(0);
+      expect((slow.posthog as unknown as { pool: { ready: { stats: { running: number } } } }).pool.ready.stats.running).toBe(0);
     } finally {
       await slow.close();
     }

@@ -1,4 +1,4 @@
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { UpstreamError, UpstreamUnavailableError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 
@@ -34,6 +34,43 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 const MAX_ERROR_BODY = 64 * 1024;
+/** undici's timeout errors, by code: the module itself may not be loaded yet (see loadUndici). */
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * undici is the largest module the server needs (a third of start-up when imported eagerly),
+ * and an MCP client asks for the tool list before any tool runs: load it on first use, or when
+ * warm() says the server is idle.
+ */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
+/** One keep-alive pool, created on first use, shared by a client and its withApiKey() copies. */
+class SharedPool {
+  private pool: Pool | undefined;
+  private creating: Promise<Pool> | undefined;
+
+  constructor(
+    private readonly origin: string,
+    private readonly connections: number,
+  ) {}
+
+  /** The pool, synchronously once it exists (the common case, with no extra await per request). */
+  get ready(): Pool | undefined {
+    return this.pool;
+  }
+
+  get(): Promise<Pool> {
+    return (this.creating ??= loadUndici().then(({ Pool }) => {
+      this.pool = new Pool(this.origin, { connections: this.connections, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+      return this.pool;
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.creating) await (await this.creating).close();
+  }
+}
 
 /** A streamed response body: the line reader for snapshots consumes it chunk by chunk. */
 export interface StreamedResponse {
@@ -49,11 +86,11 @@ export interface StreamedResponse {
 export class PostHogClient {
   readonly baseUrl: string;
   private readonly basePath: string;
-  private readonly pool: Pool;
+  private readonly pool: SharedPool;
   private readonly apiKey: string | undefined;
   private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'baseUrl'>>;
 
-  constructor(options: ClientOptions, pool?: Pool) {
+  constructor(options: ClientOptions, pool?: SharedPool) {
     const url = new URL(options.baseUrl);
     this.baseUrl = options.baseUrl;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -65,13 +102,7 @@ export class PostHogClient {
       backoffMs: options.backoffMs ?? 300,
       connections: options.connections ?? 16,
     };
-    this.pool =
-      pool ??
-      new Pool(url.origin, {
-        connections: this.options.connections,
-        keepAliveTimeout: 30_000,
-        keepAliveMaxTimeout: 120_000,
-      });
+    this.pool = pool ?? new SharedPool(url.origin, this.options.connections);
   }
 
   /** The same pool and settings with another key (per-user keys in HTTP mode). */
@@ -85,6 +116,13 @@ export class PostHogClient {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  /** Load the HTTP stack now, while nothing waits on it, so the first tool call does not. */
+  warm(): void {
+    this.pool.get().catch(() => {
+      // The first request reports the same failure, with context.
+    });
   }
 
   /** JSON in, JSON out. Answers with `undefined` for 204/empty bodies. */
@@ -166,7 +204,8 @@ export class PostHogClient {
     return Math.round(this.options.backoffMs * 2 ** attempt * (1 + Math.random() * 0.2));
   }
 
-  private attempt(options: RequestOptions): Promise<Dispatcher.ResponseData> {
+  private async attempt(options: RequestOptions): Promise<Dispatcher.ResponseData> {
+    const pool = this.pool.ready ?? (await this.pool.get());
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const headers: Record<string, string> = {
@@ -179,7 +218,7 @@ export class PostHogClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    return this.pool.request({
+    return pool.request({
       method: options.method,
       path: this.basePath + options.path,
       headers,
@@ -199,10 +238,8 @@ export class PostHogClient {
     const code = (err as { code?: string })?.code ?? '';
     if (
       name === 'TimeoutError' ||
-      name === 'AbortError' ||
-      err instanceof undiciErrors.HeadersTimeoutError ||
-      err instanceof undiciErrors.BodyTimeoutError ||
-      err instanceof undiciErrors.RequestAbortedError
+      name === 'AbortError' || // undici's RequestAbortedError too
+      TIMEOUT_CODES.has(code)
     ) {
       return {
         error: new UpstreamUnavailableError(
