@@ -1,11 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition } from './tools/define.js';
 import { ALL_TOOLS } from './tools/index.js';
+import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
 export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'>;
@@ -32,16 +33,28 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
 }
 
 /**
- * Selects the tools and builds their input schemas once for a configuration; the returned
- * function makes a server for a client. HTTP mode calls it per request (stateless), so the
- * schema work is not repeated on that path.
+ * Selects the tools and builds their input schemas and tools/list entries once for a
+ * configuration; the returned function makes a server for a client. HTTP mode calls it per
+ * request (stateless), so the schema work is not repeated on that path.
  */
 export function serverFactory({ settings, log = () => {} }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
-  const tools = selectTools(settings).map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
+  const selected = selectTools(settings);
+  const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
+  // Started now, read when the client first asks: by then it is usually ready.
+  const listing = loadListing(selected, schemaOptions);
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
     for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
+    // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
+    // converted once (at build time when possible) and made lean (tools/listing.ts).
+    server.server.removeRequestHandler('tools/list');
+    server.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const tools = await listing;
+      // The client has what it needs to start; load the HTTP stack while the model thinks.
+      setImmediate(() => client.warm());
+      return { tools };
+    });
     return server;
   };
 }
@@ -54,7 +67,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       description: tool.description,
       inputSchema,
       outputSchema: tool.outputSchema,
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: tool.annotations,
     },
     async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
       try {

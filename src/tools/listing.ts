@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { AnyToolDefinition, SchemaOptions, ToolAnnotations } from './define.js';
+
+/** A tools/list entry: what a client, and through it the model, reads about a tool. */
+export interface ToolListing {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+}
+
+export type JsonSchema = { [key: string]: unknown };
+
+/**
+ * The tools/list entries, from the tools' own zod schemas through zod's JSON Schema converter,
+ * then made lean (see lean()). The model pays for every byte of this at every conversation.
+ */
+export function buildListing(tools: readonly AnyToolDefinition[], options: SchemaOptions): ToolListing[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: lean(z.toJSONSchema(tool.inputSchema(options), { target: 'draft-7', io: 'input' })),
+    outputSchema: lean(z.toJSONSchema(tool.outputSchema, { target: 'draft-7', io: 'output' })),
+    annotations: tool.annotations,
+  }));
+}
+
+/**
+ * The listing for every tool, built when `npm run build` runs (listing-build.ts), in the two
+ * forms the configuration can ask for: without a default project, and with one (its id written
+ * as this placeholder). Converting the schemas costs more than anything else a server does
+ * before its first answer, and a client asks for the list at every launch.
+ */
+export const PREBUILT_FILE = 'listing.json';
+export const DEFAULT_PROJECT_PLACEHOLDER = '{{POSTHOG_PROJECT_ID}}';
+
+export interface Prebuilt {
+  plain: ToolListing[];
+  pinned: ToolListing[];
+}
+
+export function prebuild(tools: readonly AnyToolDefinition[]): Prebuilt {
+  return { plain: buildListing(tools, {}), pinned: buildListing(tools, { defaultProjectId: DEFAULT_PROJECT_PLACEHOLDER }) };
+}
+
+/**
+ * The listing for these tools and options: from the file the build wrote next to this module
+ * when it is there and names exactly these tools, else converted now (tests run from source).
+ */
+export async function loadListing(tools: readonly AnyToolDefinition[], options: SchemaOptions): Promise<ToolListing[]> {
+  let text: string | undefined;
+  try {
+    text = await readFile(new URL(PREBUILT_FILE, import.meta.url), 'utf8');
+  } catch {
+    return buildListing(tools, options);
+  }
+  const id = options.defaultProjectId;
+  const prebuilt = JSON.parse(id === undefined ? text : text.replaceAll(DEFAULT_PROJECT_PLACEHOLDER, id)) as Prebuilt;
+  const byName = new Map((id === undefined ? prebuilt.plain : prebuilt.pinned).map((entry) => [entry.name, entry]));
+  const entries = tools.map((tool) => byName.get(tool.name));
+  return entries.every((entry) => entry !== undefined) ? (entries as ToolListing[]) : buildListing(tools, options);
+}
+
+/** zod's `int()` bounds: true of every JSON number a client sends, so they say nothing. */
+const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
+/** Where child schemas live; under any other key (enum, default, examples…) is data, left as it is. */
+const SCHEMA_KEYS = new Set(['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
+/** Keywords that constrain every type, so a schema carrying one cannot be folded into a type list. */
+const ANY_TYPE_KEYWORDS = new Set(['enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', '$ref']);
+
+/**
+ * The same constraints in fewer bytes. Every rule keeps the set of accepted values unchanged:
+ * - no `$schema` (clients know MCP's dialect), no `additionalProperties: {}` (the default), no
+ *   `propertyNames: {type: string}` (JSON keys are strings), no ±2^53-1 bounds on integers;
+ * - `format: uuid` without zod's long regex of the same;
+ * - an `anyOf` of single-type branches that share no keyword becomes one schema with a type
+ *   list (`{type: ["object", "null"], properties…}`): JSON Schema applies `properties`,
+ *   `pattern`, `minimum`… only to values of their own type, so nothing changes but the size.
+ */
+export function lean(schema: unknown): JsonSchema {
+  return leanNode(schema) as JsonSchema;
+}
+
+function leanNode(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(leanNode);
+  if (node === null || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node as JsonSchema)) {
+    if (key === '$schema') continue;
+    if (key === 'additionalProperties' && isEmptyObject(value)) continue;
+    if (key === 'propertyNames' && isPlainStringType(value)) continue;
+    if ((key === 'minimum' && value === -SAFE_INTEGER) || (key === 'maximum' && value === SAFE_INTEGER)) continue;
+    out[key] = SCHEMA_MAPS.has(key) ? mapValues(value, leanNode) : SCHEMA_KEYS.has(key) ? leanNode(value) : value;
+  }
+  if (out.format === 'uuid') delete out.pattern;
+  return foldTypeUnion(out);
+}
+
+function foldTypeUnion(schema: JsonSchema): JsonSchema {
+  const branches = schema.anyOf;
+  if (!Array.isArray(branches) || branches.length < 2) return schema;
+  const types: string[] = [];
+  const merged: JsonSchema = {};
+  for (const branch of branches as JsonSchema[]) {
+    const type = branch.type;
+    if (typeof type !== 'string' || types.includes(type)) return schema;
+    types.push(type);
+    for (const [key, value] of Object.entries(branch)) {
+      if (key === 'type') continue;
+      if (key in merged || ANY_TYPE_KEYWORDS.has(key) || key in schema) return schema;
+      merged[key] = value;
+    }
+  }
+  // integer is a subset of number: their constraints would mix.
+  if (types.includes('integer') && types.includes('number')) return schema;
+  const { anyOf: _, ...rest } = schema;
+  return { ...rest, type: types, ...merged };
+}
+
+function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value as JsonSchema).map(([k, v]) => [k, fn(v)]));
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+function isPlainStringType(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 1 && (value as JsonSchema).type === 'string';
+}

@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ALL_TOOLS } from '../../src/tools/index.js';
+import { DEFAULT_PROJECT_PLACEHOLDER, PREBUILT_FILE, buildListing, lean, loadListing, type Prebuilt } from '../../src/tools/listing.js';
+
+const DIST_LISTING = new URL(`../../dist/tools/${PREBUILT_FILE}`, import.meta.url);
+
+describe('lean JSON Schema', () => {
+  it('drops what says nothing: $schema, additionalProperties {}, string propertyNames, ±2^53-1 integer bounds', () => {
+    const schema = z.toJSONSchema(z.looseObject({ n: z.number().int(), m: z.number().int().min(1).max(100), tags: z.record(z.string(), z.unknown()) }), { target: 'draft-7', io: 'output' });
+    expect(lean(schema)).toEqual({
+      type: 'object',
+      properties: { n: { type: 'integer' }, m: { type: 'integer', minimum: 1, maximum: 100 }, tags: { type: 'object' } },
+      required: ['n', 'm', 'tags'],
+    });
+  });
+
+  it('keeps additionalProperties: false, which strict input relies on', () => {
+    expect(lean(z.toJSONSchema(z.strictObject({ a: z.string() }), { target: 'draft-7', io: 'input' })).additionalProperties).toBe(false);
+  });
+
+  it('folds an anyOf of distinct single types into a type list with their own keywords', () => {
+    const union = z.toJSONSchema(z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]), { target: 'draft-7' });
+    expect(lean(union)).toEqual({ type: ['string', 'integer'], pattern: '^\\d+$', minimum: 0 });
+    const nullable = z.toJSONSchema(z.object({ a: z.string() }).nullable(), { target: 'draft-7', io: 'input' });
+    expect(lean(nullable)).toEqual({ type: ['object', 'null'], properties: { a: { type: 'string' } }, required: ['a'] });
+  });
+
+  it('leaves alone an anyOf whose folding would change what is accepted', () => {
+    const overlapping = { anyOf: [{ type: 'integer', minimum: 5 }, { type: 'number', maximum: 1 }] };
+    const shared = { anyOf: [{ type: 'string', description: 'a' }, { type: 'null', description: 'b' }] };
+    const enumerated = { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'integer' }] };
+    const sameType = { anyOf: [{ type: 'string', minLength: 3 }, { type: 'string', pattern: 'x' }] };
+    for (const schema of [overlapping, shared, enumerated, sameType]) expect(lean(schema)).toEqual(schema);
+  });
+
+  it('keeps format uuid without zod\'s regex for it, and leaves enum values untouched', () => {
+    expect(lean(z.toJSONSchema(z.uuid(), { target: 'draft-7' }))).toEqual({ type: 'string', format: 'uuid' });
+    const values = ['$schema', 'additionalProperties', 'UTC'];
+    expect(lean({ type: 'string', enum: values }).enum).toEqual(values);
+  });
+});
+
+describe('the tools/list entries', () => {
+  it('are written by the build exactly as the tools convert now, without and with a default project', async () => {
+    const prebuilt = JSON.parse(await readFile(DIST_LISTING, 'utf8')) as Prebuilt;
+    expect(prebuilt.plain).toEqual(buildListing(ALL_TOOLS, {}));
+    const pinned = JSON.parse(JSON.stringify(prebuilt.pinned).replaceAll(DEFAULT_PROJECT_PLACEHOLDER, '1002'));
+    expect(pinned).toEqual(buildListing(ALL_TOOLS, { defaultProjectId: '1002' }));
+  });
+
+  it('are read for the configured tools and default project, and converted on the spot without the file', async () => {
+    const dist = (await import(new URL('../../dist/tools/listing.js', import.meta.url).href)) as typeof import('../../src/tools/listing.js');
+    const some = ALL_TOOLS.filter((tool) => tool.toolset === 'projects');
+    expect(await dist.loadListing(some, { defaultProjectId: '@current' })).toEqual(buildListing(some, { defaultProjectId: '@current' }));
+    // From source there is no prebuilt file next to the module: the same entries, converted now.
+    expect(await loadListing(ALL_TOOLS, {})).toEqual(buildListing(ALL_TOOLS, {}));
+  });
+});
