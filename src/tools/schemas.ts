@@ -17,7 +17,7 @@ export function projectIdField(options: SchemaOptions) {
       z.number().int().nonnegative(),
     ])
     .transform(String);
-  const description = 'PostHog project id (a number; "@current" means the key owner\'s current project). projects-list shows the ids.';
+  const description = 'Project id, or "@current".';
   return options.defaultProjectId === undefined
     ? field.describe(description)
     : field.optional().describe(`${description} Defaults to ${options.defaultProjectId}.`);
@@ -36,24 +36,18 @@ export const recordingIdField = z
   .string()
   .regex(RECORDING_ID_PATTERN, 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID)');
 
-export const limitField = (fallback: number) =>
-  z.number().int().min(1).max(100).default(fallback).describe(`Page size, 1-100 (default ${fallback}).`);
+/** The JSON Schema carries the range and the default; the words only say what it is. */
+export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback).describe('Page size.');
 
-export const offsetField = z
-  .number()
-  .int()
-  .min(0)
-  .max(1_000_000)
-  .default(0)
-  .describe('How many items to skip; pass the previous result\'s next_offset to get the next page.');
+export const offsetField = z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip: the previous next_offset.');
 
 export const timezoneField = z
   .enum(TIMEZONES, { error: (issue) => `timezone must be an IANA name from PostHog's list, like "Europe/Berlin" or "America/New_York"; ${JSON.stringify(issue.input)} is not on it` })
-  .describe('IANA timezone for the project\'s dates, e.g. "Europe/Berlin".');
+  .describe('IANA timezone of the project\'s dates.');
 
-/** Page fields shared by list results. */
+/** Page fields shared by list results (the tool descriptions say how to page). */
 export const pageOutputFields = {
-  has_more: z.boolean().describe('True when another page exists.'),
-  next_offset: z.number().int().nullable().describe('Pass as offset to get the next page; null at the end.'),
-  count: z.number().int().optional().describe('Total items, only when PostHog reports one.'),
+  has_more: z.boolean(),
+  next_offset: z.number().int().nullable(),
+  count: z.number().int().optional(),
 };

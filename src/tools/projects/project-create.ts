@@ -7,9 +7,8 @@ export const projectCreate = defineTool({
   name: 'project-create',
   title: 'Create a project',
   toolset: 'projects',
-  description: `Create a project in the key owner's current organization and return it. Choose a clear, unique name; set other fields only when asked (PostHog's defaults: timezone UTC, recordings off).
-Not idempotent: each call creates another project, so call it once and check projects-list first if unsure. PostHog also makes the new project the key owner's current one ("@current").
-Plans limit the number of projects (403); a duplicate name gives 409.`,
+  description: `Create a project in the key owner's current organization and return it. Set only the fields the user asks for (defaults: timezone UTC, recordings off).
+Not idempotent: each call creates another project, so check projects-list first. The new project becomes the key owner's current one ("@current"). A duplicate name gives 409; plan limits give 403.`,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ ...optionalProjectFields, name: writableProjectFields.name }),

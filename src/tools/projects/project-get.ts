@@ -6,15 +6,14 @@ import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectV
 export const includeSettingsField = z
   .boolean()
   .default(false)
-  .describe('Include settings objects and long lists (filters, onboarding state, modifiers); large.');
+  .describe('Add settings objects and long lists (large).');
 
 export const projectGet = defineTool({
   name: 'project-get',
   title: 'Get a project',
   toolset: 'projects',
-  description: `Get one project's details: name, timezone, organization, recording and capture settings (session_recording_opt_in, capture_console_log_opt_in, anonymize_ips, recording_domains…), timestamps.
-Settings objects are listed in omitted_fields unless include_settings is true. Secrets are never returned.
-Next: project-update to change a setting, session-recordings-list to see its recordings.`,
+  description: `One project's settings: name, timezone, organization, recording and capture settings, timestamps. Settings objects (filters, onboarding state…) are named in omitted_fields unless include_settings is true; secrets are never returned.
+Next: project-update to change a setting, session-recordings-list for its recordings.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
   outputSchema: z.looseObject({ project: projectOutput }),

@@ -7,9 +7,8 @@ export const projectUpdate = defineTool({
   name: 'project-update',
   title: 'Update a project\'s settings',
   toolset: 'projects',
-  description: `Change one or more settings of a project (PATCH): only the fields given are sent; the old values are overwritten and are not kept.
-Examples: {"id": 123, "session_recording_opt_in": true}, {"id": 123, "timezone": "Europe/Berlin"}, {"id": 123, "name": "Web app"}.
-Returns the updated project and which fields changed. Check the current values with project-get first if the user may want them back.`,
+  description: `Change settings of a project (PATCH). Only the fields given are sent; their old values are lost, so read them with project-get first if they may be wanted back. E.g. {"id": 123, "session_recording_opt_in": true}.
+Returns the updated project and the fields changed.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ id: projectIdInput, ...optionalProjectFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {

@@ -11,15 +11,14 @@ export const projectsList = defineTool({
   name: 'projects-list',
   title: 'List projects',
   toolset: 'projects',
-  description: `List the projects of the key owner's current PostHog organization: id, name, timezone, whether it is a demo and whether it has received events.
-Use it to find the project_id that the recording tools need, or before creating a project to avoid a duplicate name.
-Next: session-recordings-list with a project_id, or project-get for one project's settings. Page with offset=next_offset while has_more is true.`,
+  description: `The projects of the key owner's current organization: id, name, timezone, whether each is a demo and has received events.
+Use it to find the project_id the recording tools need, or to check a name before project-create. Page with offset=next_offset while has_more.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({
       limit: limitField(100),
       offset: offsetField,
-      search: z.string().min(1).max(200).optional().describe('Only projects whose name contains this text.'),
+      search: z.string().min(1).max(200).optional().describe('Only names containing this.'),
     }),
   outputSchema: z.looseObject({
     results: z.array(z.looseObject({ id: z.number().int(), name: z.string().nullish() })),

@@ -6,7 +6,8 @@ import { timezoneField } from '../schemas.js';
 /** Project secrets and credentials never reach the model, even when settings are asked for. */
 const SECRET_FIELDS = new Set(['secret_api_token', 'secret_api_token_backup', 'live_events_token']);
 
-export const projectOutput = z.looseObject({
+/** A project as tools return it: PostHog's ~90 fields, these typed (projectView coerces them). */
+const project = z.looseObject({
   id: z.number().int(),
   uuid: z.string().nullish(),
   name: z.string().nullish(),
@@ -14,10 +15,14 @@ export const projectOutput = z.looseObject({
   timezone: z.string().nullish(),
   is_demo: z.boolean().nullish(),
   ingested_event: z.boolean().nullish(),
-  omitted_fields: z.array(z.string()).optional().describe('Settings left out to save tokens; ask with include_settings=true.'),
+  /** Settings left out to save tokens; include_settings=true returns them. */
+  omitted_fields: z.array(z.string()).optional(),
 });
 
-export type ProjectOutput = z.infer<typeof projectOutput>;
+/** What output schemas declare of a project: what the next call needs. Every field above is returned. */
+export const projectOutput = project.pick({ id: true, name: true, timezone: true });
+
+export type ProjectOutput = z.infer<typeof project>;
 
 /**
  * A project for the model: scalar fields and short lists kept; settings objects and long lists
@@ -71,33 +76,37 @@ const json = z.record(z.string(), z.unknown());
 const stringList = z.array(z.string().max(2000)).max(1000);
 
 /** The writable fields of api-interface.md §4.2, with their types, all optional. */
+/**
+ * The writable fields of api-interface.md §4.2, with their types, all optional. The names say
+ * most; descriptions add the rest in few words (the model reads them in every session).
+ */
 export const writableProjectFields = {
-  name: z.string().trim().min(1).max(200).describe('Project name, unique in the organization (ignoring case).'),
-  app_urls: stringList.describe('URLs of the apps this project tracks (toolbar, heatmaps).'),
-  slack_incoming_webhook: z.string().max(2000).describe('Slack incoming webhook URL for notifications.'),
-  anonymize_ips: z.boolean().describe('Drop client IP addresses from events.'),
-  completed_snippet_onboarding: z.boolean().describe('Whether the PostHog snippet install step is done.'),
-  test_account_filters: json.describe('Filters that identify internal/test users.'),
-  test_account_filters_default_checked: z.boolean().describe('Filter out test accounts by default in insights.'),
-  path_cleaning_filters: json.describe('Rules that normalize URL paths.'),
-  is_demo: z.boolean().describe('Mark the project as a demo project.'),
+  name: z.string().trim().min(1).max(200).describe('Unique in the organization.'),
+  app_urls: stringList.describe('App URLs (toolbar, heatmaps).'),
+  slack_incoming_webhook: z.string().max(2000).describe('Slack webhook URL.'),
+  anonymize_ips: z.boolean().describe('Drop client IPs.'),
+  completed_snippet_onboarding: z.boolean().describe('Snippet installed.'),
+  test_account_filters: json.describe('Filters marking test users.'),
+  test_account_filters_default_checked: z.boolean().describe('Hide test users by default.'),
+  path_cleaning_filters: json.describe('URL path rules.'),
+  is_demo: z.boolean().describe('Demo project.'),
   timezone: timezoneField,
-  data_attributes: json.describe('Element data attributes used for autocapture selectors.'),
-  person_display_name_properties: stringList.describe('Person properties used as display names, in order.'),
-  correlation_config: json.describe('Correlation analysis settings (excluded properties and events).'),
-  autocapture_opt_out: z.boolean().describe('Turn autocapture off.'),
-  autocapture_exceptions_opt_in: z.boolean().describe('Capture JavaScript exceptions.'),
-  autocapture_exceptions_errors_to_ignore: json.describe('Exception messages that exception autocapture ignores.'),
-  capture_console_log_opt_in: z.boolean().describe('Capture console logs in recordings.'),
-  capture_performance_opt_in: z.boolean().describe('Capture network performance in recordings.'),
-  session_recording_opt_in: z.boolean().describe('Turn session recording on.'),
-  access_control: z.boolean().describe('Restrict the project to members given access.'),
-  primary_dashboard: z.number().int().positive().describe('Id of the project\'s home dashboard.'),
-  live_events_columns: stringList.describe('Columns shown in the live events view.'),
-  recording_domains: stringList.describe('Domains allowed to send recordings.'),
-  inject_web_apps: z.boolean().describe('Allow site apps to be injected into the tracked site.'),
-  extra_settings: json.describe('Other project settings, as key/value pairs.'),
-  has_completed_onboarding_for: json.describe('Onboarding completion per product, e.g. {"session_replay": true}.'),
+  data_attributes: json.describe('Autocapture selector attributes.'),
+  person_display_name_properties: stringList.describe('Person name properties.'),
+  correlation_config: json.describe('Correlation settings.'),
+  autocapture_opt_out: z.boolean().describe('Autocapture off.'),
+  autocapture_exceptions_opt_in: z.boolean().describe('Capture JS exceptions.'),
+  autocapture_exceptions_errors_to_ignore: json.describe('Exceptions to ignore.'),
+  capture_console_log_opt_in: z.boolean().describe('Record console logs.'),
+  capture_performance_opt_in: z.boolean().describe('Record network timing.'),
+  session_recording_opt_in: z.boolean().describe('Record sessions.'),
+  access_control: z.boolean().describe('Members-only access.'),
+  primary_dashboard: z.number().int().positive().describe('Home dashboard id.'),
+  live_events_columns: stringList.describe('Live events columns.'),
+  recording_domains: stringList.describe('Domains allowed to record.'),
+  inject_web_apps: z.boolean().describe('Allow site apps.'),
+  extra_settings: json.describe('Other settings.'),
+  has_completed_onboarding_for: json.describe('Onboarding done, per product.'),
 };
 
 /** The same fields, each optional: what project-update takes, and project-create besides its name. */
@@ -105,6 +114,6 @@ export const optionalProjectFields = Object.fromEntries(Object.entries(writableP
   [K in keyof typeof writableProjectFields]: z.ZodOptional<(typeof writableProjectFields)[K]>;
 };
 
-export const projectIdInput = z.number().int().positive().describe('The project id (a number; projects-list shows them).');
+export const projectIdInput = z.number().int().positive().describe('Project id (see projects-list).');
 
 export const projectNotFound = (id: number) => `No project ${id} visible to this key: it may not exist, be deleted, or be in another organization. Call projects-list to see valid ids.`;

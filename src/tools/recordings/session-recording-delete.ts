@@ -9,20 +9,19 @@ export const sessionRecordingDelete = defineTool({
   name: 'session-recording-delete',
   title: 'Delete a session recording',
   toolset: 'recordings',
-  description: `Permanently delete one session recording (its metadata and replay data). This cannot be undone.
-Only use it when the user explicitly asks to delete that recording (e.g. it captured personal data). Confirm the id first with session-recording-get.
-Returns exactly what was deleted: the id, project, and the recording's start time, duration, person and start URL as they were. An id that does not exist is reported as not found and nothing is deleted.`,
+  description: `Permanently delete one recording and its replay data; this cannot be undone. Only when the user asks to delete that recording.
+Returns what was deleted (id, project, start time, duration, person, start URL); an unknown id is reported as not found and nothing is deleted.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('The recording (session) id to delete.'),
+      id: recordingIdField.describe('Recording (session) id.'),
     }),
   outputSchema: z.looseObject({
     deleted: z.literal(true),
     project_id: z.string(),
     id: z.string(),
-    recording: recordingOutput.describe('The recording as it was just before deletion.'),
+    recording: recordingOutput,
   }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);

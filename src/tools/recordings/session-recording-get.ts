@@ -11,15 +11,14 @@ export const sessionRecordingGet = defineTool({
   name: 'session-recording-get',
   title: 'Get a session recording',
   toolset: 'recordings',
-  description: `Get one session recording's metadata: start/end time, duration, active and inactive seconds, click/keypress/mouse counts, console log/warn/error counts, start URL, viewed state, retention, and the person (name, uuid, distinct ids).
-Use it when you have a recording id (from session-recordings-list or a user) and need its facts. It does not mark the recording as viewed.
+  description: `One recording's metadata: start/end time, duration, active seconds, click/key/mouse and console log/warn/error counts, start URL, viewed state, retention, person (name, uuid, distinct ids). Does not mark it viewed.
 Next: session-recording-snapshots to see what the user did.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('The recording (session) id.'),
-      include_person_properties: z.boolean().default(false).describe("Add the person's properties (large; end-user data)."),
+      id: recordingIdField.describe('Recording (session) id.'),
+      include_person_properties: z.boolean().default(false).describe('Add person properties (large).'),
     }),
   outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput }),
   async handler(input, { client, defaultProjectId, signal }) {

@@ -7,13 +7,11 @@ import { explainInternalEndpoint } from './internal-endpoints.js';
 
 const eventFilter = z
   .looseObject({
-    id: z.string().min(1).max(400).describe('Event name, e.g. "$pageview", "$autocapture", "$rageclick", "$exception" or a custom event.'),
-    name: z.string().max(400).optional(),
-    properties: z.array(z.record(z.string(), z.unknown())).max(50).optional().describe('PostHog property filters, as in its events filter.'),
-  })
-  .describe('An event filter, at least {"id": "<event name>"}.');
+    id: z.string().min(1).max(400).describe('Event name.'),
+    properties: z.array(z.record(z.string(), z.unknown())).max(50).optional().describe('PostHog property filters.'),
+  });
 
-const actionFilter = z.looseObject({ id: z.number().int().positive().describe('Action id.') });
+const actionFilter = z.looseObject({ id: z.number().int().positive() });
 
 const INSTEAD =
   'Instead: read the recording with session-recording-snapshots (clicks, page changes, console errors are in its events), or find recordings with session-recordings-list.';
@@ -22,22 +20,17 @@ export const sessionRecordingMatchingEvents = defineTool({
   name: 'session-recording-matching-events',
   title: 'Find events matching a filter in a recording',
   toolset: 'recordings',
-  description: `List the events (uuid and timestamp) inside one recording that match event or action filters, e.g. where in session X the user hit "$rageclick" or "$exception".
-Needs session_id and at least one entry in events or actions. Use the timestamps to jump to the right part of session-recording-snapshots.
-This PostHog endpoint is internal: PostHog refuses it for scoped personal API keys (403) and may change it; the error then says what to use instead.`,
+  description: `Events (uuid, timestamp) in one recording that match event or action filters, e.g. when the user hit "$rageclick" or "$exception"; the timestamps locate the moment in session-recording-snapshots.
+PostHog's endpoint is internal and refuses scoped API keys (403); the error says what to use instead.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z
       .strictObject({
         project_id: projectIdField(options),
-        session_id: recordingIdField.describe('The recording (session) id to search in.'),
-        events: z.array(eventFilter).max(20).optional().describe('Event filters; an event matches if it matches any of them.'),
-        actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": <action id>}].'),
-        date_from: z
-          .string()
-          .max(40)
-          .default('-90d')
-          .describe('Search window start (relative like "-30d" or an ISO date). Default "-90d" so older recordings match; PostHog itself would use "-3d".'),
+        session_id: recordingIdField.describe('Recording (session) id.'),
+        events: z.array(eventFilter).max(20).optional().describe('Event filters, [{"id": "$pageview"}]; any may match.'),
+        actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": 12}].'),
+        date_from: z.string().max(40).default('-90d').describe('Search from, e.g. "-30d" or "2025-06-01".'),
       })
       .refine((v) => (v.events?.length ?? 0) + (v.actions?.length ?? 0) > 0, {
         message: 'give at least one filter in events (e.g. [{"id":"$pageview"}]) or actions (e.g. [{"id": 12}])',
@@ -46,7 +39,7 @@ This PostHog endpoint is internal: PostHog refuses it for scoped personal API ke
   outputSchema: z.looseObject({
     project_id: z.string(),
     session_id: z.string(),
-    results: z.array(z.looseObject({ uuid: z.string().nullish(), timestamp: z.string().nullish() })),
+    results: z.array(z.looseObject({ uuid: z.string().nullable(), timestamp: z.string().nullable() })),
   }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);

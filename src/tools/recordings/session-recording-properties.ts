@@ -11,14 +11,13 @@ export const sessionRecordingProperties = defineTool({
   name: 'session-recording-properties',
   title: 'Get recordings\' browser and location properties',
   toolset: 'recordings',
-  description: `Get, for up to 100 recordings at once, the properties of each session's first pageview: OS, browser, device type, current URL, host, path, country.
-Use it to compare where and on what device recordings happened (e.g. "are the failing sessions all Safari on iOS?"). Recordings without a pageview are left out.
-This PostHog endpoint is internal and was removed from newer PostHog versions (404) and refuses scoped keys (403); the error then says what to use instead.`,
+  description: `For up to 100 recordings, the properties of each session's first pageview: OS, browser, device type, URL, host, path, country. Use it to compare sessions (all Safari on iOS?).
+PostHog's endpoint is internal: removed in newer versions (404), closed to scoped keys (403); the error says what to use instead.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      session_ids: z.array(recordingIdField).min(1).max(100).describe('Recording (session) ids, 1-100.'),
+      session_ids: z.array(recordingIdField).min(1).max(100).describe('Recording (session) ids.'),
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),

@@ -9,7 +9,6 @@ import { recordingLine, recordingOutput, recordingView } from './shape.js';
 const dateField = (what: string) =>
   z
     .string()
-    .min(1)
     .max(40)
     .regex(/^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"')
     .describe(what);
@@ -18,23 +17,21 @@ export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',
   title: 'List session recordings',
   toolset: 'recordings',
-  description: `List a project's session recordings, newest first by default, one page at a time.
-Returns per recording: id, start/end time, duration and active seconds, click/keypress/console-error counts, start URL, and who (person name/uuid).
-Use it to find recordings to inspect ("recordings with errors in the last week": order=console_error_count, date_from="-7d"). Note: PostHog only searches the last 3 days unless date_from is given.
-Next: session-recording-get for one recording's details, session-recording-snapshots for what happened in it. Page with offset=next_offset while has_more is true.`,
+  description: `A project's session recordings, a page at a time, newest first unless ordered: id, start time, duration, activity and console error counts, person, start URL. PostHog searches only the last 3 days unless date_from is given (e.g. "-30d"); errors first: order="console_error_count".
+Next: session-recording-get or session-recording-snapshots. Page with offset=next_offset while has_more.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       limit: limitField(20),
       offset: offsetField,
-      date_from: dateField('Earliest start: relative like "-7d", "-24h" or an ISO date. PostHog defaults to "-3d".').optional(),
-      date_to: dateField('Latest start, same formats as date_from. Defaults to now.').optional(),
-      order: z.enum(RECORDING_ORDERS).optional().describe('Sort field (PostHog default start_time).'),
-      order_direction: z.enum(['ASC', 'DESC']).optional().describe('Sort direction (PostHog default DESC).'),
-      person_uuid: z.uuid().optional().describe("Only this person's recordings (the person's uuid)."),
-      session_ids: z.array(recordingIdField).min(1).max(100).optional().describe('Only these recording ids.'),
-      include_person_properties: z.boolean().default(false).describe('Add each person\'s properties (large; end-user data).'),
+      date_from: dateField('Earliest start: "-7d", "-24h" or "2025-06-01". Default "-3d".').optional(),
+      date_to: dateField('Latest start, same forms. Default now.').optional(),
+      order: z.enum(RECORDING_ORDERS).optional().describe('Sort field (default start_time).'),
+      order_direction: z.enum(['ASC', 'DESC']).optional().describe('Default DESC.'),
+      person_uuid: z.uuid().optional().describe("Only this person's recordings."),
+      session_ids: z.array(recordingIdField).min(1).max(100).optional().describe('Only these recordings.'),
+      include_person_properties: z.boolean().default(false).describe('Add person properties (large).'),
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),

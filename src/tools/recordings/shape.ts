@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clip, count, duration, joinParts, shortTime } from '../format.js';
 
 /** Person as tools return it; `properties` only when asked for (they can be large and are end-user data). */
-export const personOutput = z.looseObject({
+const person = z.looseObject({
   id: z.number().nullish(),
   uuid: z.string().nullish(),
   name: z.string().nullish(),
@@ -12,12 +12,13 @@ export const personOutput = z.looseObject({
 
 const nullableInt = z.number().nullish();
 
-export const recordingOutput = z.looseObject({
+/** A recording as tools return it: the type every renderer below reads. */
+const recording = z.looseObject({
   id: z.string(),
   distinct_id: z.string().nullish(),
   start_time: z.string().nullish(),
   end_time: z.string().nullish(),
-  recording_duration: nullableInt.describe('Seconds.'),
+  recording_duration: nullableInt,
   active_seconds: nullableInt,
   inactive_seconds: nullableInt,
   click_count: nullableInt,
@@ -30,10 +31,17 @@ export const recordingOutput = z.looseObject({
   viewed: z.boolean().nullish(),
   ongoing: z.boolean().nullish(),
   activity_score: z.number().nullish(),
-  person: personOutput.nullish(),
+  person: person.nullish(),
 });
 
-export type RecordingOutput = z.infer<typeof recordingOutput>;
+/**
+ * What output schemas declare of a recording: the fields an agent picks its next call by. Every
+ * other field above is still returned (and coerced to its type); declaring each in every tool's
+ * outputSchema would cost ~700 bytes of tool list per tool, read by the model in every session.
+ */
+export const recordingOutput = recording.pick({ id: true, start_time: true, recording_duration: true });
+
+export type RecordingOutput = z.infer<typeof recording>;
 
 /** Fields an agent needs to choose a recording; everything else is left out of list results. */
 const LIST_FIELDS = [
@@ -100,7 +108,7 @@ function conformFields(view: Record<string, unknown>): void {
   }
 }
 
-function personView(raw: unknown, withProperties: boolean): z.infer<typeof personOutput> | undefined {
+function personView(raw: unknown, withProperties: boolean): z.infer<typeof person> | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const person = raw as Record<string, unknown>;
   const view: Record<string, unknown> = {
@@ -110,7 +118,7 @@ function personView(raw: unknown, withProperties: boolean): z.infer<typeof perso
   };
   if (Array.isArray(person.distinct_ids)) view.distinct_ids = person.distinct_ids.slice(0, 3).map(String);
   if (withProperties && typeof person.properties === 'object' && person.properties !== null) view.properties = person.properties;
-  return view as z.infer<typeof personOutput>;
+  return view as z.infer<typeof person>;
 }
 
 /** One line per recording: id, when, how long, what happened, who, where. */
