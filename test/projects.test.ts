@@ -47,6 +47,22 @@ describe('project tools against the sandbox', () => {
     expect(JSON.stringify(r).length).toBeLessThan(JSON.stringify(full).length);
   });
 
+  it('project-get text states every switch as on or off and every other scalar setting, but not the public token', async () => {
+    const r = await h.call('project-get', { id: DEMO.mainProjectId });
+    const project = (r.structuredContent as { project: Record<string, unknown> }).project;
+    const lines = text(r).split('\n');
+    expect(lines[0]).toContain(`Project ${DEMO.mainProjectId} "${DEMO.projects[0]!.name}"`);
+    expect(lines[0]).toContain(DEMO.projects[0]!.timezone);
+    const on = lines.find((l) => l.startsWith('on: '))!.slice(4).split(' ');
+    const off = lines.find((l) => l.startsWith('off: '))!.slice(5).split(' ');
+    for (const [key, value] of Object.entries(project)) {
+      if (typeof value === 'boolean' && !['is_demo', 'ingested_event'].includes(key)) expect(value ? on : off, key).toContain(key);
+    }
+    expect(on).toContain('session_recording_opt_in');
+    expect(text(r)).toContain('session_recording_retention_period=30d');
+    expect(text(r)).not.toContain(String(project.api_token));
+  });
+
   it('project-create sends only the given fields and returns the new project', async () => {
     const r = await h.call('project-create', { name: 'Checkout experiments', timezone: 'Europe/Berlin', session_recording_opt_in: true });
     expect(r.isError, text(r)).toBeFalsy();

@@ -17,7 +17,7 @@ Not idempotent: each call creates another project, so check projects-list first.
     const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     const raw = await client.json<Record<string, unknown>>({ method: 'POST', path: apiPath('projects'), body, signal });
     const project = projectView(raw ?? {}, false);
-    return { data: { created: true as const, project }, text: projectDetail(project, `Created project ${project.id} "${project.name ?? ''}".`) };
+    return { data: { created: true as const, project }, text: projectDetail(project, `Created project ${project.id} "${project.name ?? ''}"`) };
   },
   explainError: (error, input) => {
     if (error.status === 409) return `A project named "${input.name}" already exists in this organization (names are unique ignoring case). Pick another name, or use projects-list to find the existing one.`;

@@ -23,7 +23,7 @@ Returns the updated project and the fields changed.`,
     const updated = Object.keys(body);
     return {
       data: { updated_fields: updated, project },
-      text: projectDetail(project, `Updated ${updated.join(', ')} of project ${project.id} "${project.name ?? ''}".`),
+      text: projectDetail(project, `Updated ${updated.join(', ')} of project ${project.id} "${project.name ?? ''}"`),
     };
   },
   explainError: (error, input) => {

@@ -60,15 +60,45 @@ export function projectLine(p: Record<string, unknown>): string {
   ]);
 }
 
-/** Every field of a project, one per line, heavy ones compacted. */
+/** Shown in the heading line, or the same as the id: not repeated below it. */
+const HEADING_FIELDS = new Set(['id', 'project_id', 'name', 'timezone', 'organization', 'created_at', 'updated_at', 'is_demo', 'ingested_event', 'product_description', 'omitted_fields']);
+/**
+ * Returned in structuredContent, left out of the text: no tool takes them and they do not
+ * describe the project's behaviour (its public token, uuids, onboarding and access bookkeeping).
+ */
+const STRUCTURED_ONLY = new Set(['api_token', 'uuid', 'organization', 'available_setup_task_ids', 'effective_membership_level', 'user_access_level']);
+
+/**
+ * A project in a few lines: heading, then switches grouped as on/off, then other settings as
+ * key=value. Every field a next call needs (project-update takes these names) at a fraction of
+ * the bytes of one field per line; structuredContent has every field.
+ */
 export function projectDetail(p: ProjectOutput, heading: string): string {
-  const lines = [heading];
+  const on: string[] = [];
+  const off: string[] = [];
+  const settings: string[] = [];
   for (const [key, value] of Object.entries(p)) {
-    if (key === 'omitted_fields' || value === null || value === undefined || value === '') continue;
-    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-    lines.push(`${key}: ${clip(key.endsWith('_at') ? shortTime(text) : text, 300)}`);
+    if (HEADING_FIELDS.has(key) || STRUCTURED_ONLY.has(key) || value === null || value === undefined || value === '') continue;
+    if (typeof value === 'boolean') (value ? on : off).push(key);
+    else if (Array.isArray(value)) {
+      if (value.length) settings.push(`${key}=${clip(value.map(String).join(','), 120)}`);
+    } else settings.push(`${key}=${clip(typeof value === 'object' ? JSON.stringify(value) : String(value), 120)}`);
   }
-  if (p.omitted_fields?.length) lines.push(`(settings left out: ${p.omitted_fields.join(', ')}; include_settings=true shows them)`);
+  const lines = [
+    joinParts([
+      heading,
+      p.timezone ? String(p.timezone) : '',
+      p.is_demo ? 'demo' : '',
+      p.ingested_event === false ? 'no events yet' : '',
+      p.created_at ? `created ${shortTime(String(p.created_at)).slice(0, 10)}` : '',
+      p.updated_at ? `updated ${shortTime(String(p.updated_at)).slice(0, 10)}` : '',
+    ]),
+  ];
+  if (typeof p.product_description === 'string' && p.product_description) lines.push(clip(p.product_description, 160));
+  if (on.length) lines.push(`on: ${on.join(' ')}`);
+  if (off.length) lines.push(`off: ${off.join(' ')}`);
+  if (settings.length) lines.push(settings.join(' '));
+  if (p.omitted_fields?.length) lines.push(`${p.omitted_fields.length} settings objects left out (include_settings=true adds them).`);
   return lines.join('\n');
 }
 
