@@ -168,10 +168,14 @@ export class PostHogClient {
         throw new UpstreamUnavailableError('cancelled', `The request ${options.method} ${stripQuery(options.path)} was cancelled by the client.`);
       }
       let response: Dispatcher.ResponseData | undefined;
+      const deadline = new Deadline(this.options.timeoutMs, options.signal);
       try {
-        response = await this.attempt(options);
+        response = await this.attempt(options, deadline.signal);
+        // Armed until the body is read, cancelled or broken off, whoever reads it.
+        response.body.once('close', deadline.release);
         if (response.statusCode < 400) return await consume(response);
       } catch (err) {
+        deadline.release();
         // Once a POST/PATCH has its answer's headers, it reached PostHog: never again.
         if (response !== undefined && !idempotent) throw this.classify(err, options).error;
         const failure = this.classify(err, options);
@@ -204,10 +208,8 @@ export class PostHogClient {
     return Math.round(this.options.backoffMs * 2 ** attempt * (1 + Math.random() * 0.2));
   }
 
-  private async attempt(options: RequestOptions): Promise<Dispatcher.ResponseData> {
+  private async attempt(options: RequestOptions, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
     const pool = this.pool.ready ?? (await this.pool.get());
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       'user-agent': USER_AGENT,
@@ -286,6 +288,37 @@ export class PostHogClient {
   private redact(text: string): string {
     return this.apiKey ? text.split(this.apiKey).join('[redacted]') : text;
   }
+}
+
+/**
+ * One attempt's time limit, joined with the MCP call's cancellation: one timer and one listener,
+ * both released as soon as the attempt is over. (AbortSignal.timeout with AbortSignal.any costs
+ * ~25 µs a request on Node 20 and leaves a timer behind for the full timeout.)
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    timeoutMs: number,
+    private readonly outer: AbortSignal | undefined,
+  ) {
+    // undici rejects with the abort reason: a TimeoutError, which classify() reports as a timeout.
+    this.timer = setTimeout(() => this.controller.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs).unref();
+    if (outer?.aborted) this.controller.abort(outer.reason);
+    else outer?.addEventListener('abort', this.cancel, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  readonly release = (): void => {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.cancel);
+  };
+
+  private readonly cancel = (): void => this.controller.abort(this.outer?.reason);
 }
 
 interface ParsedErrorBody {
