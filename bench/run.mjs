@@ -4,7 +4,7 @@
 // Run after `npm run build` (the npm script does). Prints every figure on stdout; progress goes
 // to stderr. Nothing here is a test: figures are medians, ratios and sizes, never assertions.
 //
-//   node bench/run.mjs [--runs 30] [--calls 1000] [--json figures.json]
+//   node bench/run.mjs [--runs 30] [--calls 1000] [--json figures.json] [--only cold,calls]
 
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,7 +20,10 @@ import { interleave, median, percent, ratio, spread } from './lib/stats.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
-const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '30' }, calls: { type: 'string', default: '1000' }, json: { type: 'string' } } });
+const { values: flags } = parseArgs({
+  options: { runs: { type: 'string', default: '30' }, calls: { type: 'string', default: '1000' }, json: { type: 'string' }, only: { type: 'string', default: 'cold,calls' } },
+});
+const ONLY = new Set(flags.only.split(','));
 const RUNS = Math.max(3, Number(flags.runs));
 const CALLS = Math.max(10, Number(flags.calls));
 
@@ -50,9 +53,10 @@ print(`tokens: ${tokenizer.method}`);
 if (!peerInstall.ok) print(`peer: not measured: ${peerInstall.reason}`);
 
 try {
-  const lists = await coldStartSection();
-  definitionSection(lists);
-  await callSections(lists);
+  // Sections 1 and 3 come from the cold starts (3 reads their tools/list answers); 2, 4 and 5 from connected clients.
+  const lists = ONLY.has('cold') ? await coldStartSection() : undefined;
+  if (lists) definitionSection(lists);
+  if (ONLY.has('calls')) await callSections(lists);
 } finally {
   await sandbox.close();
 }
@@ -132,7 +136,7 @@ async function callSections(lists) {
   try {
     await perCallSection(ours, floor, pool);
     await resultSection(ours, pool);
-    if (peer) await peerSection(ours, peer, pool, lists);
+    if (peer && lists) await peerSection(ours, peer, pool, lists);
   } finally {
     await Promise.allSettled([ours.close(), floor.close(), peer?.close(), pool.close()]);
   }
