@@ -9,12 +9,20 @@ describe('failures while reading a body', () => {
   let server: Server;
   let url: string;
   let hits = 0;
-  let mode: 'reset-once' | 'stall' = 'reset-once';
+  let mode: 'reset-once' | 'stall' | 'trickle' = 'reset-once';
+  const trickles = new Set<NodeJS.Timeout>();
   beforeAll(async () => {
     server = createServer((req, res) => {
       hits++;
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       if (mode === 'stall') return void res.write('{"results":');
+      if (mode === 'trickle') {
+        res.write('{"results":');
+        const timer = setInterval(() => res.write(' '), 40);
+        trickles.add(timer);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       if (hits === 1) {
         res.write('{"results":[');
         setTimeout(() => res.socket?.destroy(), 10);
@@ -27,6 +35,7 @@ describe('failures while reading a body', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    for (const timer of trickles) clearInterval(timer);
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   });
@@ -45,6 +54,14 @@ describe('failures while reading a body', () => {
     await expect(client.json({ method: 'POST', path: '/api/projects/', body: { name: 'x' } })).rejects.toBeInstanceOf(UpstreamUnavailableError);
     expect(hits).toBe(1);
     mode = 'stall';
+    await expect(client.json({ method: 'GET', path: '/api/projects/' })).rejects.toThrow(/did not answer .* within 300 ms/);
+    await client.close();
+  });
+
+  it('a body that keeps trickling in is cut at the timeout, counted from the request', async () => {
+    mode = 'trickle';
+    const client = new PostHogClient({ baseUrl: url, apiKey: 'phx_x', timeoutMs: 300, backoffMs: 5 });
+    // Never idle for 300 ms, so only the overall limit can stop it; without one this never ends.
     await expect(client.json({ method: 'GET', path: '/api/projects/' })).rejects.toThrow(/did not answer .* within 300 ms/);
     await client.close();
   });
