@@ -3,6 +3,7 @@
 // driver costs the same for every server measured.
 
 import { spawn } from 'node:child_process';
+import { cpuTime } from './cpu.mjs';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -14,7 +15,8 @@ const TIMEOUT_MS = 20_000;
 
 /**
  * One cold start of `command args` with `env`. Resolves with the milliseconds to the tools/list
- * answer and that answer's raw line; the server is stopped and reaped before it resolves.
+ * answer, the server's CPU time up to then (see cpu.mjs) and that answer's raw line; the server
+ * is stopped and reaped before it resolves.
  */
 export function coldStart({ command, args, env }) {
   return new Promise((resolve, reject) => {
@@ -51,8 +53,9 @@ export function coldStart({ command, args, env }) {
           child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
         } else if (message.id === 2) {
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          const cpu = cpuTime(child.pid);
           if (message.error) return fail(new Error(`tools/list failed: ${JSON.stringify(message.error)}`));
-          result = { ms, line };
+          result = { ms, cpuMs: cpu?.runMs, line };
           clearTimeout(timer);
           child.stdin.end();
           child.kill('SIGTERM');
