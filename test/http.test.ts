@@ -33,7 +33,7 @@ describe('stateless Streamable HTTP at /mcp', () => {
   it('serves the tools with the SDK client, each user\'s key used for that user\'s calls', async () => {
     const alice = await connect('phx_alice_key_000000000000');
     const bob = await connect('phx_bob_key_1111111111111');
-    expect((await alice.listTools()).tools).toHaveLength(11);
+    expect((await alice.listTools()).tools).toHaveLength(12);
     const a = await alice.callTool({ name: 'projects-list', arguments: {} });
     const b = await bob.callTool({ name: 'session-recordings-list', arguments: { project_id: DEMO.mainProjectId, limit: 1 } });
     expect(a.isError).toBeFalsy();

@@ -195,27 +195,51 @@ function unzipField(text: string): unknown {
   }
 }
 
+/** A line longer than this is dropped unread: a full snapshot of a huge page is a few MB. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** What `lines` yields in place of a dropped line: not JSON, so readers count it as unreadable. */
+export const OVERLONG_LINE = '<line too long>';
+
 /**
  * Splits a byte stream into lines without holding more than one line (plus a chunk) in memory,
  * and decodes each line as a whole so multi-byte characters split across chunks stay intact.
  */
-export async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+export async function* lines(chunks: AsyncIterable<Buffer>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string> {
   let carry: Buffer[] = [];
+  let carried = 0;
+  let overlong = false;
   for await (const chunk of chunks) {
     let start = 0;
     let newline = chunk.indexOf(0x0a, start);
     while (newline !== -1) {
-      carry.push(chunk.subarray(start, newline));
-      const line = Buffer.concat(carry).toString('utf8');
+      if (overlong) {
+        overlong = false;
+        yield OVERLONG_LINE;
+      } else {
+        carry.push(chunk.subarray(start, newline));
+        const line = Buffer.concat(carry).toString('utf8');
+        if (line.trim()) yield line;
+      }
       carry = [];
-      if (line.trim()) yield line;
+      carried = 0;
       start = newline + 1;
       newline = chunk.indexOf(0x0a, start);
     }
-    if (start < chunk.length) carry.push(chunk.subarray(start));
+    if (start < chunk.length && !overlong) {
+      carry.push(chunk.subarray(start));
+      carried += chunk.length - start;
+      if (carried > maxLineBytes) {
+        overlong = true;
+        carry = [];
+        carried = 0;
+      }
+    }
   }
-  const last = Buffer.concat(carry).toString('utf8');
-  if (last.trim()) yield last;
+  if (overlong) yield OVERLONG_LINE;
+  else {
+    const last = Buffer.concat(carry).toString('utf8');
+    if (last.trim()) yield last;
+  }
 }
 
 export const EVENT_TYPE_NAMES: Record<number, string> = {

@@ -46,6 +46,7 @@ export interface RecordedRequest {
 export interface Fault {
   method?: string; // match method (default any)
   path: string | RegExp; // string: exact pathname match ignoring a trailing slash; RegExp: tested on pathname
+  query?: Record<string, string>; // match only requests whose query has these values (e.g. one snapshot source)
   times?: number; // how many matching requests it applies to (default 1; Infinity allowed)
   status?: number; // answer with this status...
   body?: string | object; // ...and this body (object → JSON); default a PostHog error envelope fitting the status
@@ -102,8 +103,9 @@ function stripSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
-function faultMatches(fault: Fault, method: string, pathname: string): boolean {
+function faultMatches(fault: Fault, method: string, pathname: string, query: Record<string, string>): boolean {
   if (fault.method && fault.method.toUpperCase() !== method) return false;
+  if (fault.query && Object.entries(fault.query).some(([key, value]) => query[key] !== value)) return false;
   if (typeof fault.path === 'string') return stripSlash(fault.path) === stripSlash(pathname);
   fault.path.lastIndex = 0;
   return fault.path.test(pathname);
@@ -192,7 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests.push({ method, path: url.pathname, query, authorization, headers: { ...req.headers }, body });
 
     let extraHeaders: Record<string, string> | undefined;
-    const active = faults.find((f) => f.remaining > 0 && faultMatches(f.fault, method, url.pathname));
+    const active = faults.find((f) => f.remaining > 0 && faultMatches(f.fault, method, url.pathname, query));
     if (active) {
       active.remaining--;
       faults = faults.filter((f) => f.remaining > 0);
