@@ -36,6 +36,9 @@ export const DEAD_CLICK_MS = 2_500;
 /** Scroll or resize events closer than this to the previous one extend it rather than add an entry. */
 const MERGE_MS = 3_000;
 
+/** Identical errors or failed requests this close together are one entry with a count. */
+const REPEAT_WINDOW_MS = 10_000;
+const REPEAT_LOOKBACK = 8;
 /** Kept while reading; past these the digest counts instead of keeping. */
 const TIMELINE_CAP = 2_000;
 const PAGES_CAP = 200;
@@ -481,12 +484,7 @@ export class Digester {
       return;
     }
     const text = clipText(consoleText(payload.payload), CONSOLE_TEXT_MAX);
-    const last = win.lastItem;
-    if (last && last.kind === kind && last.detail === text) {
-      last.count = (last.count ?? 1) + 1;
-      return;
-    }
-    this.add(win, ts, { kind, detail: text });
+    if (!this.repeat(win, ts, kind, undefined, text)) this.add(win, ts, { kind, detail: text });
   }
 
   private network(win: WindowState, ts: number, payload: Record<string, unknown>): void {
@@ -498,12 +496,30 @@ export class Digester {
       const failed = (Number.isFinite(status) && status >= 400) || r.isFailed === true || (typeof r.error === 'string' && r.error.length > 0);
       if (!failed) continue;
       this.counts.failed_requests++;
-      const method = typeof r.method === 'string' ? r.method.toUpperCase() : 'GET';
+      // Performance-timing entries carry no method: none is made up.
+      const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : undefined;
       const url = clipText(String(r.name ?? r.url ?? '?'), URL_MAX);
       const at = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : ts;
       const detail = Number.isFinite(status) && status > 0 ? `${status}` : typeof r.error === 'string' ? clipText(r.error, 100) : 'failed';
-      this.add(win, at, { kind: 'request-failed', target: `${method} ${url}`, detail });
+      const target = method ? `${method} ${url}` : url;
+      if (!this.repeat(win, at, 'request-failed', target, detail)) this.add(win, at, { kind: 'request-failed', target, detail });
     }
+  }
+
+  /**
+   * The same error again soon after (a retry loop, each rage click failing alike) counts on the
+   * recent entry instead of adding one. Looks back a few entries: errors and requests interleave.
+   */
+  private repeat(win: WindowState, ts: number, kind: ItemKind, target: string | undefined, detail: string): boolean {
+    for (let i = this.timeline.length - 1, seen = 0; i >= 0 && seen < REPEAT_LOOKBACK; i--, seen++) {
+      const item = this.timeline[i]!;
+      if (Math.abs(ts - item.t) > REPEAT_WINDOW_MS) break;
+      if (item.w === win.label && item.kind === kind && item.target === target && item.detail === detail) {
+        item.count = (item.count ?? 1) + 1;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** `button "Place order"`, `a "Shop" → /shop`, `input#email`: for the model, from the mirror. */

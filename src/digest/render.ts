@@ -152,8 +152,8 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
       parts.push(JSON.stringify(clip(item.detail ?? '', 160)));
       break;
     case 'request-failed': {
-      const [method, ...rest] = (item.target ?? '').split(' ');
-      parts.push(method ?? '', JSON.stringify(displayUrl(rest.join(' '), origin)), `→ ${item.detail ?? 'failed'}`);
+      const [, method, url] = /^(?:([A-Z]{1,10}) )?(.*)$/s.exec(item.target ?? '') ?? [];
+      parts.push(method ?? '', JSON.stringify(displayUrl(url ?? '', origin)), `→ ${item.detail ?? 'failed'}`);
       break;
     }
     case 'scroll':

@@ -216,8 +216,8 @@ export async function* lines(chunks: AsyncIterable<Buffer>, maxLineBytes = MAX_L
         overlong = false;
         yield OVERLONG_LINE;
       } else {
-        carry.push(chunk.subarray(start, newline));
-        const line = Buffer.concat(carry).toString('utf8');
+        // Most lines lie inside one chunk: decode them in place, without a copy.
+        const line = carry.length === 0 ? chunk.toString('utf8', start, newline) : Buffer.concat([...carry, chunk.subarray(start, newline)]).toString('utf8');
         if (line.trim()) yield line;
       }
       carry = [];

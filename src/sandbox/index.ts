@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import {
   ACTIONS,
+  BIG_RECORDING_ID,
   MAIN_PROJECT_ID,
   MARKETING_PROJECT_ID,
   ORGANIZATION,
@@ -13,6 +14,7 @@ import {
   RECORDING_SEEDS,
   SANDBOX_USER,
   STAGING_PROJECT_ID,
+  bigRecordingSeed,
   ltsBlobKey,
   type StoryName,
 } from './demo/catalog.js';
@@ -21,6 +23,7 @@ import { dispatch, matchRoute } from './router.js';
 import { SandboxState, type RequestContext, type ResolvedOptions } from './state.js';
 
 export { SANDBOX_TIMEZONES, type SandboxTimezone } from './timezones.js';
+export { BIG_RECORDING_ID };
 
 export const SANDBOX_API_KEY = 'phx_sandbox_demo_key_not_secret';
 
@@ -32,6 +35,8 @@ export interface SandboxOptions {
   recordingsEnvelope?: 'has_next' | 'drf'; // recordings list envelope; default 'has_next' (real PostHog)
   projectsEnvelope?: 'drf' | 'has_next'; // projects list envelope; default 'drf' (real PostHog)
   now?: Date; // clock for demo data; default new Date()
+  /** Add a long synthetic recording (id BIG_RECORDING_ID): the real checkout recording, `copies` times over (~117 KB each). */
+  bigRecording?: { copies: number };
 }
 
 export interface RecordedRequest {
@@ -132,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recordingsEnvelope: options.recordingsEnvelope ?? 'has_next',
     projectsEnvelope: options.projectsEnvelope ?? 'drf',
   };
-  const state = new SandboxState((options.now ?? new Date()).getTime());
+  const state = new SandboxState((options.now ?? new Date()).getTime(), options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies)] : []);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];
   // Pending fault delays: close() ends them at once so nothing outlives the sandbox.
