@@ -3,6 +3,7 @@
 // 1. Throughput: the digest of snapshot JSONL (real recorded fixtures, repeated to ~64 MB, fed in
 //    64 KB chunks as a socket delivers them) against a baseline measured in the same run: split
 //    the same bytes into lines and JSON.parse each, nothing else. Runs alternate, medians compared.
+//    Both run in this thread; in the server the digest runs the same code in a worker thread.
 // 2. Peak memory: the built server (node dist/cli.js, stdio) digests a ~200 MB synthetic recording
 //    served over HTTP by the sandbox in another process; peak RSS is the server's VmHWM.
 //
@@ -16,9 +17,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Digester } from '../dist/digest/digest.js';
+import { DigestFeed } from '../dist/digest/feed.js';
 import { renderDigest } from '../dist/digest/render.js';
-import { eventsFromLine, lines } from '../dist/posthog/snapshots.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -56,10 +56,6 @@ function* chunksOf(buffer, size = 64 * 1024) {
   for (let i = 0; i < buffer.length; i += size) yield buffer.subarray(i, i + size);
 }
 
-async function* asyncChunks(buffer) {
-  for (const chunk of chunksOf(buffer)) yield chunk;
-}
-
 /** The floor: find each newline, decode the line, JSON.parse it. */
 function baseline(buffer) {
   let parsed = 0;
@@ -82,14 +78,13 @@ function baseline(buffer) {
   return parsed;
 }
 
-/** What the tool does with each block's body: stream lines, decode events, digest, render. */
-async function digest(buffer) {
-  const d = new Digester();
-  for await (const line of lines(asyncChunks(buffer))) {
-    const events = eventsFromLine(line);
-    if (events) for (const { windowId, event } of events) d.push(windowId, event);
-  }
-  return renderDigest(d.finish(), { id: 'bench', projectId: '1' }, 4000).text.length;
+/** What the tool's digest worker does with each body: split lines, decode events, digest; then render. */
+function digest(buffer) {
+  const feed = new DigestFeed();
+  feed.startUnit();
+  for (const chunk of chunksOf(buffer)) feed.data(chunk);
+  feed.endUnit();
+  return renderDigest(feed.finish(), { id: 'bench', projectId: '1' }, 4000).text.length;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -100,13 +95,13 @@ async function throughput() {
   const base = [];
   const ours = [];
   baseline(buffer);
-  await digest(buffer); // warm-up of both paths
+  digest(buffer); // warm-up of both paths
   for (let run = 0; run < Number(opts.runs); run++) {
     let t = performance.now();
     baseline(buffer);
     base.push(mb / ((performance.now() - t) / 1000));
     t = performance.now();
-    await digest(buffer);
+    digest(buffer);
     ours.push(mb / ((performance.now() - t) / 1000));
   }
   return { mb, base: median(base), ours: median(ours), ratio: median(ours) / median(base) };

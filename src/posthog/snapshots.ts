@@ -201,45 +201,62 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const OVERLONG_LINE = '<line too long>';
 
 /**
- * Splits a byte stream into lines without holding more than one line (plus a chunk) in memory,
- * and decodes each line as a whole so multi-byte characters split across chunks stay intact.
+ * Splits bytes into lines as they arrive, holding no more than one line (plus a chunk), and
+ * decodes each line whole so multi-byte characters split across chunks stay intact. A line
+ * longer than the limit is dropped unread and reported as OVERLONG_LINE.
  */
-export async function* lines(chunks: AsyncIterable<Buffer>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string> {
-  let carry: Buffer[] = [];
-  let carried = 0;
-  let overlong = false;
-  for await (const chunk of chunks) {
+export class LineSplitter {
+  private carry: Buffer[] = [];
+  private carried = 0;
+  private overlong = false;
+
+  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+
+  push(chunk: Buffer): string[] {
+    const out: string[] = [];
     let start = 0;
     let newline = chunk.indexOf(0x0a, start);
     while (newline !== -1) {
-      if (overlong) {
-        overlong = false;
-        yield OVERLONG_LINE;
+      if (this.overlong) {
+        this.overlong = false;
+        out.push(OVERLONG_LINE);
       } else {
         // Most lines lie inside one chunk: decode them in place, without a copy.
-        const line = carry.length === 0 ? chunk.toString('utf8', start, newline) : Buffer.concat([...carry, chunk.subarray(start, newline)]).toString('utf8');
-        if (line.trim()) yield line;
+        const line = this.carry.length === 0 ? chunk.toString('utf8', start, newline) : Buffer.concat([...this.carry, chunk.subarray(start, newline)]).toString('utf8');
+        if (line.trim()) out.push(line);
       }
-      carry = [];
-      carried = 0;
+      this.carry = [];
+      this.carried = 0;
       start = newline + 1;
       newline = chunk.indexOf(0x0a, start);
     }
-    if (start < chunk.length && !overlong) {
-      carry.push(chunk.subarray(start));
-      carried += chunk.length - start;
-      if (carried > maxLineBytes) {
-        overlong = true;
-        carry = [];
-        carried = 0;
+    if (start < chunk.length && !this.overlong) {
+      this.carry.push(chunk.subarray(start));
+      this.carried += chunk.length - start;
+      if (this.carried > this.maxLineBytes) {
+        this.overlong = true;
+        this.carry = [];
+        this.carried = 0;
       }
     }
+    return out;
   }
-  if (overlong) yield OVERLONG_LINE;
-  else {
-    const last = Buffer.concat(carry).toString('utf8');
-    if (last.trim()) yield last;
+
+  /** The last line (a body need not end with a newline). */
+  end(): string[] {
+    if (this.overlong) return [OVERLONG_LINE];
+    const last = Buffer.concat(this.carry).toString('utf8');
+    this.carry = [];
+    this.carried = 0;
+    return last.trim() ? [last] : [];
   }
+}
+
+/** The lines of a byte stream (see LineSplitter). */
+export async function* lines(chunks: AsyncIterable<Buffer>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string> {
+  const splitter = new LineSplitter(maxLineBytes);
+  for await (const chunk of chunks) yield* splitter.push(chunk);
+  yield* splitter.end();
 }
 
 export const EVENT_TYPE_NAMES: Record<number, string> = {

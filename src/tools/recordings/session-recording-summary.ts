@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { Digester } from '../../digest/digest.js';
+import type { Digest } from '../../digest/digest.js';
 import { renderDigest } from '../../digest/render.js';
+import { startDigest } from '../../digest/runner.js';
 import { UpstreamError } from '../../errors.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
-import { eventsFromLine, lines, parseSources, planUnits, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
+import { parseSources, planUnits, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingNotFound } from './session-recording-get.js';
@@ -47,9 +48,7 @@ Use it first to learn why a session went wrong; session-recording-snapshots give
       client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal }),
     ]);
 
-    const digester = new Digester();
-    await digestUnits(client, snapshotsPath, planUnits(parseSources(listing)), digester, signal);
-    const digest = digester.finish();
+    const digest = await digestUnits(client, snapshotsPath, planUnits(parseSources(listing)), signal);
     const person = personOf(meta);
     const rendered = renderDigest(digest, { id: input.id, projectId, person }, input.max_chars);
     return {
@@ -78,37 +77,33 @@ Use it first to learn why a session went wrong; session-recording-snapshots give
 });
 
 /**
- * Streams every unit through the digester. A unit that fails (a block range PostHog cannot serve,
+ * Streams every unit through the digest. A unit that fails (a block range PostHog cannot serve,
  * a body cut off) becomes a note and the rest is still read; only when nothing at all could be
- * read does the error surface. Cancellation always stops.
+ * read does the error surface. Cancellation, or a failure of the digest itself, stops everything.
  */
-async function digestUnits(client: PostHogClient, path: string, units: FetchUnit[], digester: Digester, signal: AbortSignal): Promise<void> {
-  let failures = 0;
-  let firstError: unknown;
-  let skippedLines = 0;
-  for (const unit of units) {
-    const after = unit.kind === 'realtime' ? unit.after : undefined;
-    try {
-      const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal });
-      for await (const line of lines(response.body)) {
-        const events = eventsFromLine(line);
-        if (events === null) {
-          skippedLines++;
-          continue;
-        }
-        for (const { windowId, event } of events) {
-          if (after === undefined || event.timestamp > after) digester.push(windowId, event);
-        }
+async function digestUnits(client: PostHogClient, path: string, units: FetchUnit[], signal: AbortSignal): Promise<Digest> {
+  const runner = startDigest();
+  try {
+    let failures = 0;
+    let firstError: unknown;
+    for (const unit of units) {
+      runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
+      try {
+        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal });
+        for await (const chunk of response.body) await runner.data(chunk);
+        runner.endUnit();
+      } catch (err) {
+        if (signal.aborted || runner.failure) throw runner.failure ?? err;
+        failures++;
+        firstError ??= err;
+        runner.note(`${unitName(unit)} could not be read${err instanceof UpstreamError ? ` (HTTP ${err.status})` : ''}: ${err instanceof Error ? err.message.slice(0, 160) : String(err)}. Events from it are missing or partial.`);
       }
-    } catch (err) {
-      if (signal.aborted) throw err;
-      failures++;
-      firstError ??= err;
-      digester.note(`${unitName(unit)} could not be read${err instanceof UpstreamError ? ` (HTTP ${err.status})` : ''}: ${err instanceof Error ? err.message.slice(0, 160) : String(err)}. Events from it are missing or partial.`);
     }
+    if (units.length > 0 && failures === units.length) throw firstError;
+    return await runner.finish();
+  } finally {
+    runner.close();
   }
-  if (units.length > 0 && failures === units.length) throw firstError;
-  if (skippedLines > 0) digester.note(`${skippedLines} unreadable line(s) of snapshot data skipped (corrupt or cut off).`);
 }
 
 function unitName(unit: FetchUnit): string {
