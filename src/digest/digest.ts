@@ -6,6 +6,7 @@
  */
 
 import { BUTTON_INPUT_TYPES, NodeMirror } from './mirror.js';
+import { quote } from './quote.js';
 
 // rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
 const FULL_SNAPSHOT = 2;
@@ -41,6 +42,8 @@ const REPEAT_WINDOW_MS = 10_000;
 const REPEAT_LOOKBACK = 8;
 /** Kept while reading; past these the digest counts instead of keeping. */
 const TIMELINE_CAP = 2_000;
+/** Windows tracked one by one; events of any further window share one overflow entry. */
+const WINDOWS_CAP = 50;
 const PAGES_CAP = 200;
 const CONSOLE_TEXT_MAX = 300;
 const URL_MAX = 300;
@@ -141,15 +144,23 @@ interface WindowState {
   page: PageVisit | undefined;
   pages: number;
   hadSnapshot: boolean;
-  /** the click burst on one element, for rage clicks */
-  burst: { node: number; times: number[]; item: TimelineItem; rage: boolean } | undefined;
+  /** the click burst on one element, for rage clicks: its last few click times */
+  burst: { node: number; times: number[]; clicks: number; item: TimelineItem; rage: boolean } | undefined;
   pending: PendingClick[];
+  /** a Meta for the page already shown: a reload or just a periodic re-snapshot, told by the next full snapshot */
+  sameUrlMeta: number | undefined;
   lastItem: TimelineItem | undefined;
   lastTimestamp: number;
 }
 
 export class Digester {
   private readonly windows = new Map<string | null, WindowState>();
+  private overflow: WindowState | undefined;
+  private overflowWindows = 0;
+  /** Windows with clicks still waiting to be judged dead or alive. */
+  private readonly pendingWindows = new Set<WindowState>();
+  /** Timeline entries actually kept (past the cap some are not). */
+  private readonly kept = new WeakSet<TimelineItem>();
   private readonly pages: PageVisit[] = [];
   private readonly timeline: TimelineItem[] = [];
   private readonly counts: DigestCounts = {
@@ -197,7 +208,8 @@ export class Digester {
     const win = this.window(windowId);
     if (ts < win.lastTimestamp) this.outOfOrder++;
     else win.lastTimestamp = ts;
-    this.settleClicks(ts);
+    // Windows arrive in separate batches: a window's clicks are judged by its own clock only.
+    if (win.pending.length > 0) this.settleClicks(win, ts);
 
     const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
     try {
@@ -206,10 +218,7 @@ export class Digester {
           this.pageView(win, ts, data.href, true);
           return;
         case FULL_SNAPSHOT:
-          win.mirror.reset(data.node);
-          win.hadSnapshot = true;
-          if (win.page && !win.page.title && win.mirror.title) win.page.title = clipText(win.mirror.title, 120);
-          this.reacted(win, ts);
+          this.fullSnapshot(win, ts, data.node);
           return;
         case INCREMENTAL:
           this.incremental(win, ts, data);
@@ -231,9 +240,23 @@ export class Digester {
 
   private window(id: string | null): WindowState {
     let win = this.windows.get(id);
+    if (!win && this.windows.size >= WINDOWS_CAP) {
+      this.overflowWindows++;
+      this.overflow ??= this.newWindow(`w${WINDOWS_CAP + 1}+`, null);
+      // Remembered as overflow so it is counted once; its events share the overflow entry.
+      this.windows.set(id, this.overflow);
+      return this.overflow;
+    }
     if (!win) {
-      win = {
-        label: `w${this.windows.size + 1}`,
+      win = this.newWindow(`w${this.windows.size + 1}`, id);
+      this.windows.set(id, win);
+    }
+    return win;
+  }
+
+  private newWindow(label: string, id: string | null): WindowState {
+    return {
+        label,
         id,
         mirror: new NodeMirror(),
         page: undefined,
@@ -241,12 +264,15 @@ export class Digester {
         hadSnapshot: false,
         burst: undefined,
         pending: [],
+        sameUrlMeta: undefined,
         lastItem: undefined,
         lastTimestamp: -Infinity,
       };
-      this.windows.set(id, win);
-    }
-    return win;
+  }
+
+  /** Distinct windows, the overflow entry last. */
+  private allWindows(): WindowState[] {
+    return [...new Set(this.windows.values())];
   }
 
   private offset(ts: number): number {
@@ -255,21 +281,35 @@ export class Digester {
 
   private add(win: WindowState, ts: number, item: Omit<TimelineItem, 't' | 'w'>): TimelineItem {
     const full: TimelineItem = { t: ts, w: win.label, ...item };
+    this.keep(full);
+    win.lastItem = full;
+    return full;
+  }
+
+  /** Keeps an entry within the caps: past TIMELINE_CAP only the important kinds, up to twice that. */
+  private keep(item: TimelineItem): void {
     if (this.timeline.length < TIMELINE_CAP || (PRIORITY[item.kind] <= 1 && this.timeline.length < TIMELINE_CAP * 2)) {
-      this.timeline.push(full);
+      this.timeline.push(item);
+      this.kept.add(item);
     } else {
       this.itemsDropped++;
     }
-    win.lastItem = full;
-    return full;
   }
 
   private pageView(win: WindowState, ts: number, href: unknown, load: boolean): void {
     if (typeof href !== 'string' || href.length === 0) return;
     const url = clipText(href, URL_MAX);
     this.reacted(win, ts);
-    // posthog-js sends a $pageview custom event next to the Meta of the same load: one visit.
-    if (win.page && win.page.url === url && (!load || ts - win.page.t < 1_000)) return;
+    if (win.page && win.page.url === url) {
+      // posthog-js sends a $pageview next to the Meta of the same load: one visit. A later Meta
+      // for the same URL is a reload or only a periodic full snapshot: the snapshot tells which.
+      if (load && ts - win.page.t >= 1_000) win.sameUrlMeta = ts;
+      return;
+    }
+    this.visit(win, ts, url, load);
+  }
+
+  private visit(win: WindowState, ts: number, url: string, load: boolean): void {
     this.counts.page_views++;
     win.pages++;
     win.burst = undefined;
@@ -278,6 +318,20 @@ export class Digester {
     else this.pagesDropped++;
     win.page = visit;
     this.add(win, ts, { kind: 'page', target: url, ...(load ? {} : { detail: 'in-page navigation' }) });
+  }
+
+  /**
+   * rrweb numbers nodes from 1 on a new page and keeps the numbers when it re-snapshots the same
+   * page (posthog-js does every few minutes): ids starting lower than before mean a reload.
+   */
+  private fullSnapshot(win: WindowState, ts: number, root: unknown): void {
+    const before = win.mirror.maxId;
+    win.mirror.reset(root);
+    win.hadSnapshot = true;
+    if (win.sameUrlMeta !== undefined && win.page && win.mirror.maxId < before) this.visit(win, win.sameUrlMeta, win.page.url, true);
+    win.sameUrlMeta = undefined;
+    if (win.page && !win.page.title && win.mirror.title) win.page.title = clipText(win.mirror.title, 120);
+    this.reacted(win, ts);
   }
 
   private incremental(win: WindowState, ts: number, data: Record<string, unknown>): void {
@@ -290,7 +344,8 @@ export class Digester {
         this.reacted(win, ts);
         return;
       case MOUSE_INTERACTION:
-        if (data.type === CLICK || data.type === DOUBLE_CLICK) this.click(win, ts, Number(data.id), data.type === DOUBLE_CLICK);
+        if (data.type === CLICK) this.click(win, ts, Number(data.id));
+        else if (data.type === DOUBLE_CLICK) this.doubleClick(win, Number(data.id));
         return;
       case SCROLL:
         this.scroll(win, ts, Number(data.id), Number(data.y));
@@ -347,59 +402,75 @@ export class Digester {
     }
   }
 
-  private click(win: WindowState, ts: number, id: number, double: boolean): void {
+  private click(win: WindowState, ts: number, id: number): void {
     this.counts.clicks++;
     const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
     const burst = win.burst;
     if (burst && burst.node === node && ts - burst.times[burst.times.length - 1]! <= RAGE_WINDOW_MS && ts >= burst.times[0]!) {
+      burst.clicks++;
       burst.times.push(ts);
-      burst.item.count = burst.times.length;
-      const n = burst.times.length;
-      if (!burst.rage && n >= RAGE_CLICKS && ts - burst.times[n - RAGE_CLICKS]! <= RAGE_WINDOW_MS) {
+      if (burst.times.length > RAGE_CLICKS) burst.times.shift();
+      burst.item.count = burst.clicks;
+      if (!burst.rage && burst.times.length >= RAGE_CLICKS && ts - burst.times[0]! <= RAGE_WINDOW_MS) {
         burst.rage = true;
         burst.item.kind = 'rage-click';
         this.counts.rage_clicks++;
-        // Clicks that turned into a rage click are not also judged as dead.
+        // Clicks that turned into a rage click are not also judged as dead…
         win.pending = win.pending.filter((p) => p.item !== burst.item);
+        // …and a rage click past the timeline's cap for minor entries is kept after all.
+        if (!this.kept.has(burst.item)) this.keep(burst.item);
       }
       return;
     }
     const target = this.describe(win, node);
-    const item = this.add(win, ts, { kind: 'click', target, ...(double ? { detail: 'double-click' } : {}) });
-    win.burst = { node, times: [ts], item, rage: false };
-    if (!this.isFormControl(win, node)) win.pending.push({ at: ts, item });
+    const item = this.add(win, ts, { kind: 'click', target });
+    win.burst = { node, times: [ts], clicks: 1, item, rage: false };
+    if (!this.isFormControl(win, node)) {
+      win.pending.push({ at: ts, item });
+      this.pendingWindows.add(win);
+    }
+  }
+
+  /** A browser reports a double-click as click, click, dblclick: the clicks are counted already. */
+  private doubleClick(win: WindowState, id: number): void {
+    const burst = win.burst;
+    const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
+    if (burst && burst.node === node && !burst.rage && burst.clicks === 2) {
+      burst.item.detail = 'double-click';
+      delete burst.item.count;
+      // A second click a user meant is no sign of frustration: the next click starts afresh.
+      win.burst = undefined;
+    }
   }
 
   /** Something visible happened in `win` at `ts`: pending clicks before it were not dead. */
   private reacted(win: WindowState, ts: number): void {
     if (win.pending.length > 0) win.pending = win.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
     // A new tab opened by a click counts as its reaction too.
-    if (win.pages === 0) for (const other of this.windows.values()) if (other !== win) other.pending = other.pending.filter((p) => ts - p.at > DEAD_CLICK_MS);
+    if (win.pages === 0) {
+      for (const other of this.pendingWindows) if (other !== win) other.pending = other.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
+    }
   }
 
-  /** Clicks with nothing after them for DEAD_CLICK_MS, judged once the stream is past that point. */
-  private settleClicks(now: number): void {
-    for (const win of this.windows.values()) {
-      if (win.pending.length === 0) continue;
-      const still: PendingClick[] = [];
-      for (const p of win.pending) {
-        if (now - p.at > DEAD_CLICK_MS) {
-          if (p.item.kind === 'click') {
-            p.item.kind = 'dead-click';
-            this.counts.dead_clicks++;
-          }
-        } else still.push(p);
-      }
-      win.pending = still;
+  /** A window's clicks with nothing after them for DEAD_CLICK_MS, judged once its own events are past that point. */
+  private settleClicks(win: WindowState, now: number): void {
+    const still: PendingClick[] = [];
+    for (const p of win.pending) {
+      if (now - p.at > DEAD_CLICK_MS) {
+        if (p.item.kind === 'click') {
+          p.item.kind = 'dead-click';
+          this.counts.dead_clicks++;
+        }
+      } else still.push(p);
     }
+    win.pending = still;
+    if (still.length === 0) this.pendingWindows.delete(win);
   }
 
   private isFormControl(win: WindowState, id: number): boolean {
     const node = win.mirror.get(id);
     if (!node?.tag) return false;
-    if (node.attrs?.contenteditable !== undefined) return true;
-    if (node.tag === 'input') return !BUTTON_INPUT_TYPES.has(node.attrs?.type ?? '');
-    return node.tag === 'textarea' || node.tag === 'select' || node.tag === 'option' || node.tag === 'label';
+    return win.mirror.isUserText(node) || node.tag === 'label';
   }
 
   private scroll(win: WindowState, ts: number, id: number, y: number): void {
@@ -432,8 +503,9 @@ export class Digester {
     this.counts.inputs++;
     this.reacted(win, ts);
     const tag = win.mirror.get(id)?.tag;
+    const known = win.mirror.get(id)?.tag !== undefined;
     const detail =
-      typeof data.isChecked === 'boolean' && (typeof data.text !== 'string' || data.text === 'on' || this.isToggle(win, id))
+      typeof data.isChecked === 'boolean' && (this.isToggle(win, id) || (!known && (typeof data.text !== 'string' || data.text === 'on')))
         ? data.isChecked
           ? 'checked'
           : 'unchecked'
@@ -522,22 +594,30 @@ export class Digester {
     return false;
   }
 
-  /** `button "Place order"`, `a "Shop" → /shop`, `input#email`: for the model, from the mirror. */
+  /** `button "Place order"`, `a "Shop" → "/shop"`, `input#email`: for the model, from the mirror. */
   private describe(win: WindowState, id: number): string {
     const node = Number.isFinite(id) ? win.mirror.get(id) : undefined;
     if (!node?.tag) return win.hadSnapshot ? `element ${id}` : `element ${id} (no DOM snapshot seen)`;
+    // A field (or an option of one) by its label, never by what is in it.
+    if (win.mirror.isUserText(node)) return this.describeField(win, node.tag === 'option' || node.tag === 'datalist' ? this.fieldOf(win, node.id) : node.id);
     const attrs = node.attrs ?? {};
     let out = ident(node.tag);
     if (attrs.id) out += `#${ident(attrs.id)}`;
-    const isField = node.tag === 'textarea' || node.tag === 'select' || (node.tag === 'input' && !BUTTON_INPUT_TYPES.has(attrs.type ?? '')) || attrs.contenteditable !== undefined;
-    const name = isField
-      ? undefined
-      : attrs['aria-label'] || (node.tag === 'input' ? attrs.value : undefined) || win.mirror.textOf(node.id, 60) || attrs.title || attrs.alt;
-    if (name) out += ` ${JSON.stringify(name)}`;
-    else if (isField) out = this.describeField(win, node.id);
-    else if (attrs.name) out += `[name=${JSON.stringify(attrs.name)}]`;
-    if (node.tag === 'a' && attrs.href) out += ` → ${JSON.stringify(clipText(samePath(attrs.href, win.page?.url), 120))}`;
+    const name = attrs['aria-label'] || (node.tag === 'input' ? attrs.value : undefined) || win.mirror.textOf(node.id, 60) || attrs.title || attrs.alt;
+    if (name) out += ` ${quote(name)}`;
+    else if (attrs.name) out += `[name=${quote(attrs.name)}]`;
+    if (node.tag === 'a' && attrs.href) out += ` → ${quote(clipText(samePath(attrs.href, win.page?.url), 120))}`;
     return out;
+  }
+
+  /** The select (or other element) an option belongs to. */
+  private fieldOf(win: WindowState, id: number): number {
+    let current = win.mirror.get(id);
+    for (let depth = 0; current && depth < 4; depth++) {
+      if (current.tag === 'select' || current.tag === 'input') return current.id;
+      current = win.mirror.get(current.parent);
+    }
+    return id;
   }
 
   /** A form field by its label, never its value: `input[email] "Email address"`. */
@@ -549,18 +629,20 @@ export class Digester {
     if (attrs.type && node.tag === 'input') out += `[${ident(attrs.type)}]`;
     if (attrs.id) out += `#${ident(attrs.id)}`;
     const label = win.mirror.labelOf(id) || attrs['aria-label'] || attrs.placeholder || attrs.name;
-    if (label) out += ` ${JSON.stringify(clipText(label, 60))}`;
+    if (label) out += ` ${quote(clipText(label, 60))}`;
     return out;
   }
 
   finish(): Digest {
     // Clicks still pending at the end had no time to show a reaction: not judged dead.
-    for (const win of this.windows.values()) win.pending = [];
+    for (const win of this.pendingWindows) win.pending = [];
+    this.pendingWindows.clear();
     const notes: string[] = [];
     if (this.outOfOrder > 0) notes.push(`${this.outOfOrder} event(s) arrived out of time order; the timeline is sorted by time.`);
     if (this.unknownEvents > 0) notes.push(`${this.unknownEvents} event(s) of unknown rrweb type skipped.`);
     if (this.badEvents > 0) notes.push(`${this.badEvents} malformed event(s) skipped.`);
-    for (const win of this.windows.values()) {
+    if (this.overflowWindows > 0) notes.push(`${this.overflowWindows} window(s) beyond the first ${WINDOWS_CAP} are merged as ${this.overflow!.label}.`);
+    for (const win of this.allWindows()) {
       if (!win.hadSnapshot && this.counts.events > 0) notes.push(`No full DOM snapshot for ${win.label}: its elements are named by node id only.`);
       if (win.mirror.dropped > 0) notes.push(`${win.label}: page too large to mirror fully; ${win.mirror.dropped} node(s) not tracked.`);
     }
@@ -578,7 +660,7 @@ export class Digester {
       end: this.last,
       duration_ms: start === null || this.last === null ? 0 : this.last - start,
       active_ms: this.activeMs,
-      windows: [...this.windows.values()].map((w) => ({ w: w.label, window_id: w.id, pages: w.pages })),
+      windows: this.allWindows().map((w) => ({ w: w.label, window_id: w.id, pages: w.pages })),
       pages: this.pages.map((p) => ({ ...p, t: relative(p.t) })).sort((a, b) => a.t - b.t),
       timeline,
       counts: { ...this.counts },

@@ -1,21 +1,26 @@
 /**
  * A light mirror of one window's DOM, rebuilt from rrweb full snapshots and kept current by
  * mutations, so a click on node 412 can be told as `button "Place order"`. It keeps only what a
- * description needs (tag, a few attributes, text, parent/children links), and a node cap keeps it
- * bounded on pathological pages.
+ * description needs (tag, a few attributes, text, tree links), and a node cap keeps it bounded on
+ * pathological pages. Children are a linked list, so inserts and removals cost O(1) however
+ * large a list grows.
  */
 
 /** rrweb-snapshot node types. */
-const DOCUMENT = 0;
 const ELEMENT = 2;
 const TEXT = 3;
 
-/** Attributes that name or locate an element. Never `value` of a text field: that is user input. */
+/** Attributes that name or locate an element. `value` only on buttons: elsewhere it is user input. */
 const KEPT_ATTRIBUTES = new Set(['id', 'name', 'type', 'role', 'aria-label', 'href', 'placeholder', 'title', 'alt', 'for', 'data-attr', 'value', 'contenteditable']);
 const ATTRIBUTE_MAX = 200;
 const TEXT_MAX = 200;
 /** Nodes kept per window; past this, new nodes are not mirrored (and the digest says so). */
 export const MIRROR_NODE_CAP = 150_000;
+
+export const BUTTON_INPUT_TYPES = new Set(['button', 'submit', 'reset', 'image']);
+const INTERACTIVE_TAGS = new Set(['button', 'a', 'input', 'select', 'textarea', 'summary', 'label']);
+/** Elements whose text is what the user typed or chose: never read for a description. */
+const USER_TEXT_TAGS = new Set(['textarea', 'select', 'option', 'datalist']);
 
 export interface MirrorNode {
   id: number;
@@ -23,7 +28,10 @@ export interface MirrorNode {
   attrs?: Record<string, string>;
   text?: string;
   parent: number;
-  children: number[];
+  first?: number;
+  last?: number;
+  prev?: number;
+  next?: number;
 }
 
 interface SerializedNode {
@@ -43,6 +51,8 @@ export class NodeMirror {
   title: string | undefined;
   /** Nodes that could not be added because of the cap. */
   dropped = 0;
+  /** The highest node id seen: rrweb ids keep climbing within a page and restart on a new one. */
+  maxId = 0;
 
   get size(): number {
     return this.nodes.size;
@@ -62,6 +72,7 @@ export class NodeMirror {
     this.labels.clear();
     this.title = undefined;
     this.dropped = 0;
+    this.maxId = 0;
     this.add(root, -1);
   }
 
@@ -71,13 +82,14 @@ export class NodeMirror {
     while (stack.length > 0) {
       const { node, parent, next } = stack.pop()!;
       if (typeof node !== 'object' || node === null || typeof node.id !== 'number') continue;
-      if (this.nodes.size >= MIRROR_NODE_CAP && !this.nodes.has(node.id)) {
+      const id = node.id;
+      if (id > this.maxId) this.maxId = id;
+      if (this.nodes.size >= MIRROR_NODE_CAP && !this.nodes.has(id)) {
         this.dropped++;
         continue;
       }
-      const id = node.id;
       if (this.nodes.has(id)) this.remove(id);
-      const entry: MirrorNode = { id, parent, children: [] };
+      const entry: MirrorNode = { id, parent };
       if (node.type === ELEMENT && typeof node.tagName === 'string') {
         entry.tag = node.tagName.toLowerCase();
         const attrs = keptAttributes(node.attributes);
@@ -89,24 +101,35 @@ export class NodeMirror {
         entry.text = node.textContent.length > TEXT_MAX ? node.textContent.slice(0, TEXT_MAX) : node.textContent;
       }
       this.nodes.set(id, entry);
-      this.link(id, parent, next);
+      this.link(entry, next);
       if (Array.isArray(node.childNodes)) {
         // Pushed in reverse so children are linked in document order.
         for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push({ node: node.childNodes[i] as SerializedNode, parent: id });
       }
-      if (entry.tag === 'title' && this.title === undefined && node.type === ELEMENT) {
+      if (entry.tag === 'title' && this.title === undefined) {
         const child = Array.isArray(node.childNodes) ? (node.childNodes[0] as SerializedNode | undefined) : undefined;
         if (child && typeof child.textContent === 'string') this.title = child.textContent.trim().slice(0, TEXT_MAX) || undefined;
       }
     }
   }
 
-  private link(id: number, parent: number, next?: number | null): void {
-    const parentNode = this.nodes.get(parent);
-    if (!parentNode) return;
-    const at = typeof next === 'number' ? parentNode.children.indexOf(next) : -1;
-    if (at === -1) parentNode.children.push(id);
-    else parentNode.children.splice(at, 0, id);
+  /** Links a node into its parent's children, before `next` when that is a child of the same parent. */
+  private link(node: MirrorNode, next?: number | null): void {
+    const parent = this.nodes.get(node.parent);
+    if (!parent) return;
+    const before = typeof next === 'number' ? this.nodes.get(next) : undefined;
+    if (before && before.parent === node.parent) {
+      node.next = before.id;
+      node.prev = before.prev;
+      if (before.prev !== undefined) this.nodes.get(before.prev)!.next = node.id;
+      else parent.first = node.id;
+      before.prev = node.id;
+      return;
+    }
+    node.prev = parent.last;
+    if (parent.last !== undefined) this.nodes.get(parent.last)!.next = node.id;
+    else parent.first = node.id;
+    parent.last = node.id;
   }
 
   /** Removes a node and its subtree. */
@@ -115,16 +138,18 @@ export class NodeMirror {
     if (!node) return;
     const parent = this.nodes.get(node.parent);
     if (parent) {
-      const at = parent.children.indexOf(id);
-      if (at !== -1) parent.children.splice(at, 1);
+      if (node.prev !== undefined) this.nodes.get(node.prev)!.next = node.next;
+      else parent.first = node.next;
+      if (node.next !== undefined) this.nodes.get(node.next)!.prev = node.prev;
+      else parent.last = node.prev;
     }
     const stack = [id];
     while (stack.length > 0) {
-      const current = stack.pop()!;
-      const entry = this.nodes.get(current);
+      const entry = this.nodes.get(stack.pop()!);
       if (!entry) continue;
-      this.nodes.delete(current);
-      for (const child of entry.children) stack.push(child);
+      this.nodes.delete(entry.id);
+      if (entry.tag === 'label' && entry.attrs?.for && this.labels.get(entry.attrs.for) === entry.id) this.labels.delete(entry.attrs.for);
+      for (let child = entry.first; child !== undefined; child = this.nodes.get(child)?.next) stack.push(child);
     }
   }
 
@@ -144,7 +169,19 @@ export class NodeMirror {
     }
   }
 
-  /** The text inside an element, whitespace collapsed, at most `max` characters; script/style skipped. */
+  /** Where users type or choose: form fields and editable regions. */
+  isUserText(node: MirrorNode): boolean {
+    if (!node.tag) return false;
+    if (USER_TEXT_TAGS.has(node.tag)) return true;
+    if (node.tag === 'input') return !BUTTON_INPUT_TYPES.has(node.attrs?.type ?? '');
+    const editable = node.attrs?.contenteditable;
+    return editable !== undefined && editable !== 'false';
+  }
+
+  /**
+   * The text inside an element, whitespace collapsed, at most `max` characters. Scripts and styles
+   * are skipped, and so is anything a user typed or chose (fields, editable regions, options).
+   */
   textOf(id: number, max = 80): string {
     let text = '';
     const stack = [id];
@@ -154,30 +191,36 @@ export class NodeMirror {
       visited++;
       if (!node) continue;
       if (node.text !== undefined) text += ` ${node.text}`;
-      if (node.tag === 'script' || node.tag === 'style' || node.tag === 'noscript') continue;
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+      if (node.tag === 'script' || node.tag === 'style' || node.tag === 'noscript' || this.isUserText(node)) continue;
+      const children: number[] = [];
+      for (let child = node.first; child !== undefined && children.length < 400; child = this.nodes.get(child)?.next) children.push(child);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
     const collapsed = text.replace(/\s+/g, ' ').trim();
     return collapsed.length > max ? `${collapsed.slice(0, max - 1)}…` : collapsed;
   }
 
   /**
-   * What a user would call the click target: the nearest button, link or form control at or
-   * above `id`, else the nearest element (a click lands on a text node or a span inside).
+   * What a user would call the click target: a field or editable region the click landed in, else
+   * the nearest button or link at or above it, else the nearest element (a click lands on a text
+   * node or a span inside).
    */
   interactiveAncestor(id: number): number {
     let current: number | undefined = id;
     let element: number | undefined;
-    for (let depth = 0; current !== undefined && depth < 8; depth++) {
+    let interactive: number | undefined;
+    for (let depth = 0; current !== undefined && depth < 12; depth++) {
       const node = this.nodes.get(current);
       if (!node) break;
       if (node.tag) {
         element ??= current;
-        if (INTERACTIVE_TAGS.has(node.tag) || node.attrs?.role === 'button' || node.attrs?.role === 'link') return current;
+        // Inside a field (an option in its select, text in an editor), the field is the target.
+        if (this.isUserText(node) && node.tag !== 'option' && node.tag !== 'datalist') return current;
+        if (interactive === undefined && (INTERACTIVE_TAGS.has(node.tag) || node.attrs?.role === 'button' || node.attrs?.role === 'link')) interactive = current;
       }
       current = node.parent;
     }
-    return element ?? id;
+    return interactive ?? element ?? id;
   }
 
   /** The label text of a form field: label[for=id], a wrapping label, aria-label, placeholder or name. */
@@ -207,9 +250,6 @@ export class NodeMirror {
   }
 }
 
-export const BUTTON_INPUT_TYPES = new Set(['button', 'submit', 'reset', 'image']);
-const INTERACTIVE_TAGS = new Set(['button', 'a', 'input', 'select', 'textarea', 'summary', 'option', 'label']);
-
 function keptAttributes(attributes: unknown): Record<string, string> | undefined {
   if (typeof attributes !== 'object' || attributes === null) return undefined;
   let kept: Record<string, string> | undefined;
@@ -219,5 +259,3 @@ function keptAttributes(attributes: unknown): Record<string, string> | undefined
   }
   return kept;
 }
-
-export const NODE_TYPES = { DOCUMENT, ELEMENT, TEXT };

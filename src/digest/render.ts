@@ -7,6 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './digest.js';
+import { quote } from './quote.js';
 
 export interface DigestHeader {
   id: string;
@@ -26,6 +27,7 @@ export interface RenderedDigest {
 /** Room kept for the line that says what was cut. */
 const CUT_LINE_RESERVE = 240;
 const NOTES_SHOWN = 5;
+const WINDOWS_LISTED = 10;
 const TIMELINE_HEADING = 'Timeline (m:ss from start):';
 /** Pages get at most this share of what is left after the header. */
 const PAGES_SHARE = 0.3;
@@ -53,8 +55,12 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
     `<<recorded-data ${nonce}>>`,
   ];
   const person = header.person?.name || header.person?.distinct_id;
-  if (person) head.push(`Person: ${JSON.stringify(clip(person, 80))}${header.person?.name && header.person.distinct_id ? ` (distinct id ${JSON.stringify(clip(header.person.distinct_id, 80))})` : ''}`);
-  if (multiWindow) head.push(clip(`Windows (tabs): ${digest.windows.map((w) => `${w.w}=${JSON.stringify(clip(w.window_id ?? 'unknown', 60))}`).join(', ')}`, 300));
+  if (person) head.push(`Person: ${quote(clip(person, 80))}${header.person?.name && header.person.distinct_id ? ` (distinct id ${quote(clip(header.person.distinct_id, 80))})` : ''}`);
+  if (multiWindow) {
+    const listed = digest.windows.slice(0, WINDOWS_LISTED).map((w) => `${w.w}=${quote(clip(w.window_id ?? 'unknown', 40))}`);
+    const more = digest.windows.length - listed.length;
+    head.push(`Windows (tabs): ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+  }
 
   const closing = `<<end recorded-data ${nonce}>>`;
   const notes = digest.notes.slice(0, NOTES_SHOWN).map((n) => `Note: ${clip(n, 240)}`);
@@ -67,7 +73,7 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
   const pageBudget = Math.max(0, budget * PAGES_SHARE);
   let used = 'Pages:'.length + 40;
   for (const [i, page] of digest.pages.entries()) {
-    const line = `  ${clock(page.t)}${multiWindow ? ` ${page.w}` : ''} ${JSON.stringify(i === 0 ? clip(page.url, 200) : displayUrl(page.url, origin))}${page.title ? ` title ${JSON.stringify(clip(page.title, 80))}` : ''}${page.max_scroll_y ? ` (scrolled to ${page.max_scroll_y}px)` : ''}`;
+    const line = `  ${clock(page.t)}${multiWindow ? ` ${page.w}` : ''} ${quote(i === 0 ? clip(page.url, 200) : displayUrl(page.url, origin))}${page.title ? ` title ${quote(clip(page.title, 80))}` : ''}${page.max_scroll_y ? ` (scrolled to ${page.max_scroll_y}px)` : ''}`;
     if (used + line.length + 1 > pageBudget) break;
     used += line.length + 1;
     pageLines.push(line);
@@ -118,7 +124,7 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
     // Only a tiny budget gets here: the notes go, then the text is cut hard.
     notes.length = 0;
     result = compose();
-    if (result.text.length > maxChars) result.text = `${result.text.slice(0, maxChars - 30)}…\n${closing}`;
+    if (result.text.length > maxChars) result.text = `${result.text.slice(0, maxChars - closing.length - 2)}…\n${closing}`;
   }
   return result;
 }
@@ -144,16 +150,18 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
   parts.push(LABELS[item.kind]);
   switch (item.kind) {
     case 'page':
-      parts.push(JSON.stringify(displayUrl(item.target ?? '', origin)));
+      parts.push(quote(displayUrl(item.target ?? '', origin)));
       if (item.detail) parts.push(`(${item.detail})`);
       break;
     case 'console-error':
     case 'console-warn':
-      parts.push(JSON.stringify(clip(item.detail ?? '', 160)));
+      parts.push(quote(clip(item.detail ?? '', 160)));
       break;
     case 'request-failed': {
       const [, method, url] = /^(?:([A-Z]{1,10}) )?(.*)$/s.exec(item.target ?? '') ?? [];
-      parts.push(method ?? '', JSON.stringify(displayUrl(url ?? '', origin)), `→ ${item.detail ?? 'failed'}`);
+      // A status is a number; anything else (a recorded error text) is recorded data, quoted.
+      const outcome = item.detail && /^\d{1,3}$/.test(item.detail) ? item.detail : quote(clip(item.detail ?? 'failed', 100));
+      parts.push(method ?? '', quote(displayUrl(url ?? '', origin)), `→ ${outcome}`);
       break;
     }
     case 'scroll':

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { UserInputError } from '../errors.js';
 import type { Digest } from './digest.js';
 import { DigestFeed } from './feed.js';
 
@@ -34,18 +36,53 @@ const MAX_IN_FLIGHT = 8;
  * (V8 otherwise grows it to tens of MB under this allocation rate); the old generation only holds
  * the bounded digest state, and the cap turns a pathological recording into an error, not an OOM.
  */
-const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 256 };
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 512 };
+/** Digests running at once (each is a worker busy on one core); more calls wait their turn. */
+const MAX_DIGESTS = Math.max(1, Math.min(4, availableParallelism()));
 
 /** The built worker next to this module; absent when running from TypeScript sources (tests). */
 const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
 
-export function startDigest(): DigestRunner {
-  return existsSync(WORKER_FILE) ? new WorkerRunner() : new InThreadRunner();
+let running = 0;
+const queue: Array<() => void> = [];
+
+/**
+ * A runner, once one of the MAX_DIGESTS slots is free; the slot is released by close(). An abort
+ * while waiting gives up the place in the queue, and an abort while running stops the worker.
+ */
+export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
+  if (running >= MAX_DIGESTS) {
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const at = queue.indexOf(go);
+        if (at !== -1) queue.splice(at, 1);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+      };
+      const go = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      queue.push(go);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+  running++;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    running--;
+    queue.shift()?.();
+  };
+  const runner = existsSync(WORKER_FILE) ? new WorkerRunner(release) : new InThreadRunner(release);
+  signal.addEventListener('abort', () => runner.close(), { once: true });
+  return runner;
 }
 
 class InThreadRunner implements DigestRunner {
   private readonly feed = new DigestFeed();
   readonly failure = undefined;
+  constructor(private readonly release: () => void) {}
   startUnit(after?: number): void {
     this.feed.startUnit(after);
   }
@@ -61,7 +98,9 @@ class InThreadRunner implements DigestRunner {
   async finish(): Promise<Digest> {
     return this.feed.finish();
   }
-  close(): void {}
+  close(): void {
+    this.release();
+  }
 }
 
 class WorkerRunner implements DigestRunner {
@@ -71,7 +110,7 @@ class WorkerRunner implements DigestRunner {
   private waiting: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private result: { resolve: (digest: Digest) => void; reject: (error: Error) => void } | undefined;
 
-  constructor() {
+  constructor(private readonly release: () => void) {
     this.worker.on('message', (message: FromWorker) => {
       if (message.t === 'ack') {
         this.inFlight--;
@@ -83,7 +122,13 @@ class WorkerRunner implements DigestRunner {
         this.result?.resolve(message.digest);
       }
     });
-    this.worker.on('error', (error: Error & { code?: string }) => this.fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error('the recording is too large to digest within the digest\'s memory limit; read it in pages with session-recording-snapshots instead') : error));
+    this.worker.on('error', (error: Error & { code?: string }) =>
+      this.fail(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new UserInputError('This recording is too large to digest within the memory the digest may use. Read it in pages with session-recording-snapshots instead.')
+          : error,
+      ),
+    );
     this.worker.on('exit', () => this.fail(new Error('the digest worker stopped unexpectedly')));
   }
 
@@ -127,7 +172,9 @@ class WorkerRunner implements DigestRunner {
   }
 
   close(): void {
+    this.fail(new Error('the digest was stopped'));
     this.worker.removeAllListeners('exit');
     void this.worker.terminate();
+    this.release();
   }
 }

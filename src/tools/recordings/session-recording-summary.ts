@@ -82,7 +82,7 @@ Use it first to learn why a session went wrong; session-recording-snapshots give
  * read does the error surface. Cancellation, or a failure of the digest itself, stops everything.
  */
 async function digestUnits(client: PostHogClient, path: string, units: FetchUnit[], signal: AbortSignal): Promise<Digest> {
-  const runner = startDigest();
+  const runner = await startDigest(signal);
   try {
     let failures = 0;
     let firstError: unknown;
