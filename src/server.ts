@@ -40,7 +40,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const tools = selectTools(settings).map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
   return (client) => {
-    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} } });
     for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
     return server;
   };
@@ -61,14 +61,22 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
-        return errorResult(error, tool, input, settings, log);
+        const text = errorMessage(error, tool, input, settings, log);
+        // The client's log (filtered by its logging/setLevel) hears of failures too; the text is the
+        // agent's, as free of the key as the result. (Stateless HTTP has no stream to carry it.)
+        server.sendLoggingMessage({ level: logLevel(error), logger: PRODUCT_NAME, data: `${tool.name} failed: ${text}` }, extra.sessionId).catch(() => {});
+        return { isError: true, content: [{ type: 'text', text }] };
       }
     },
   );
 }
 
-function errorResult(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: errorMessage(error, tool, input, settings, log) }] };
+/** Our bugs are errors; PostHog out of reach or failing is a warning; a refused request is information. */
+function logLevel(error: unknown): 'error' | 'warning' | 'info' {
+  if (error instanceof UserInputError) return 'info';
+  if (error instanceof UpstreamUnavailableError) return error.kind === 'cancelled' ? 'info' : 'warning';
+  if (error instanceof UpstreamError) return error.status >= 500 ? 'warning' : 'info';
+  return 'error';
 }
 
 function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void): string {
