@@ -114,11 +114,9 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
 
     const server = options.createServer(client);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.once('close', () => {
-      // Also when the caller hangs up early: closing aborts the tool's upstream request.
-      void transport.close();
-      void server.close();
-    });
+    // Also when the caller hangs up early: closing the server (and so its transport) aborts the
+    // tool's upstream request.
+    res.once('close', () => void server.close());
     await server.connect(transport);
     await transport.handleRequest(req, res, body.value);
   }
