@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect as connectSocket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -257,6 +258,27 @@ describe('HTTP limits and shutdown', () => {
       const served = await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING });
       expect(served.status).toBe(200);
       await client.close();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('gives a client that trickles its request a bounded time (408), after which its slot is free', async () => {
+    const s = await start({ http: { maxConcurrency: 1, requestTimeoutMs: 300 } });
+    try {
+      const { host, port } = new URL(s.http.url);
+      const socket = connectSocket(Number(port), host.replace(/:\d+$/, ''));
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${ALICE}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`);
+      await until(() => s.http.inFlight === 1, 'the trickling request to take the slot');
+      expect((await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING })).status).toBe(503);
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      await until(() => s.http.inFlight === 0, 'the slot to free');
+      expect((await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING })).status).toBe(200);
+      expect(s.logs).toEqual([]);
     } finally {
       await s.close();
     }

@@ -21,6 +21,8 @@ export interface HttpOptions {
   /** MCP requests handled at once; beyond it, 503 with Retry-After. */
   maxConcurrency?: number | undefined;
   maxBodyBytes?: number | undefined;
+  /** How long a client may take to send a whole request (headers and body); then 408. */
+  requestTimeoutMs?: number | undefined;
 }
 
 export interface RunningHttp {
@@ -38,6 +40,9 @@ export interface RunningHttp {
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_CONCURRENCY = 64;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Longer than the usual 60 s idle timeout of load balancers, so they never reuse a connection we just closed. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** JSON-RPC's "server error" code, used for every HTTP-level refusal that is not a parse error. */
 const SERVER_ERROR = -32000;
 const PARSE_ERROR = -32700;
@@ -121,7 +126,16 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     await transport.handleRequest(req, res, body.value);
   }
 
-  const httpServer: Server = createHttpServer((req, res) => {
+  // A client trickling its request would hold a concurrency slot: it gets requestTimeout to send
+  // all of it (tool calls are small); the time a call takes to answer is not limited here.
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const timeouts = {
+    requestTimeout,
+    headersTimeout: Math.min(requestTimeout, 20_000),
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+  };
+  const httpServer: Server = createHttpServer(timeouts, (req, res) => {
     handle(req, res).catch((err) => {
       options.log(`http: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) reply(res, 500, -32603, 'Internal server error; the server is still running.');
