@@ -276,6 +276,7 @@ describe('HTTP limits and shutdown', () => {
       expect((await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING })).status).toBe(503);
       await closed;
       expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(rpcError({ status: 408, headers: {}, body: answer.slice(answer.indexOf('\r\n\r\n') + 4) }).message).toMatch(/did not arrive within 300 ms/);
       await until(() => s.http.inFlight === 0, 'the slot to free');
       expect((await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING })).status).toBe(200);
       expect(s.logs).toEqual([]);

@@ -21,7 +21,7 @@ export interface HttpOptions {
   /** MCP requests handled at once; beyond it, 503 with Retry-After. */
   maxConcurrency?: number | undefined;
   maxBodyBytes?: number | undefined;
-  /** How long a client may take to send a whole request (headers and body); then 408. */
+  /** How long a client may take to send a request body; then 408. */
   requestTimeoutMs?: number | undefined;
 }
 
@@ -55,6 +55,8 @@ const PARSE_ERROR = -32700;
 export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  // A client trickling its body would hold a concurrency slot: it gets this long to send it.
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const active = new Set<ServerResponse>();
   let draining = false;
   let drained: (() => void) | undefined;
@@ -111,7 +113,10 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     }
     admit(res);
 
-    const body = await readBody(req, maxBodyBytes);
+    const body = await readBody(req, maxBodyBytes, requestTimeout);
+    if (body.kind === 'too-slow') {
+      return reply(res, 408, SERVER_ERROR, `Request timeout: the request body did not arrive within ${requestTimeout} ms.`, { connection: 'close' });
+    }
     if (body.kind === 'too-large') {
       return reply(res, 413, SERVER_ERROR, `Payload too large: a request body may be at most ${maxBodyBytes} bytes.`, { connection: 'close' });
     }
@@ -126,11 +131,10 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     await transport.handleRequest(req, res, body.value);
   }
 
-  // A client trickling its request would hold a concurrency slot: it gets requestTimeout to send
-  // all of it (tool calls are small); the time a call takes to answer is not limited here.
-  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // Node's own limits, the backstop for a client that trickles its headers (the body has ours,
+  // with a JSON-RPC answer); how long a call takes to answer is not limited here.
   const timeouts = {
-    requestTimeout,
+    requestTimeout: requestTimeout + 5_000,
     headersTimeout: Math.min(requestTimeout, 20_000),
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     connectionsCheckingInterval: Math.min(1_000, requestTimeout),
@@ -188,30 +192,41 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   };
 }
 
-type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'invalid' };
+type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'too-slow' } | { kind: 'invalid' };
 
-/** Reads at most `maxBytes`; past that the rest is discarded (not destroyed, so the 413 can still be sent). */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
+/**
+ * Reads at most `maxBytes` within `timeoutMs`; past either the rest is discarded (not destroyed,
+ * so the 413 or 408 can still be sent).
+ */
+function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Body> {
   if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
+    let done = false;
+    const finish = (body: Body) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
       req.off('data', onData);
       req.resume();
-      resolve({ kind: 'too-large' });
+      resolve(body);
+    };
+    const timer = setTimeout(() => finish({ kind: 'too-slow' }), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else finish({ kind: 'too-large' });
     };
     req.on('data', onData);
     // A caller that hangs up mid-body gets nothing more; its answer goes nowhere.
-    req.once('error', () => resolve({ kind: 'invalid' }));
+    req.once('error', () => finish({ kind: 'invalid' }));
     req.once('end', () => {
-      if (size > maxBytes) return;
+      if (done) return;
       try {
-        resolve({ kind: 'ok', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        finish({ kind: 'ok', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
       } catch {
-        resolve({ kind: 'invalid' });
+        finish({ kind: 'invalid' });
       }
     });
   });
@@ -219,8 +234,9 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
 
 /** Every refusal is a JSON-RPC error body (id null: the request was never read as a message). */
 function reply(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
 }
 
 /** A header value quoted back in an error, kept short and printable. */
