@@ -66,7 +66,7 @@ Options:
   --help, --version
 
 Environment:
-  POSTHOG_PERSONAL_API_KEY  personal API key (required unless --sandbox)
+  POSTHOG_PERSONAL_API_KEY  personal API key (required unless --sandbox or HTTP per-user keys)
   POSTHOG_HOST              us | eu | https://your-posthog.example.com (default us)
   POSTHOG_PROJECT_ID        default project for recording tools (a number or @current)
   POSTHOG_TIMEOUT_MS        upstream request timeout in ms (default 30000)
