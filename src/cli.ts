@@ -41,8 +41,6 @@ async function main(): Promise<void> {
     await Promise.allSettled([client.close(), closeSandbox()]);
     process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
 
   if (config.transport === 'http') {
     // Loaded only in HTTP mode: stdio start-up, which a client waits for at every launch, skips it.
@@ -53,11 +51,23 @@ async function main(): Promise<void> {
       client,
       createServer: makeServer,
       log,
+      authToken: config.http.authToken,
+      allowedHosts: config.http.allowedHosts,
+      allowedOrigins: config.http.allowedOrigins,
+      maxConcurrency: config.http.maxConcurrency,
     });
-    log(`${banner(config, toolCount, baseUrl)} Streamable HTTP at ${http.url}`);
+    log(`${banner(config, toolCount, baseUrl)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
+    onStopSignal(async (signal) => {
+      const grace = config.http.shutdownTimeoutMs;
+      log(`${signal}: no longer accepting connections; letting ${http.inFlight} running request(s) finish (up to ${grace} ms).`);
+      const { abandoned } = await http.shutdown(grace);
+      log(abandoned === 0 ? 'all requests finished; stopped.' : `${abandoned} request(s) still running after ${grace} ms were cut off; stopped.`);
+      await shutdown(0);
+    });
     return;
   }
 
+  onStopSignal(() => shutdown(0));
   log(`${banner(config, toolCount, baseUrl)} Speaking MCP over stdio.`);
   if (config.sandbox) {
     const cli = process.argv[1] ?? 'dist/cli.js';
@@ -71,6 +81,28 @@ async function main(): Promise<void> {
   }
   await serveStdio(makeServer(client));
   await shutdown(0);
+}
+
+/** The first SIGTERM/SIGINT stops gracefully; a second one (an impatient operator) exits at once. */
+function onStopSignal(stop: (signal: string) => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+/** Who may call this HTTP server, for the start-up line (never the token or key themselves). */
+function accessSummary(config: Config): string {
+  if (config.http.authToken !== undefined) return 'callers must send the MCP_AUTH_TOKEN as Bearer';
+  if (config.sandbox || config.apiKey !== undefined) return 'no access token: loopback callers only';
+  return 'per-user keys: each caller sends its own PostHog key as Bearer';
 }
 
 function banner(config: Config, toolCount: number, baseUrl: string): string {

@@ -23,6 +23,17 @@ const configSchema = z.object({
   port: z.number().int().min(0).max(65_535),
   bindHost: z.string().min(1),
   sandbox: z.boolean(),
+  /** HTTP transport only (issue 4): access control, rebinding checks, limits. */
+  http: z.object({
+    /** Callers must send it as Bearer when the server uses its own PostHog key. A secret, like the key. */
+    authToken: z.string().optional(),
+    /** Host header values accepted; undefined: the loopback names with the port when bound to loopback, else any. */
+    allowedHosts: z.array(z.string()).optional(),
+    /** Origins accepted besides those whose host is an allowed host. */
+    allowedOrigins: z.array(z.string()),
+    maxConcurrency: z.number().int().min(1).max(100_000),
+    shutdownTimeoutMs: z.number().int().min(0).max(600_000),
+  }),
   /** Non-fatal notes for stderr (e.g. an ingestion host was mapped). */
   warnings: z.array(z.string()),
 });
@@ -47,13 +58,27 @@ Options:
   --transport stdio|http    default stdio; http serves Streamable HTTP at /mcp
   --port N                  HTTP port (default 3000)
   --host ADDR               HTTP bind address (default 127.0.0.1)
+  --allowed-hosts LIST      HTTP: Host header values accepted, e.g. mcp.example.com,10.0.0.5:3000
+                            ("*" = any; default: localhost/127.0.0.1/[::1] with the port when
+                            bound to loopback, any otherwise) (env MCP_ALLOWED_HOSTS)
+  --allowed-origins LIST    HTTP: browser Origins accepted besides those of allowed hosts
+                            (env MCP_ALLOWED_ORIGINS)
   --help, --version
 
 Environment:
-  POSTHOG_PERSONAL_API_KEY  personal API key (required unless --sandbox)
+  POSTHOG_PERSONAL_API_KEY  personal API key (required unless --sandbox or HTTP per-user keys)
   POSTHOG_HOST              us | eu | https://your-posthog.example.com (default us)
   POSTHOG_PROJECT_ID        default project for recording tools (a number or @current)
   POSTHOG_TIMEOUT_MS        upstream request timeout in ms (default 30000)
+
+HTTP transport:
+  Without POSTHOG_PERSONAL_API_KEY, each caller sends its own PostHog personal API key as
+  "Authorization: Bearer phx_…", used for that caller's requests only.
+  MCP_AUTH_TOKEN            with the server's own key: the token callers must send as
+                            "Authorization: Bearer …" (at least 16 characters). Required
+                            to listen on a non-loopback address with the server's own key.
+  MCP_MAX_CONCURRENCY       MCP requests handled at once; more get 503 (default 64)
+  MCP_SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long running calls may finish (default 10000)
 `;
 
 export type CliAction = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
@@ -73,6 +98,8 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
         transport: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
+        'allowed-hosts': { type: 'string' },
+        'allowed-origins': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -115,6 +142,8 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
 
   const timeoutMs = parseInteger(env.POSTHOG_TIMEOUT_MS, 'POSTHOG_TIMEOUT_MS', 30_000, 100, 600_000);
   const port = parseInteger(flags.port, '--port', 3000, 0, 65_535);
+  const bindHost = flags.host?.trim() || '127.0.0.1';
+  const http = parseHttpSettings(flags, env, { transport, bindHost, serverHasKey: sandbox || apiKey !== undefined, sandbox }, warnings);
 
   const config = configSchema.parse({
     apiKey,
@@ -125,11 +154,106 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     timeoutMs,
     transport,
     port,
-    bindHost: flags.host ?? '127.0.0.1',
+    bindHost,
     sandbox,
+    http,
     warnings,
   });
   return { kind: 'run', config };
+}
+
+interface HttpContext {
+  transport: 'stdio' | 'http';
+  bindHost: string;
+  /** The server calls PostHog with a key of its own (POSTHOG_PERSONAL_API_KEY or the sandbox's). */
+  serverHasKey: boolean;
+  sandbox: boolean;
+}
+
+/**
+ * Who may use an HTTP server. With its own key, the server is a door to that key's PostHog
+ * account: callers must show MCP_AUTH_TOKEN, and without one it may listen on loopback only.
+ * Without its own key, each caller's PostHog key is its credential (PostHog checks it), so a
+ * token would only compete with that key for the one Authorization header: we refuse the mix.
+ */
+function parseHttpSettings(flags: Record<string, string | boolean | undefined>, env: Env, context: HttpContext, warnings: string[]): Config['http'] {
+  const authToken = nonEmpty(env.MCP_AUTH_TOKEN);
+  const hostList = stringFlag(flags['allowed-hosts']) ?? nonEmpty(env.MCP_ALLOWED_HOSTS);
+  const originList = stringFlag(flags['allowed-origins']) ?? nonEmpty(env.MCP_ALLOWED_ORIGINS);
+  const settings: Config['http'] = {
+    authToken,
+    allowedHosts: hostList === undefined ? undefined : parseAllowedHosts(hostList),
+    allowedOrigins: originList === undefined ? [] : parseAllowedOrigins(originList),
+    maxConcurrency: parseInteger(env.MCP_MAX_CONCURRENCY, 'MCP_MAX_CONCURRENCY', 64, 1, 100_000),
+    shutdownTimeoutMs: parseInteger(env.MCP_SHUTDOWN_TIMEOUT_MS, 'MCP_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+  if (context.transport !== 'http') {
+    if (authToken !== undefined) warnings.push('MCP_AUTH_TOKEN is ignored in stdio mode (it protects --transport http).');
+    return settings;
+  }
+  if (authToken !== undefined) {
+    if (!/^[\x21-\x7e]{16,512}$/.test(authToken)) {
+      throw new ConfigurationError('MCP_AUTH_TOKEN must be 16 to 512 printable characters without spaces (e.g. the output of `openssl rand -hex 32`).');
+    }
+    if (!context.serverHasKey) {
+      throw new ConfigurationError(
+        'MCP_AUTH_TOKEN is set but POSTHOG_PERSONAL_API_KEY is not: without a server key each caller sends its own PostHog key as the Bearer credential, so there is no room for a token. Set both (shared key behind a token) or unset MCP_AUTH_TOKEN (per-user keys).',
+      );
+    }
+  }
+  if (context.serverHasKey && authToken === undefined && !isLoopbackHost(context.bindHost)) {
+    const key = context.sandbox ? 'the sandbox key' : 'the server\'s POSTHOG_PERSONAL_API_KEY';
+    throw new ConfigurationError(
+      `Refusing to listen on ${context.bindHost} (not a loopback address) with ${key} and no MCP_AUTH_TOKEN: anyone who reaches it could use the key. Set MCP_AUTH_TOKEN, or unset POSTHOG_PERSONAL_API_KEY so each caller sends its own key, or use --host 127.0.0.1.`,
+    );
+  }
+  if (settings.allowedHosts === undefined && !isLoopbackHost(context.bindHost)) {
+    warnings.push(`listening on ${context.bindHost} with no MCP_ALLOWED_HOSTS: any Host header is accepted (every call still needs a Bearer credential). Set MCP_ALLOWED_HOSTS to the names clients use.`);
+  }
+  return settings;
+}
+
+/** Loopback names and addresses; anything else (0.0.0.0, ::, a host name) may be reachable from outside. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
+
+const HOST_ENTRY = /^(\*|\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:\d{1,5})?$/;
+
+function parseAllowedHosts(list: string): string[] {
+  const entries = splitList(list);
+  const bad = entries.filter((e) => !HOST_ENTRY.test(e) || (e.startsWith('*') && e !== '*'));
+  if (bad.length > 0 || entries.length === 0) {
+    throw new ConfigurationError(`MCP_ALLOWED_HOSTS/--allowed-hosts takes host names or addresses with an optional port (e.g. mcp.example.com,127.0.0.1:3000, or * for any); got "${bad.join('", "') || list}".`);
+  }
+  return entries;
+}
+
+function parseAllowedOrigins(list: string): string[] {
+  return splitList(list).map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
+      throw new ConfigurationError(`MCP_ALLOWED_ORIGINS/--allowed-origins takes origins like https://app.example.com; got "${entry}".`);
+    }
+    return url.origin;
+  });
+}
+
+function splitList(list: string): string[] {
+  return list
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+function stringFlag(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? nonEmpty(value) : undefined;
 }
 
 /** `us`/`eu` shorthands, bare host names, ingestion hosts mapped to their app host. */
@@ -162,10 +286,7 @@ export function resolveHost(raw: string | undefined, warnings: string[]): string
 }
 
 function parseToolsets(list: string): Toolset[] {
-  const names = list
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+  const names = splitList(list);
   const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
   if (unknown.length > 0) {
     throw new ConfigurationError(`Unknown toolset "${unknown.join('", "')}"; valid toolsets are: ${TOOLSETS.join(', ')}.`);

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
@@ -43,8 +44,12 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
   // Started now, read when the client first asks: by then it is usually ready.
   const listing = loadListing(selected, schemaOptions);
+  // Each SDK server otherwise builds its own Ajv instance (for elicitation, which we never use):
+  // a fifth of an HTTP request's CPU when a server is made per request. One serves them all.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
-    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
     for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
@@ -74,14 +79,22 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
-        return errorResult(error, tool, input, settings, log);
+        const text = errorMessage(error, tool, input, settings, log);
+        // The client's log (filtered by its logging/setLevel) hears of failures too; the text is the
+        // agent's, as free of the key as the result. (Stateless HTTP has no stream to carry it.)
+        server.sendLoggingMessage({ level: logLevel(error), logger: PRODUCT_NAME, data: `${tool.name} failed: ${text}` }, extra.sessionId).catch(() => {});
+        return { isError: true, content: [{ type: 'text', text }] };
       }
     },
   );
 }
 
-function errorResult(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: errorMessage(error, tool, input, settings, log) }] };
+/** Our bugs are errors; PostHog out of reach or failing is a warning; a refused request is information. */
+function logLevel(error: unknown): 'error' | 'warning' | 'info' {
+  if (error instanceof UserInputError) return 'info';
+  if (error instanceof UpstreamUnavailableError) return error.kind === 'cancelled' ? 'info' : 'warning';
+  if (error instanceof UpstreamError) return error.status >= 500 ? 'warning' : 'info';
+  return 'error';
 }
 
 function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void): string {

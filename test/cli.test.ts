@@ -42,7 +42,7 @@ describe('the built CLI', () => {
     expect(host.stderr + toolset.stderr).not.toContain(SECRET);
   });
 
-  it('--sandbox serves all eleven tools over stdio with only protocol messages on stdout', async () => {
+  it('--sandbox serves all twelve tools over stdio with only protocol messages on stdout', async () => {
     const child = spawn(process.execPath, [CLI, '--sandbox'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -67,7 +67,7 @@ describe('the built CLI', () => {
     child.stdin.end();
     await new Promise((r) => child.on('close', r));
 
-    expect(list.result.tools).toHaveLength(11);
+    expect(list.result.tools).toHaveLength(12);
     expect(call.result.isError).toBeFalsy();
     expect(call.result.structuredContent.results.length).toBeGreaterThan(0);
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0');
@@ -100,7 +100,7 @@ describe('the built CLI', () => {
       const client = new Client({ name: 'mcp-json-test', version: '1' });
       await client.connect(transport);
       const tools = await client.listTools();
-      expect(tools.tools).toHaveLength(11);
+      expect(tools.tools).toHaveLength(12);
       const ok = await client.callTool({ name: 'projects-list', arguments: { limit: 2 } });
       const failed = await client.callTool({ name: 'project-get', arguments: { id: 999_999 } });
       await client.close();

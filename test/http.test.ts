@@ -1,56 +1,310 @@
+import { request as httpRequest } from 'node:http';
+import { connect as connectSocket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostHogClient } from '../src/posthog/client.js';
-import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { DEMO, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { serverFactory } from '../src/server.js';
-import { serveHttp, type RunningHttp } from '../src/transports/http.js';
+import { serveHttp, type HttpOptions, type RunningHttp } from '../src/transports/http.js';
+import { apiRequests } from './harness.js';
 
 const settings = { readOnly: false, toolsets: ['recordings' as const, 'projects' as const], defaultProjectId: undefined };
+const P = String(DEMO.mainProjectId);
+const R = DEMO.recordingIds;
+const ALICE = 'phx_alice_key_000000000000';
+const BOB = 'phx_bob_key_1111111111111';
+const TOKEN = 'team-access-token-0123456789abcdef';
 
-describe('stateless Streamable HTTP at /mcp', () => {
-  let sandbox: Sandbox;
-  let upstream: PostHogClient;
-  let http: RunningHttp;
+interface Running {
+  sandbox: Sandbox;
+  http: RunningHttp;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Our HTTP server on 127.0.0.1 with the sandbox as upstream; `serverKey` set = shared-key mode. */
+async function start(options: { serverKey?: string; sandbox?: SandboxOptions; http?: Partial<HttpOptions> } = {}): Promise<Running> {
+  const sandbox = await startSandbox({ acceptAnyKey: true, ...options.sandbox });
+  const upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: options.serverKey, timeoutMs: 5_000 });
+  const logs: string[] = [];
+  const log = (message: string) => logs.push(message);
+  const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings, log }), log, ...options.http });
+  return {
+    sandbox,
+    http,
+    logs,
+    close: async () => {
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
+    },
+  };
+}
+
+async function connect(url: string, bearer?: string): Promise<Client> {
+  const client = new Client({ name: 'http-test', version: '1' });
+  const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Plain HTTP with any headers (fetch will not send a Host of our choosing). */
+function raw(url: string, init: { method?: string; path?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+  const target = new URL(init.path ?? '/mcp', url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(target, { method: init.method ?? 'POST', headers: init.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Every HTTP-level refusal is a JSON-RPC error object with id null. */
+function rpcError(response: RawResponse): { code: number; message: string } {
+  const parsed = JSON.parse(response.body) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
+  expect(parsed.jsonrpc).toBe('2.0');
+  expect(parsed.id).toBeNull();
+  return parsed.error;
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!condition()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('stateless Streamable HTTP with per-user keys', () => {
+  let s: Running;
   beforeAll(async () => {
-    sandbox = await startSandbox({ acceptAnyKey: true });
-    // No server key: each request's own Bearer key is used for its upstream calls.
-    upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 5_000 });
-    http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {} });
+    s = await start();
   });
-  afterAll(async () => {
-    await http.close();
-    await upstream.close();
-    await sandbox.close();
+  afterAll(() => s.close());
+
+  it('the SDK Streamable HTTP client calls every tool the server lists, each with valid arguments', async () => {
+    const client = await connect(s.http.url, ALICE);
+    const listed = (await client.listTools()).tools.map((t) => t.name);
+    // Writes last, on items no other call reads afterwards; project-update/delete act on the project just created.
+    const calls: [string, (created: number) => Record<string, unknown>][] = [
+      ['projects-list', () => ({ limit: 5 })],
+      ['project-get', () => ({ id: DEMO.mainProjectId })],
+      ['session-recordings-list', () => ({ project_id: P, limit: 3, date_from: '-30d' })],
+      ['session-recording-get', () => ({ project_id: P, id: R.checkoutFailure })],
+      ['session-recording-snapshots', () => ({ project_id: P, id: R.checkoutFailure, max_events: 10 })],
+      ['session-recording-summary', () => ({ project_id: P, id: R.recordedCheckout })],
+      ['session-recording-matching-events', () => ({ project_id: P, session_id: R.checkoutFailure, events: [{ id: '$pageview' }] })],
+      ['session-recording-properties', () => ({ project_id: P, session_ids: [R.checkoutFailure, R.successfulPurchase] })],
+      ['session-recording-delete', () => ({ project_id: P, id: R.anonymousBounce })],
+      ['project-create', () => ({ name: 'Created over HTTP', timezone: 'Europe/Berlin' })],
+      ['project-update', (created) => ({ id: created, name: 'Renamed over HTTP' })],
+      ['project-delete', (created) => ({ id: created })],
+    ];
+    expect([...listed].sort()).toEqual(calls.map(([name]) => name).sort());
+
+    let created = 0;
+    for (const [name, args] of calls) {
+      const result = await call(client, name, args(created));
+      expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      expect(result.structuredContent, name).toBeDefined();
+      if (name === 'project-create') created = (result.structuredContent as { project: { id: number } }).project.id;
+    }
+    expect(created).toBeGreaterThan(0);
+    const upstream = apiRequests(s.sandbox);
+    expect(upstream.some((r) => r.method === 'DELETE' && r.path === `/api/projects/${created}/`)).toBe(true);
+    expect(new Set(upstream.map((r) => r.authorization))).toEqual(new Set([`Bearer ${ALICE}`]));
+    await client.close();
   });
 
-  async function connect(key: string): Promise<Client> {
-    const client = new Client({ name: 'http-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    return client;
-  }
+  it('two users interleave 1,000 calls; the sandbox sees each key only on that user\'s calls', async () => {
+    s.sandbox.reset();
+    const users = [
+      { name: 'alice', key: ALICE, client: await connect(s.http.url, ALICE) },
+      { name: 'bob', key: BOB, client: await connect(s.http.url, BOB) },
+    ];
+    const perUser = 500;
+    // Alternating jobs, 16 in flight at a time: the two users' requests overlap throughout.
+    const jobs = Array.from({ length: perUser * 2 }, (_, i) => ({ user: users[i % 2]!, marker: `${users[i % 2]!.name}-${Math.floor(i / 2)}` }));
+    let next = 0;
+    const failures: string[] = [];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < jobs.length) {
+          const job = jobs[next++]!;
+          const result = await call(job.user.client, 'session-recordings-list', { project_id: P, session_ids: [job.marker], limit: 1 });
+          if (result.isError) failures.push(`${job.marker}: ${JSON.stringify(result.content)}`);
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
 
-  it('serves the tools with the SDK client, each user\'s key used for that user\'s calls', async () => {
-    const alice = await connect('phx_alice_key_000000000000');
-    const bob = await connect('phx_bob_key_1111111111111');
-    expect((await alice.listTools()).tools).toHaveLength(11);
-    const a = await alice.callTool({ name: 'projects-list', arguments: {} });
-    const b = await bob.callTool({ name: 'session-recordings-list', arguments: { project_id: DEMO.mainProjectId, limit: 1 } });
-    expect(a.isError).toBeFalsy();
-    expect(b.isError).toBeFalsy();
-    const projectCalls = sandbox.requests.filter((r) => r.path === '/api/projects/');
-    const recordingCalls = sandbox.requests.filter((r) => r.path.includes('session_recordings'));
-    expect(projectCalls.map((r) => r.authorization)).toEqual(['Bearer phx_alice_key_000000000000']);
-    expect(recordingCalls.map((r) => r.authorization)).toEqual(['Bearer phx_bob_key_1111111111111']);
-    await alice.close();
-    await bob.close();
+    const seen = apiRequests(s.sandbox).filter((r) => r.path === `/api/projects/${P}/session_recordings/`);
+    expect(seen).toHaveLength(perUser * 2);
+    const markers = new Set<string>();
+    for (const request of seen) {
+      const marker = (JSON.parse(request.query.session_ids!) as string[])[0]!;
+      const owner = users.find((u) => marker.startsWith(`${u.name}-`))!;
+      expect(request.authorization, marker).toBe(`Bearer ${owner.key}`);
+      markers.add(marker);
+    }
+    expect(markers.size).toBe(perUser * 2);
+    for (const user of users) await user.client.close();
   });
 
-  it('answers 401 without a key, and /healthz for load balancers', async () => {
-    const res = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  it('answers 401 without a key, before any upstream request', async () => {
+    s.sandbox.reset();
+    const res = await raw(s.http.url, { headers: MCP_HEADERS, body: PING });
     expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/Authorization: Bearer/);
-    const health = await fetch(http.url.replace('/mcp', '/healthz'));
-    expect(health.status).toBe(200);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(rpcError(res).message).toMatch(/Authorization: Bearer phx_/);
+    expect(apiRequests(s.sandbox)).toHaveLength(0);
+  });
+
+  it('rejects a rebinding Host and a foreign Origin with 403; accepts the loopback names', async () => {
+    const port = new URL(s.http.url).port;
+    const auth = { ...MCP_HEADERS, authorization: `Bearer ${ALICE}` };
+    const rebound = await raw(s.http.url, { headers: { ...auth, host: `evil.example.com:${port}` }, body: PING });
+    expect(rebound.status).toBe(403);
+    expect(rpcError(rebound).message).toMatch(/Host "evil\.example\.com:\d+".*DNS-rebinding/);
+    const foreignOrigin = await raw(s.http.url, { headers: { ...auth, origin: 'http://evil.example.com' }, body: PING });
+    expect(foreignOrigin.status).toBe(403);
+    expect(rpcError(foreignOrigin).message).toMatch(/Origin/);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+      const ok = await raw(s.http.url, { headers: { ...auth, host, origin: `http://${host}` }, body: PING });
+      expect(ok.status, host).toBe(200);
+      expect(JSON.parse(ok.body)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    }
+    // The health check is for load balancers, which probe by address.
+    expect((await raw(s.http.url, { method: 'GET', path: '/healthz', headers: { host: '10.1.2.3' } })).status).toBe(200);
+  });
+
+  it('answers GET and DELETE with 405, other paths with 404, bad JSON with 400 and an oversized body with 413', async () => {
+    const auth = { ...MCP_HEADERS, authorization: `Bearer ${ALICE}` };
+    for (const method of ['GET', 'DELETE']) {
+      const res = await raw(s.http.url, { method, headers: auth });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(rpcError(res).message).toMatch(/POST only/);
+    }
+    expect(rpcError(await raw(s.http.url, { path: '/other', headers: auth, body: PING })).message).toMatch(/\/mcp/);
+    const bad = await raw(s.http.url, { headers: auth, body: '{"jsonrpc": "2.0", "id": 1,' });
+    expect(bad.status).toBe(400);
+    expect(rpcError(bad).code).toBe(-32700);
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } });
+    const tooLarge = await raw(s.http.url, { headers: auth, body: big });
+    expect(tooLarge.status).toBe(413);
+    expect(rpcError(tooLarge).message).toMatch(/at most 1048576 bytes/);
+  });
+});
+
+describe('stateless Streamable HTTP with the server\'s own key', () => {
+  let s: Running;
+  const SERVER_KEY = 'phx_server_shared_key_22222222';
+  beforeAll(async () => {
+    s = await start({ serverKey: SERVER_KEY, http: { authToken: TOKEN } });
+  });
+  afterAll(() => s.close());
+
+  it('answers 401 to a missing or wrong access token, with no upstream request', async () => {
+    for (const authorization of [undefined, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${SERVER_KEY}`, `Basic ${TOKEN}`]) {
+      const res = await raw(s.http.url, { headers: { ...MCP_HEADERS, ...(authorization ? { authorization } : {}) }, body: PING });
+      expect(res.status, authorization).toBe(401);
+      expect(rpcError(res).message).toMatch(/MCP_AUTH_TOKEN/);
+    }
+    const client = new Client({ name: 'no-token', version: '1' });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(s.http.url)))).rejects.toThrow(/Unauthorized/);
+    expect(apiRequests(s.sandbox)).toHaveLength(0);
+  });
+
+  it('serves callers with the token, calling PostHog with the server key only', async () => {
+    const client = await connect(s.http.url, TOKEN);
+    const result = await call(client, 'projects-list', {});
+    expect(result.isError).toBeFalsy();
+    await client.close();
+    const upstream = apiRequests(s.sandbox);
+    expect(upstream.length).toBeGreaterThan(0);
+    expect(upstream.every((r) => r.authorization === `Bearer ${SERVER_KEY}`)).toBe(true);
+    expect(JSON.stringify(result) + s.logs.join('\n')).not.toContain(SERVER_KEY);
+  });
+});
+
+describe('HTTP limits and shutdown', () => {
+  it('answers 503 with Retry-After at the concurrency cap, and serves again once a slot frees', async () => {
+    const s = await start({ http: { maxConcurrency: 1 } });
+    try {
+      s.sandbox.injectFault({ path: '/api/projects/', delayMs: 600 });
+      const client = await connect(s.http.url, ALICE);
+      const slow = call(client, 'projects-list', {});
+      await until(() => s.http.inFlight === 1 && apiRequests(s.sandbox).length === 1, 'the slow call upstream');
+      const refused = await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(rpcError(refused).message).toMatch(/1 requests are already running/);
+      expect((await slow).isError).toBeFalsy();
+      await until(() => s.http.inFlight === 0, 'the slot to free');
+      const served = await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING });
+      expect(served.status).toBe(200);
+      await client.close();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('gives a client that trickles its request a bounded time (408), after which its slot is free', async () => {
+    const s = await start({ http: { maxConcurrency: 1, requestTimeoutMs: 300 } });
+    try {
+      const { host, port } = new URL(s.http.url);
+      const socket = connectSocket(Number(port), host.replace(/:\d+$/, ''));
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${ALICE}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`);
+      await until(() => s.http.inFlight === 1, 'the trickling request to take the slot');
+      expect((await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING })).status).toBe(503);
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(rpcError({ status: 408, headers: {}, body: answer.slice(answer.indexOf('\r\n\r\n') + 4) }).message).toMatch(/did not arrive within 300 ms/);
+      await until(() => s.http.inFlight === 0, 'the slot to free');
+      expect((await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${BOB}` }, body: PING })).status).toBe(200);
+      expect(s.logs).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('shutdown waits for a running call within its bound and cuts off one that outlasts it', async () => {
+    const s = await start();
+    try {
+      s.sandbox.injectFault({ path: '/api/projects/', delayMs: 300 });
+      s.sandbox.injectFault({ path: `/api/projects/${P}/`, delayMs: 5_000 });
+      const client = await connect(s.http.url, ALICE);
+      const finishes = call(client, 'projects-list', {});
+      const outlasts = call(client, 'project-get', { id: DEMO.mainProjectId }).then(
+        () => 'answered',
+        () => 'cut off',
+      );
+      await until(() => apiRequests(s.sandbox).length === 2, 'both calls upstream');
+      const { abandoned } = await s.http.shutdown(1_000);
+      expect(abandoned).toBe(1);
+      expect((await finishes).isError).toBeFalsy();
+      expect(await outlasts).toBe('cut off');
+      await client.close().catch(() => {});
+    } finally {
+      await s.close();
+    }
   });
 });

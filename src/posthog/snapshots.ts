@@ -112,10 +112,11 @@ export function eventsFromLine(line: string): WindowedEvent[] | null {
   } catch {
     return null;
   }
-  return eventsFromValue(value);
+  return eventsFromValue(value, true);
 }
 
-function eventsFromValue(value: unknown): WindowedEvent[] | null {
+/** `{snapshots: [...]}` wraps events one level deep, never another wrapper. */
+function eventsFromValue(value: unknown, outer: boolean): WindowedEvent[] | null {
   if (Array.isArray(value)) {
     if (value.length === 2 && (typeof value[0] === 'string' || value[0] === null) && isEvent(value[1])) {
       return [{ windowId: value[0], event: decompressEvent(value[1]) }];
@@ -125,7 +126,7 @@ function eventsFromValue(value: unknown): WindowedEvent[] | null {
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;
   if (Array.isArray(record.snapshots)) {
-    return record.snapshots.flatMap((item) => eventsFromValue(item) ?? []);
+    return outer ? record.snapshots.flatMap((item) => eventsFromValue(item, false) ?? []) : null;
   }
   if (Array.isArray(record.data) && !('type' in record)) {
     const windowId = windowOf(record);
@@ -162,8 +163,10 @@ const STYLE_SHEET_RULE = 8;
 export function decompressEvent(event: RrwebEvent): RrwebEvent {
   if (!('cv' in event)) return event;
   const { cv: _version, ...rest } = event;
+  // One budget for all of an event's fields: four fields must not inflate to four times the cap.
+  const budget = { left: MAX_INFLATED_BYTES };
   if (event.type === FULL_SNAPSHOT && typeof event.data === 'string') {
-    const data = unzipField(event.data);
+    const data = unzipField(event.data, budget);
     return data === undefined ? event : { ...rest, data };
   }
   if (event.type === INCREMENTAL_SNAPSHOT && typeof event.data === 'object' && event.data !== null) {
@@ -172,7 +175,7 @@ export function decompressEvent(event: RrwebEvent): RrwebEvent {
       data.source === MUTATION ? ['adds', 'removes', 'texts', 'attributes'] : data.source === STYLE_SHEET_RULE ? ['adds', 'removes'] : [];
     for (const field of fields) {
       if (typeof data[field] === 'string') {
-        const value = unzipField(data[field] as string);
+        const value = unzipField(data[field] as string, budget);
         if (value === undefined) return event;
         data[field] = value;
       }
@@ -182,40 +185,84 @@ export function decompressEvent(event: RrwebEvent): RrwebEvent {
   return event;
 }
 
-const MAX_INFLATED_BYTES = 16 * 1024 * 1024;
+/** The most one event's compressed fields may inflate to, together. */
+const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
 
-function unzipField(text: string): unknown {
+function unzipField(text: string, budget: { left: number }): unknown {
   try {
     // The bytes are carried one per character; base64 is accepted too, as some exports use it.
     const bytes = text.charCodeAt(0) === 0x1f && text.charCodeAt(1) === 0x8b ? Buffer.from(text, 'latin1') : Buffer.from(text, 'base64');
     // A bounded inflate: a compressed field is small on the wire but could expand without limit.
-    return JSON.parse(gunzipSync(bytes, { maxOutputLength: MAX_INFLATED_BYTES }).toString('utf8'));
+    const inflated = gunzipSync(bytes, { maxOutputLength: Math.max(1, budget.left) });
+    budget.left -= inflated.length;
+    return JSON.parse(inflated.toString('utf8'));
   } catch {
     return undefined;
   }
 }
 
+/** A line longer than this is dropped unread: a full snapshot of a huge page is a few MB. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** What `lines` yields in place of a dropped line: not JSON, so readers count it as unreadable. */
+export const OVERLONG_LINE = '<line too long>';
+
 /**
- * Splits a byte stream into lines without holding more than one line (plus a chunk) in memory,
- * and decodes each line as a whole so multi-byte characters split across chunks stay intact.
+ * Splits bytes into lines as they arrive, holding no more than one line (plus a chunk), and
+ * decodes each line whole so multi-byte characters split across chunks stay intact. A line
+ * longer than the limit is dropped unread and reported as OVERLONG_LINE.
  */
-export async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
-  let carry: Buffer[] = [];
-  for await (const chunk of chunks) {
+export class LineSplitter {
+  private carry: Buffer[] = [];
+  private carried = 0;
+  private overlong = false;
+
+  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+
+  push(chunk: Buffer): string[] {
+    const out: string[] = [];
     let start = 0;
     let newline = chunk.indexOf(0x0a, start);
     while (newline !== -1) {
-      carry.push(chunk.subarray(start, newline));
-      const line = Buffer.concat(carry).toString('utf8');
-      carry = [];
-      if (line.trim()) yield line;
+      if (this.overlong || this.carried + (newline - start) > this.maxLineBytes) {
+        this.overlong = false;
+        out.push(OVERLONG_LINE);
+      } else {
+        // Most lines lie inside one chunk: decode them in place, without a copy.
+        const line = this.carry.length === 0 ? chunk.toString('utf8', start, newline) : Buffer.concat([...this.carry, chunk.subarray(start, newline)]).toString('utf8');
+        if (line.trim()) out.push(line);
+      }
+      this.carry = [];
+      this.carried = 0;
       start = newline + 1;
       newline = chunk.indexOf(0x0a, start);
     }
-    if (start < chunk.length) carry.push(chunk.subarray(start));
+    if (start < chunk.length && !this.overlong) {
+      this.carry.push(chunk.subarray(start));
+      this.carried += chunk.length - start;
+      if (this.carried > this.maxLineBytes) {
+        this.overlong = true;
+        this.carry = [];
+        this.carried = 0;
+      }
+    }
+    return out;
   }
-  const last = Buffer.concat(carry).toString('utf8');
-  if (last.trim()) yield last;
+
+  /** The last line (a body need not end with a newline). */
+  end(): string[] {
+    if (this.overlong) return [OVERLONG_LINE];
+    const last = Buffer.concat(this.carry).toString('utf8');
+    this.carry = [];
+    this.carried = 0;
+    return last.trim() ? [last] : [];
+  }
+}
+
+/** The lines of a byte stream (see LineSplitter). */
+export async function* lines(chunks: AsyncIterable<Buffer>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string> {
+  const splitter = new LineSplitter(maxLineBytes);
+  for await (const chunk of chunks) yield* splitter.push(chunk);
+  yield* splitter.end();
 }
 
 export const EVENT_TYPE_NAMES: Record<number, string> = {

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import {
   ACTIONS,
+  BIG_RECORDING_ID,
   MAIN_PROJECT_ID,
   MARKETING_PROJECT_ID,
   ORGANIZATION,
@@ -13,6 +14,7 @@ import {
   RECORDING_SEEDS,
   SANDBOX_USER,
   STAGING_PROJECT_ID,
+  bigRecordingSeed,
   ltsBlobKey,
   type StoryName,
 } from './demo/catalog.js';
@@ -21,6 +23,7 @@ import { dispatch, matchRoute } from './router.js';
 import { SandboxState, type RequestContext, type ResolvedOptions } from './state.js';
 
 export { SANDBOX_TIMEZONES, type SandboxTimezone } from './timezones.js';
+export { BIG_RECORDING_ID };
 
 export const SANDBOX_API_KEY = 'phx_sandbox_demo_key_not_secret';
 
@@ -32,6 +35,8 @@ export interface SandboxOptions {
   recordingsEnvelope?: 'has_next' | 'drf'; // recordings list envelope; default 'has_next' (real PostHog)
   projectsEnvelope?: 'drf' | 'has_next'; // projects list envelope; default 'drf' (real PostHog)
   now?: Date; // clock for demo data; default new Date()
+  /** Add a long synthetic recording (id BIG_RECORDING_ID): the real checkout recording, `copies` times over (~117 KB each). */
+  bigRecording?: { copies: number };
 }
 
 export interface RecordedRequest {
@@ -46,6 +51,7 @@ export interface RecordedRequest {
 export interface Fault {
   method?: string; // match method (default any)
   path: string | RegExp; // string: exact pathname match ignoring a trailing slash; RegExp: tested on pathname
+  query?: Record<string, string>; // match only requests whose query has these values (e.g. one snapshot source)
   times?: number; // how many matching requests it applies to (default 1; Infinity allowed)
   status?: number; // answer with this status...
   body?: string | object; // ...and this body (object → JSON); default a PostHog error envelope fitting the status
@@ -102,8 +108,9 @@ function stripSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
-function faultMatches(fault: Fault, method: string, pathname: string): boolean {
+function faultMatches(fault: Fault, method: string, pathname: string, query: Record<string, string>): boolean {
   if (fault.method && fault.method.toUpperCase() !== method) return false;
+  if (fault.query && Object.entries(fault.query).some(([key, value]) => query[key] !== value)) return false;
   if (typeof fault.path === 'string') return stripSlash(fault.path) === stripSlash(pathname);
   fault.path.lastIndex = 0;
   return fault.path.test(pathname);
@@ -130,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recordingsEnvelope: options.recordingsEnvelope ?? 'has_next',
     projectsEnvelope: options.projectsEnvelope ?? 'drf',
   };
-  const state = new SandboxState((options.now ?? new Date()).getTime());
+  const state = new SandboxState((options.now ?? new Date()).getTime(), options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies)] : []);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];
   // Pending fault delays: close() ends them at once so nothing outlives the sandbox.
@@ -192,7 +199,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests.push({ method, path: url.pathname, query, authorization, headers: { ...req.headers }, body });
 
     let extraHeaders: Record<string, string> | undefined;
-    const active = faults.find((f) => f.remaining > 0 && faultMatches(f.fault, method, url.pathname));
+    const active = faults.find((f) => f.remaining > 0 && faultMatches(f.fault, method, url.pathname, query));
     if (active) {
       active.remaining--;
       faults = faults.filter((f) => f.remaining > 0);

@@ -3,8 +3,8 @@
 // immutable and shared (demo/dataset.ts).
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { liveRecordings, type LiveRecording } from './demo/dataset.js';
-import { PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER } from './demo/catalog.js';
+import { LiveRecording, buildScript, liveRecordings } from './demo/dataset.js';
+import { PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER, type RecordingSeed } from './demo/catalog.js';
 import { seedProject, type Project } from './projects.js';
 
 export interface ResolvedOptions {
@@ -28,7 +28,11 @@ export class SandboxState {
   private live: Map<string, LiveRecording> | undefined;
   private readonly startedAt = Date.now();
 
-  constructor(private readonly nowMs: number) {
+  constructor(
+    private readonly nowMs: number,
+    /** Recordings this sandbox adds to the demo set (e.g. a benchmark's long recording). */
+    private readonly extraSeeds: readonly RecordingSeed[] = [],
+  ) {
     this.reset();
   }
 
@@ -39,7 +43,10 @@ export class SandboxState {
 
   /** Demo recordings pinned to the start-up clock (built on first use, then cached). */
   recordings(): Map<string, LiveRecording> {
-    this.live ??= liveRecordings(this.nowMs);
+    if (!this.live) {
+      this.live = liveRecordings(this.nowMs);
+      for (const seed of this.extraSeeds) this.live.set(seed.id, new LiveRecording(buildScript(seed), this.nowMs));
+    }
     return this.live;
   }
 

@@ -8,6 +8,7 @@ import { sessionRecordingDelete } from './recordings/session-recording-delete.js
 import { sessionRecordingGet } from './recordings/session-recording-get.js';
 import { sessionRecordingMatchingEvents } from './recordings/session-recording-matching-events.js';
 import { sessionRecordingProperties } from './recordings/session-recording-properties.js';
+import { sessionRecordingSummary } from './recordings/session-recording-summary.js';
 import { sessionRecordingSnapshots } from './recordings/session-recording-snapshots.js';
 import { sessionRecordingsList } from './recordings/session-recordings-list.js';
 
@@ -17,6 +18,7 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   sessionRecordingGet,
   sessionRecordingDelete,
   sessionRecordingSnapshots,
+  sessionRecordingSummary,
   sessionRecordingMatchingEvents,
   sessionRecordingProperties,
   projectsList,

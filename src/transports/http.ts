@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PostHogClient } from '../posthog/client.js';
+import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
 
 export interface HttpOptions {
   host: string;
@@ -11,103 +12,234 @@ export interface HttpOptions {
   client: PostHogClient;
   createServer: (client: PostHogClient) => McpServer;
   log: (message: string) => void;
+  /** With the server's own key: the Bearer token every caller must send (MCP_AUTH_TOKEN). */
+  authToken?: string | undefined;
+  /** Host header values accepted (see resolveAllowedHosts for the default). */
+  allowedHosts?: readonly string[] | undefined;
+  /** Browser Origins accepted besides those naming an allowed host. */
+  allowedOrigins?: readonly string[] | undefined;
+  /** MCP requests handled at once; beyond it, 503 with Retry-After. */
+  maxConcurrency?: number | undefined;
+  maxBodyBytes?: number | undefined;
+  /** How long a client may take to send a request body; then 408. */
+  requestTimeoutMs?: number | undefined;
 }
 
 export interface RunningHttp {
   url: string;
+  /** MCP requests being handled now. */
+  readonly inFlight: number;
+  /**
+   * Stops accepting connections, lets running requests finish for up to `graceMs`, then closes
+   * whatever is left. Resolves with how many requests were cut off (0 after a clean drain).
+   */
+  shutdown(graceMs: number): Promise<{ abandoned: number }>;
+  /** Immediate close, for tests and start-up failures. */
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_CONCURRENCY = 64;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Longer than the usual 60 s idle timeout of load balancers, so they never reuse a connection we just closed. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** JSON-RPC's "server error" code, used for every HTTP-level refusal that is not a parse error. */
+const SERVER_ERROR = -32000;
+const PARSE_ERROR = -32700;
 
 /**
- * Stateless Streamable HTTP at /mcp: every POST gets a fresh server and transport, so any
- * replica can answer any request. (Issue 4 adds auth tokens, rebinding checks and limits.)
+ * Stateless Streamable HTTP at /mcp: every POST gets a fresh McpServer and transport, so any
+ * replica can answer any request and nothing of one caller's request (key, client, state) is
+ * reachable from another's. Answers are plain JSON (no SSE): no call here streams.
  */
 export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
-  const httpServer: Server = createHttpServer((req, res) => {
-    handle(req, res, options).catch((err) => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  // A client trickling its body would hold a concurrency slot: it gets this long to send it.
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const active = new Set<ServerResponse>();
+  let draining = false;
+  let drained: (() => void) | undefined;
+  let allowedHosts = resolveAllowedHosts(options.allowedHosts, options.host, options.port);
+
+  function admit(res: ServerResponse): void {
+    active.add(res);
+    res.once('close', () => {
+      active.delete(res);
+      if (draining && active.size === 0) drained?.();
+    });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (draining) res.setHeader('connection', 'close');
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') {
+      // Not Host-checked: load balancers probe by address, and it tells nothing but up or down.
+      res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(draining ? '{"status":"draining"}' : '{"status":"ok"}');
+      return;
+    }
+    if (path !== '/mcp') return reply(res, 404, SERVER_ERROR, 'Not found: the MCP endpoint is /mcp (and the health check /healthz).');
+    if (!hostAllowed(req.headers.host, allowedHosts)) {
+      return reply(res, 403, SERVER_ERROR, `Forbidden: Host "${printable(req.headers.host)}" is not one this server answers to (DNS-rebinding protection). An operator can add it with MCP_ALLOWED_HOSTS.`);
+    }
+    if (!originAllowed(req.headers.origin, allowedHosts, options.allowedOrigins ?? [])) {
+      return reply(res, 403, SERVER_ERROR, `Forbidden: Origin "${printable(req.headers.origin)}" is not allowed (DNS-rebinding protection). An operator can add it with MCP_ALLOWED_ORIGINS.`);
+    }
+    if (draining) {
+      return reply(res, 503, SERVER_ERROR, 'Service unavailable: this server is shutting down; retry (another replica will answer).', { 'retry-after': '1' });
+    }
+    if (req.method !== 'POST') {
+      // Stateless: no session to stream to (GET) or end (DELETE). SDK clients expect exactly this.
+      return reply(res, 405, SERVER_ERROR, 'Method not allowed: this stateless MCP server takes POST only.', { allow: 'POST' });
+    }
+
+    let client = options.client;
+    const credential = bearer(req.headers.authorization);
+    if (client.hasApiKey) {
+      if (options.authToken !== undefined && !tokenMatches(options.authToken, credential)) {
+        const why = credential === undefined ? 'requires an access token' : 'did not accept the access token';
+        return reply(res, 401, SERVER_ERROR, `Unauthorized: this server ${why}: send "Authorization: Bearer <the server's MCP_AUTH_TOKEN>".`, { 'www-authenticate': 'Bearer' });
+      }
+    } else {
+      if (credential === undefined) {
+        return reply(res, 401, SERVER_ERROR, 'Unauthorized: send your PostHog personal API key as "Authorization: Bearer phx_…"; it is used for your requests only.', { 'www-authenticate': 'Bearer' });
+      }
+      client = client.withApiKey(credential);
+    }
+
+    if (active.size >= maxConcurrency) {
+      return reply(res, 503, SERVER_ERROR, `Service unavailable: ${maxConcurrency} requests are already running; retry in a second.`, { 'retry-after': '1' });
+    }
+    admit(res);
+
+    const body = await readBody(req, maxBodyBytes, requestTimeout);
+    if (body.kind === 'too-slow') {
+      return reply(res, 408, SERVER_ERROR, `Request timeout: the request body did not arrive within ${requestTimeout} ms.`, { connection: 'close' });
+    }
+    if (body.kind === 'too-large') {
+      return reply(res, 413, SERVER_ERROR, `Payload too large: a request body may be at most ${maxBodyBytes} bytes.`, { connection: 'close' });
+    }
+    if (body.kind === 'invalid') return reply(res, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON.');
+
+    const server = options.createServer(client);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Also when the caller hangs up early: closing the server (and so its transport) aborts the
+    // tool's upstream request.
+    res.once('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body.value);
+  }
+
+  // Node's own limits, the backstop for a client that trickles its headers (the body has ours,
+  // with a JSON-RPC answer); how long a call takes to answer is not limited here.
+  const timeouts = {
+    requestTimeout: requestTimeout + 5_000,
+    headersTimeout: Math.min(requestTimeout, 20_000),
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+  };
+  const httpServer: Server = createHttpServer(timeouts, (req, res) => {
+    handle(req, res).catch((err) => {
       options.log(`http: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal server error');
+      if (!res.headersSent) reply(res, 500, -32603, 'Internal server error; the server is still running.');
       else res.end();
     });
   });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(options.port, options.host, () => resolve());
+    httpServer.listen(options.port, options.host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
   });
   const address = httpServer.address() as AddressInfo;
+  allowedHosts = resolveAllowedHosts(options.allowedHosts, options.host, address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let stopped: Promise<{ abandoned: number }> | undefined;
+  const shutdown = (graceMs: number) =>
+    (stopped ??= (async () => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      // Idle keep-alive connections go now; busy ones are told to close after their answer.
+      httpServer.closeIdleConnections();
+      for (const res of active) if (!res.headersSent) res.setHeader('connection', 'close');
+      if (active.size > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      const abandoned = active.size;
+      httpServer.closeAllConnections();
+      await closed;
+      return { abandoned };
+    })());
+
   return {
     url: `http://${host}:${address.port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeIdleConnections();
-      }),
+    get inFlight() {
+      return active.size;
+    },
+    shutdown,
+    close: async () => {
+      await shutdown(0);
+    },
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: HttpOptions): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
-  if (path === '/healthz') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-    return;
-  }
-  if (path !== '/mcp') {
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found: the MCP endpoint is /mcp"}');
-    return;
-  }
-  if (req.method !== 'POST') {
-    res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless server takes POST only.' }, id: null }));
-    return;
-  }
-  let client = options.client;
-  if (!client.hasApiKey) {
-    const key = bearer(req.headers.authorization);
-    if (!key) {
-      jsonRpcError(res, 401, -32001, 'Send your PostHog personal API key as "Authorization: Bearer phx_…".', { 'www-authenticate': 'Bearer' });
-      return;
-    }
-    client = client.withApiKey(key);
-  }
-  const body = await readJson(req);
-  if (body === undefined) {
-    jsonRpcError(res, 400, -32700, 'Parse error: the body must be JSON of at most 1 MiB.');
-    return;
-  }
-  const server = options.createServer(client);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  res.on('close', () => {
-    void transport.close();
-    void server.close();
+type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'too-slow' } | { kind: 'invalid' };
+
+/**
+ * Reads at most `maxBytes` within `timeoutMs`; past either the rest is discarded (not destroyed,
+ * so the 413 or 408 can still be sent).
+ */
+function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Body> {
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (body: Body) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.resume();
+      resolve(body);
+    };
+    const timer = setTimeout(() => finish({ kind: 'too-slow' }), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else finish({ kind: 'too-large' });
+    };
+    req.on('data', onData);
+    // A caller that hangs up mid-body gets nothing more; its answer goes nowhere.
+    req.once('error', () => finish({ kind: 'invalid' }));
+    req.once('end', () => {
+      if (done) return;
+      try {
+        finish({ kind: 'ok', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      } catch {
+        finish({ kind: 'invalid' });
+      }
+    });
   });
-  await server.connect(transport);
-  await transport.handleRequest(req, res, body);
 }
 
-function bearer(header: string | undefined): string | undefined {
-  const match = header ? /^Bearer\s+(\S+)\s*$/.exec(header) : null;
-  return match?.[1];
+/** Every refusal is a JSON-RPC error body (id null: the request was never read as a message). */
+function reply(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+/** A header value quoted back in an error, kept short and printable. */
+function printable(value: string | undefined): string {
+  return (value ?? '').replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
 }

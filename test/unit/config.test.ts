@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, parseCli, resolveHost, type Config } from '../../src/config.js';
+import { ConfigurationError, isLoopbackHost, parseCli, resolveHost, type Config } from '../../src/config.js';
 
 const KEY = 'phx_unit_test_key_1234567890';
 
@@ -70,5 +70,55 @@ describe('config', () => {
     }
     expect(message).toMatch(/--help/);
     expect(message).not.toContain(KEY);
+  });
+
+  describe('HTTP access', () => {
+    const TOKEN = 'an-access-token-of-32-characters';
+    const http = (argv: string[], env: Record<string, string>) => run(['--transport', 'http', ...argv], env);
+
+    it('has limits and no token by default', () => {
+      expect(http([], {}).http).toEqual({ authToken: undefined, allowedHosts: undefined, allowedOrigins: [], maxConcurrency: 64, shutdownTimeoutMs: 10_000 });
+    });
+
+    it('refuses a non-loopback address when the server has its own key and no access token', () => {
+      expect(() => http(['--host', '0.0.0.0'], { POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(/Refusing to listen on 0\.0\.0\.0.*MCP_AUTH_TOKEN/);
+      expect(() => http(['--host', '::', '--sandbox'], {})).toThrow(/Refusing.*sandbox key/);
+      expect(http(['--host', '0.0.0.0'], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_AUTH_TOKEN: TOKEN }).http.authToken).toBe(TOKEN);
+      // Per-user keys: every caller brings its own credential.
+      const perUser = http(['--host', '0.0.0.0'], {});
+      expect(perUser.apiKey).toBeUndefined();
+      expect(perUser.warnings.join('\n')).toMatch(/MCP_ALLOWED_HOSTS/);
+      // Loopback with a key and no token: only this machine can call it.
+      expect(http(['--host', 'localhost'], { POSTHOG_PERSONAL_API_KEY: KEY }).http.authToken).toBeUndefined();
+    });
+
+    it('refuses a token without a server key, and a short token, without echoing it', () => {
+      expect(() => http([], { MCP_AUTH_TOKEN: TOKEN })).toThrow(/MCP_AUTH_TOKEN is set but POSTHOG_PERSONAL_API_KEY is not/);
+      let message = '';
+      try {
+        http([], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_AUTH_TOKEN: 'short-secret' });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/MCP_AUTH_TOKEN must be 16/);
+      expect(message).not.toContain('short-secret');
+      expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_AUTH_TOKEN: TOKEN }).warnings.join('\n')).toMatch(/ignored in stdio mode/);
+    });
+
+    it('parses allowed hosts and origins, flag over env, and rejects malformed ones', () => {
+      const config = http(['--allowed-hosts', 'MCP.example.com, 10.0.0.5:8080,[::1]:3000'], { MCP_ALLOWED_HOSTS: 'ignored.example.com', MCP_ALLOWED_ORIGINS: 'https://app.example.com/' });
+      expect(config.http.allowedHosts).toEqual(['mcp.example.com', '10.0.0.5:8080', '[::1]:3000']);
+      expect(config.http.allowedOrigins).toEqual(['https://app.example.com']);
+      expect(() => http(['--allowed-hosts', 'http://mcp.example.com'], {})).toThrow(/--allowed-hosts/);
+      expect(() => http(['--allowed-hosts', '*.example.com'], {})).toThrow(/--allowed-hosts/);
+      expect(() => http(['--allowed-origins', 'https://app.example.com/path'], {})).toThrow(/--allowed-origins/);
+      expect(() => http([], { MCP_MAX_CONCURRENCY: '0' })).toThrow(/MCP_MAX_CONCURRENCY/);
+      expect(http([], { MCP_MAX_CONCURRENCY: '8', MCP_SHUTDOWN_TIMEOUT_MS: '2500' }).http).toMatchObject({ maxConcurrency: 8, shutdownTimeoutMs: 2500 });
+    });
+
+    it('knows which bind addresses are loopback', () => {
+      for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
+      for (const host of ['0.0.0.0', '::', '10.0.0.5', 'example.com', '128.0.0.1', '127.0.0.1.example.com']) expect(isLoopbackHost(host), host).toBe(false);
+    });
   });
 });

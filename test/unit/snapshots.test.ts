@@ -55,6 +55,10 @@ describe('snapshot lines', () => {
   it('refuses to inflate a compressed field past its bound, leaving the event as it was', () => {
     const bomb = { type: 2, timestamp: 1, cv: '2024-10', data: gzipSync(Buffer.from(`"${'a'.repeat(20 * 1024 * 1024)}"`)).toString('latin1') };
     expect(decompressEvent(bomb)).toBe(bomb);
+    // The bound is for the whole event: fields under it one by one cannot add up past it.
+    const half = gzipSync(Buffer.from(`"${'a'.repeat(5 * 1024 * 1024)}"`)).toString('latin1');
+    const pair = { type: 3, timestamp: 1, cv: '2024-10', data: { source: 0, adds: half, removes: half, texts: [], attributes: [] } };
+    expect(decompressEvent(pair)).toBe(pair);
   });
 
   it('decompresses posthog-js cv 2024-10 fields', () => {

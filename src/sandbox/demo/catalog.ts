@@ -238,7 +238,12 @@ export const PERSONS = {
   }),
 } as const satisfies Record<string, PersonSeed>;
 
-export type StoryName =
+/** Recordings captured from a real browser (fixtures/recordings, see scripts/record-fixtures). */
+export type RecordedName = 'recordedCheckout' | 'recordedSearchTabs';
+
+export type StoryName = ScriptedName | RecordedName;
+
+export type ScriptedName =
   | 'checkoutFailure'
   | 'successfulPurchase'
   | 'longBrowse'
@@ -272,6 +277,10 @@ export interface RecordingSeed {
   compressed: boolean;
   blockMs: number;
   windowIds: string[];
+  /** For a recorded fixture: its slug in fixtures/recordings/index.json (its events come from there). */
+  fixture?: string;
+  /** Serve the events this many times over, one copy after another (a synthetic long recording for benchmarks). */
+  repeat?: number;
   device: Device;
   viewed: boolean;
   viewers: string[];
@@ -539,6 +548,41 @@ export const RECORDING_SEEDS: readonly RecordingSeed[] = [
     viewers: [],
     summary: 'Signs up for the newsletter; the first submit fails validation (missing consent), the second succeeds.',
   },
+  {
+    name: 'recordedCheckout',
+    id: '0193c4a2-5e10-7a3b-8c4d-1e2f3a4b5c6d',
+    projectId: MAIN_PROJECT_ID,
+    distinctId: 'customer-1815',
+    person: null,
+    startsAgoMs: 3 * DAY + 2 * HOUR,
+    storage: 'blob_v2',
+    // As posthog-js sends them: full snapshots and large mutations gzipped ("cv": "2024-10").
+    compressed: true,
+    blockMs: 8_000,
+    windowIds: ['0193c4a2-5e11-7b2c-9d3e-2f3a4b5c6d7e'],
+    fixture: 'checkout-failure',
+    device: device('Chrome', 150, 'Linux', '', 'Desktop', 1280, 800, ['GB', 'United Kingdom', 'London']),
+    viewed: false,
+    viewers: [],
+    summary: 'Recorded in real Chromium: checkout POST fails with 500, console error, rage click on "Place order", a dead click, a resize.',
+  },
+  {
+    name: 'recordedSearchTabs',
+    id: '0193c4b9-0f20-7c4d-ad5e-3a4b5c6d7e8f',
+    projectId: MAIN_PROJECT_ID,
+    distinctId: '0193c4b9-0e01-7a11-9b22-c33d44e55f66',
+    person: null,
+    startsAgoMs: 3 * DAY + 5 * HOUR,
+    storage: 'blob_v2',
+    compressed: false,
+    blockMs: 10_000,
+    windowIds: ['0193c4b9-0f21-7d5e-be6f-4b5c6d7e8f90', '0193c4b9-3a42-7e6f-8f70-5c6d7e8f9012'],
+    fixture: 'search-two-tabs',
+    device: device('Chrome', 150, 'Linux', '', 'Desktop', 1440, 900, ['DE', 'Germany', 'Berlin']),
+    viewed: false,
+    viewers: [],
+    summary: 'Recorded in real Chromium: a search, a help page in a second tab with planted prompt-injection text, add to cart.',
+  },
 ];
 
 /** Demo actions: PostHog action ids a `matching_events`/list `actions` filter can use. */
@@ -550,6 +594,30 @@ export const ACTIONS: ReadonlyArray<{ id: number; name: string; event: string }>
   { id: 5, name: 'JavaScript exception', event: '$exception' },
   { id: 6, name: 'Newsletter sign-up', event: 'newsletter_signed_up' },
 ];
+
+/** A recording of `copies` back-to-back copies of the real checkout recording (sandbox option `bigRecording`). */
+export const BIG_RECORDING_ID = '0193c4ff-b16b-7000-8000-000000000b16';
+
+export function bigRecordingSeed(copies: number): RecordingSeed {
+  return {
+    name: 'recordedCheckout',
+    id: BIG_RECORDING_ID,
+    projectId: MAIN_PROJECT_ID,
+    distinctId: 'bench-visitor',
+    person: null,
+    endsAgoMs: HOUR,
+    storage: 'blob_v2',
+    compressed: false,
+    blockMs: 60_000,
+    windowIds: ['0193c4a2-5e11-7b2c-9d3e-2f3a4b5c6d7e'],
+    fixture: 'checkout-failure',
+    repeat: copies,
+    device: device('Chrome', 150, 'Linux', '', 'Desktop', 1280, 800, ['GB', 'United Kingdom', 'London']),
+    viewed: false,
+    viewers: [],
+    summary: `Synthetic: the recorded checkout failure ${copies} times over.`,
+  };
+}
 
 export function ltsBlobKey(projectId: number, sessionId: string): string {
   return `session_recordings_lts/team_id/${projectId}/session_id/${sessionId}/data`;

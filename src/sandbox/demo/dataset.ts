@@ -2,7 +2,8 @@
 // are generated once per process; each sandbox then pins them to its own clock, and lays
 // them out the way PostHog stores them (blob_v2 blocks, one LTS file, v1 blobs, realtime).
 
-import { RECORDING_SEEDS, ltsBlobKey, type RecordingSeed } from './catalog.js';
+import { RECORDING_SEEDS, ltsBlobKey, type RecordingSeed, type ScriptedName } from './catalog.js';
+import { recordedScript, type RecordedScript } from './recorded.js';
 import { compressEvent } from './compress.js';
 import { ACTIVE_SOURCES, EventType, IncrementalSource, MouseInteractions, type RrwebEvent } from './rrweb.js';
 import { STORIES } from './stories.js';
@@ -47,21 +48,46 @@ export function demoScripts(): ReadonlyMap<string, Script> {
   return scripts;
 }
 
-function buildScript(seed: RecordingSeed): Script {
-  const builder = new RecordingBuilder(seed.id, seed.device);
-  STORIES[seed.name](builder, seed);
-  const events = builder.events
+/** A copy of a repeated recording starts this long after the previous one ends. */
+const REPEAT_GAP_MS = 1_000;
+
+export function buildScript(seed: RecordingSeed): Script {
+  const { events: unsorted, analytics, console: consoleEntries } = seed.fixture ? recordedScript(seed.fixture) : storyScript(seed);
+  const events = unsorted
     .map((e, i) => ({ e, i }))
     .sort((a, b) => a.e.event.timestamp - b.e.event.timestamp || a.i - b.i)
     .map(({ e }) => e);
-  const stats = computeStats(events, builder.consoleEntries);
+  const stats = repeated(computeStats(events, consoleEntries), seed.repeat ?? 1);
   return {
     seed,
     events: seed.compressed ? events.map((e) => ({ windowId: e.windowId, event: compressEvent(e.event) })) : events,
-    analytics: builder.analytics,
-    console: builder.consoleEntries,
+    analytics,
+    console: consoleEntries,
     stats,
   };
+}
+
+/** Metadata of a recording served `copies` times over. */
+function repeated(stats: RecordingStats, copies: number): RecordingStats {
+  if (copies === 1) return stats;
+  const n = (value: number) => value * copies;
+  return {
+    ...stats,
+    durationMs: stats.durationMs * copies + REPEAT_GAP_MS * (copies - 1),
+    clickCount: n(stats.clickCount),
+    keypressCount: n(stats.keypressCount),
+    mouseActivityCount: n(stats.mouseActivityCount),
+    consoleLogCount: n(stats.consoleLogCount),
+    consoleWarnCount: n(stats.consoleWarnCount),
+    consoleErrorCount: n(stats.consoleErrorCount),
+    activeMs: n(stats.activeMs),
+  };
+}
+
+function storyScript(seed: RecordingSeed): RecordedScript {
+  const builder = new RecordingBuilder(seed.id, seed.device);
+  STORIES[seed.name as ScriptedName](builder, seed);
+  return { events: builder.events, analytics: builder.analytics, console: builder.consoleEntries };
 }
 
 function computeStats(events: ScriptEvent[], consoleEntries: ConsoleEntry[]): RecordingStats {
@@ -171,8 +197,10 @@ export class LiveRecording {
     return out;
   }
 
-  private line(e: ScriptEvent): string {
-    return JSON.stringify([e.windowId, this.absolute(e.event)]);
+  private line(e: ScriptEvent, shiftMs = 0): string {
+    const event = this.absolute(e.event);
+    if (shiftMs !== 0) shift(event, shiftMs);
+    return JSON.stringify([e.windowId, event]);
   }
 
   /** Relative time after which events exist only in the realtime source. */
@@ -207,8 +235,36 @@ export class LiveRecording {
       }
       flush();
     }
-    this.blocksCache = blocks;
-    return blocks;
+    this.blocksCache = this.seed.repeat ? this.repeatBlocks(blocks) : blocks;
+    return this.blocksCache;
+  }
+
+  /**
+   * The blocks of every copy of a repeated recording. Bodies are made on each request and not
+   * kept: a benchmark's recording is hundreds of MB and must not sit in the sandbox's memory.
+   */
+  private repeatBlocks(base: SnapshotBlock[]): SnapshotBlock[] {
+    const copies = this.seed.repeat ?? 1;
+    const events = this.script.events;
+    const period = (events[events.length - 1]?.event.timestamp ?? 0) + REPEAT_GAP_MS;
+    const ranges = base.map((block) => {
+      const from = events.findIndex((e) => this.startMs + e.event.timestamp >= block.startMs);
+      let to = from;
+      while (to < events.length && this.startMs + events[to]!.event.timestamp <= block.endMs) to++;
+      return { block, from, to };
+    });
+    const out: SnapshotBlock[] = [];
+    for (let copy = 0; copy < copies; copy++) {
+      const shiftMs = Math.round(copy * period);
+      for (const { block, from, to } of ranges) {
+        out.push({
+          startMs: block.startMs + shiftMs,
+          endMs: block.endMs + shiftMs,
+          body: () => events.slice(from, to).map((e) => this.line(e, shiftMs)).join('\n') + '\n',
+        });
+      }
+    }
+    return out;
   }
 
   get ltsKey(): string {
@@ -294,6 +350,15 @@ export class LiveRecording {
       };
     });
     return this.capturedCache;
+  }
+}
+
+/** Moves an event (and the network plugin's own request times) later by `ms`. */
+function shift(event: RrwebEvent, ms: number): void {
+  event.timestamp += ms;
+  const data = event.data as { plugin?: string; payload?: { requests?: Array<Record<string, unknown>> } } | undefined;
+  if (event.type === EventType.Plugin && data?.plugin === 'rrweb/network@1' && data.payload?.requests) {
+    data.payload = { ...data.payload, requests: data.payload.requests.map((r) => (typeof r.timestamp === 'number' ? { ...r, timestamp: r.timestamp + ms } : r)) };
   }
 }
 

@@ -22,7 +22,7 @@ import {
   type CartLine,
   type Product,
 } from './pages.js';
-import type { RecordingSeed, StoryName } from './catalog.js';
+import type { RecordingSeed, ScriptedName } from './catalog.js';
 import type { RecordingBuilder, Tab } from './timeline.js';
 
 type Story = (b: RecordingBuilder, seed: RecordingSeed) => void;
@@ -584,7 +584,7 @@ const newsletterSignup: Story = (b, seed) => {
   b.wait(4000);
 };
 
-export const STORIES: Record<StoryName, Story> = {
+export const STORIES: Record<ScriptedName, Story> = {
   checkoutFailure,
   successfulPurchase,
   longBrowse,

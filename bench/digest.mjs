@@ -1,0 +1,149 @@
+// Recording digest benchmark (issue 3). Run after `npm run build`:  node bench/digest.mjs
+//
+// 1. Throughput: the digest of snapshot JSONL (real recorded fixtures, repeated to ~64 MB, fed in
+//    64 KB chunks as a socket delivers them) against a baseline measured in the same run: split
+//    the same bytes into lines and JSON.parse each, nothing else. Runs alternate, medians compared.
+//    Both run in this thread; in the server the digest runs the same code in a worker thread.
+// 2. Peak memory: the built server (node dist/cli.js, stdio) digests a ~200 MB synthetic recording
+//    served over HTTP by the sandbox in another process; peak RSS is the server's VmHWM.
+//
+// Options: --mb N (throughput input size, default 64), --runs N (default 5), --copies N (memory
+// test size in copies of the ~120 KB checkout recording, default 1700 ≈ 205 MB), --skip-memory.
+
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { DigestFeed } from '../dist/digest/feed.js';
+import { renderDigest } from '../dist/digest/render.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '64' },
+    runs: { type: 'string', default: '5' },
+    copies: { type: 'string', default: '1700' },
+    'skip-memory': { type: 'boolean', default: false },
+  },
+});
+const root = new URL('../', import.meta.url);
+
+/** The recorded fixtures' lines, repeated with later timestamps until `targetBytes`. */
+function corpus(targetBytes) {
+  const index = JSON.parse(readFileSync(new URL('fixtures/recordings/index.json', root), 'utf8'));
+  const bases = index.map((f) => readFileSync(new URL(`fixtures/recordings/${f.file}`, root), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+  const parts = [];
+  let bytes = 0;
+  let offset = 0;
+  for (let copy = 0; bytes < targetBytes; copy++) {
+    const base = bases[copy % bases.length];
+    const first = base[0][1].timestamp;
+    let last = first;
+    for (const [windowId, event] of base) {
+      const line = JSON.stringify([windowId, { ...event, timestamp: event.timestamp - first + offset }]) + '\n';
+      last = event.timestamp;
+      parts.push(line);
+      bytes += Buffer.byteLength(line);
+    }
+    offset += last - first + 1000;
+  }
+  return Buffer.from(parts.join(''));
+}
+
+function* chunksOf(buffer, size = 64 * 1024) {
+  for (let i = 0; i < buffer.length; i += size) yield buffer.subarray(i, i + size);
+}
+
+/** The floor: find each newline, decode the line, JSON.parse it. */
+function baseline(buffer) {
+  let parsed = 0;
+  let carry = null;
+  for (const chunk of chunksOf(buffer)) {
+    let start = 0;
+    let nl = chunk.indexOf(0x0a);
+    while (nl !== -1) {
+      const line = carry ? Buffer.concat([carry, chunk.subarray(start, nl)]).toString('utf8') : chunk.toString('utf8', start, nl);
+      carry = null;
+      if (line) {
+        JSON.parse(line);
+        parsed++;
+      }
+      start = nl + 1;
+      nl = chunk.indexOf(0x0a, start);
+    }
+    if (start < chunk.length) carry = carry ? Buffer.concat([carry, chunk.subarray(start)]) : chunk.subarray(start);
+  }
+  return parsed;
+}
+
+/** What the tool's digest worker does with each body: split lines, decode events, digest; then render. */
+function digest(buffer) {
+  const feed = new DigestFeed();
+  feed.startUnit();
+  for (const chunk of chunksOf(buffer)) feed.data(chunk);
+  feed.endUnit();
+  return renderDigest(feed.finish(), { id: 'bench', projectId: '1' }, 4000).text.length;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function throughput() {
+  const buffer = corpus(Number(opts.mb) * 1e6);
+  const mb = buffer.length / 1e6;
+  const base = [];
+  const ours = [];
+  baseline(buffer);
+  digest(buffer); // warm-up of both paths
+  for (let run = 0; run < Number(opts.runs); run++) {
+    let t = performance.now();
+    baseline(buffer);
+    base.push(mb / ((performance.now() - t) / 1000));
+    t = performance.now();
+    digest(buffer);
+    ours.push(mb / ((performance.now() - t) / 1000));
+  }
+  return { mb, base: median(base), ours: median(ours), ratio: median(ours) / median(base) };
+}
+
+async function memory() {
+  const sandbox = spawn(process.execPath, [new URL('bench/big-sandbox.mjs', root).pathname, opts.copies], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const info = JSON.parse(await new Promise((resolve) => createInterface({ input: sandbox.stdout }).once('line', resolve)));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [new URL('dist/cli.js', root).pathname],
+      env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: info.apiKey, POSTHOG_HOST: info.url, POSTHOG_TIMEOUT_MS: '120000', ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}) },
+      stderr: process.env.SERVER_NODE_OPTIONS ? 'inherit' : 'ignore',
+    });
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(transport);
+    const hwm = () => Number(readFileSync(`/proc/${transport.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)[1]) / 1024;
+    const idle = hwm();
+    const t = performance.now();
+    const result = await client.callTool({ name: 'session-recording-summary', arguments: { project_id: String(info.projectId), id: info.recordingId } }, undefined, { timeout: 600_000 });
+    const seconds = (performance.now() - t) / 1000;
+    const peak = hwm();
+    await client.close();
+    if (result.isError) throw new Error(`summary failed: ${result.content[0]?.text}`);
+    const counts = result.structuredContent.counts;
+    return { idle, peak, seconds, events: counts.events, textChars: result.content[0].text.length, mb: info.bytes / 1e6, blocks: info.blocks };
+  } finally {
+    sandbox.kill('SIGTERM');
+  }
+}
+
+console.log(`Recording digest benchmark — node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}`);
+const t = await throughput();
+console.log(`Throughput on ${t.mb.toFixed(1)} MB of recorded JSONL (median of ${opts.runs} alternating runs):`);
+console.log(`  baseline (split lines + JSON.parse): ${t.base.toFixed(1)} MB/s`);
+console.log(`  digest (stream, decode, digest, render): ${t.ours.toFixed(1)} MB/s`);
+console.log(`  ratio: ${t.ratio.toFixed(2)}x the baseline (target ≥ 0.5x)`);
+if (!opts['skip-memory']) {
+  const copies = Number(opts.copies);
+  const m = await memory();
+  console.log(`Peak memory digesting a synthetic recording (${copies} copies of the recorded checkout: ${m.mb.toFixed(0)} MB of JSONL in ${m.blocks} blocks, ${m.events} events) served over HTTP by the sandbox:`);
+  console.log(`  server peak RSS (VmHWM): ${m.peak.toFixed(1)} MB (idle before the call: ${m.idle.toFixed(1)} MB; target < 150 MB)`);
+  console.log(`  call took ${m.seconds.toFixed(1)} s, ${(m.mb / m.seconds).toFixed(1)} MB/s end to end; digest text ${m.textChars} chars`);
+}

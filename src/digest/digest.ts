@@ -1,0 +1,716 @@
+/**
+ * Turns a recording's rrweb events, fed one at a time in stream order, into a digest: pages,
+ * a timeline of what the user did, frustration signals, console trouble and failed requests.
+ * Memory stays bounded whatever the recording's size: one DOM mirror per window, capped lists,
+ * and counters for everything past the caps.
+ */
+
+import { BUTTON_INPUT_TYPES, NodeMirror } from './mirror.js';
+import { quote } from './quote.js';
+
+// rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
+const FULL_SNAPSHOT = 2;
+const INCREMENTAL = 3;
+const META = 4;
+const CUSTOM = 5;
+const PLUGIN = 6;
+const KNOWN_TYPES = new Set([0, 1, FULL_SNAPSHOT, INCREMENTAL, META, CUSTOM, PLUGIN]);
+const MUTATION = 0;
+const MOUSE_INTERACTION = 2;
+const SCROLL = 3;
+const VIEWPORT_RESIZE = 4;
+const INPUT = 5;
+const LOG = 11;
+/** Sources that mean a person was doing something (PostHog counts these as activity). */
+const ACTIVE_SOURCES = new Set([1, MOUSE_INTERACTION, SCROLL, VIEWPORT_RESIZE, INPUT, 6, 7, 12, 14]);
+const CLICK = 2;
+const DOUBLE_CLICK = 4;
+
+/** Gaps between activity longer than this are idle time (PostHog's own threshold). */
+export const ACTIVITY_GAP_MS = 5_000;
+/** Rage click: this many clicks on one element… */
+export const RAGE_CLICKS = 3;
+/** …within this window. */
+export const RAGE_WINDOW_MS = 1_000;
+/** A click with no DOM change, navigation, scroll or input within this long is a dead click (posthog-js uses 2.5 s). */
+export const DEAD_CLICK_MS = 2_500;
+/** Scroll or resize events closer than this to the previous one extend it rather than add an entry. */
+const MERGE_MS = 3_000;
+
+/** Identical errors or failed requests this close together are one entry with a count. */
+const REPEAT_WINDOW_MS = 10_000;
+const REPEAT_LOOKBACK = 8;
+/** Kept while reading; past these the digest counts instead of keeping. */
+const TIMELINE_CAP = 2_000;
+/** Windows tracked one by one; events of any further window share one overflow entry. */
+const WINDOWS_CAP = 50;
+const PAGES_CAP = 200;
+const CONSOLE_TEXT_MAX = 300;
+const URL_MAX = 300;
+
+export type ItemKind =
+  | 'page'
+  | 'click'
+  | 'rage-click'
+  | 'dead-click'
+  | 'input'
+  | 'scroll'
+  | 'resize'
+  | 'console-error'
+  | 'console-warn'
+  | 'request-failed'
+  | 'tab-hidden'
+  | 'tab-visible';
+
+/** Lower is more important: what survives when the character budget is tight. */
+export const PRIORITY: Record<ItemKind, number> = {
+  'rage-click': 0,
+  'console-error': 0,
+  'request-failed': 0,
+  page: 1,
+  'dead-click': 2,
+  click: 2,
+  'console-warn': 2,
+  input: 3,
+  'tab-hidden': 3,
+  'tab-visible': 3,
+  scroll: 4,
+  resize: 4,
+};
+
+export interface TimelineItem {
+  /** ms since the recording's first event */
+  t: number;
+  /** window label, w1, w2… */
+  w: string;
+  kind: ItemKind;
+  /** the element, page or request concerned; recorded data */
+  target?: string;
+  /** what happened to it; may quote recorded data */
+  detail?: string;
+  /** repeated clicks, identical console messages */
+  count?: number;
+}
+
+export interface PageVisit {
+  t: number;
+  w: string;
+  url: string;
+  title?: string;
+  /** deepest vertical scroll seen on this page, px */
+  max_scroll_y?: number;
+}
+
+export interface DigestCounts {
+  events: number;
+  clicks: number;
+  rage_clicks: number;
+  dead_clicks: number;
+  inputs: number;
+  scrolls: number;
+  resizes: number;
+  page_views: number;
+  mutations: number;
+  console_errors: number;
+  console_warnings: number;
+  console_logs: number;
+  requests: number;
+  failed_requests: number;
+  custom_events: number;
+}
+
+export interface Digest {
+  start: number | null;
+  end: number | null;
+  duration_ms: number;
+  active_ms: number;
+  windows: Array<{ w: string; window_id: string | null; pages: number }>;
+  pages: PageVisit[];
+  timeline: TimelineItem[];
+  counts: DigestCounts;
+  /** what could not be read or was left out while reading, in words */
+  notes: string[];
+}
+
+interface PendingClick {
+  at: number;
+  item: TimelineItem;
+}
+
+interface WindowState {
+  label: string;
+  id: string | null;
+  mirror: NodeMirror;
+  page: PageVisit | undefined;
+  pages: number;
+  hadSnapshot: boolean;
+  /** the click burst on one element, for rage clicks: its last few click times */
+  burst: { node: number; times: number[]; clicks: number; item: TimelineItem; rage: boolean } | undefined;
+  pending: PendingClick[];
+  /** a Meta for the page already shown: a reload or just a periodic re-snapshot, told by the next full snapshot */
+  sameUrlMeta: number | undefined;
+  lastItem: TimelineItem | undefined;
+  lastTimestamp: number;
+}
+
+export class Digester {
+  private readonly windows = new Map<string | null, WindowState>();
+  private overflow: WindowState | undefined;
+  private overflowWindows = 0;
+  /** Windows with clicks still waiting to be judged dead or alive. */
+  private readonly pendingWindows = new Set<WindowState>();
+  /** Timeline entries actually kept (past the cap some are not). */
+  private readonly kept = new WeakSet<TimelineItem>();
+  private readonly pages: PageVisit[] = [];
+  private readonly timeline: TimelineItem[] = [];
+  private readonly counts: DigestCounts = {
+    events: 0,
+    clicks: 0,
+    rage_clicks: 0,
+    dead_clicks: 0,
+    inputs: 0,
+    scrolls: 0,
+    resizes: 0,
+    page_views: 0,
+    mutations: 0,
+    console_errors: 0,
+    console_warnings: 0,
+    console_logs: 0,
+    requests: 0,
+    failed_requests: 0,
+    custom_events: 0,
+  };
+  private first: number | null = null;
+  private last: number | null = null;
+  private lastActive: number | undefined;
+  private activeMs = 0;
+  private outOfOrder = 0;
+  private unknownEvents = 0;
+  private badEvents = 0;
+  private pagesDropped = 0;
+  private itemsDropped = 0;
+  private readonly extraNotes: string[] = [];
+
+  /** A reason something could not be read (a block range that failed, unparseable lines). */
+  note(text: string): void {
+    if (this.extraNotes.length < 20) this.extraNotes.push(text);
+  }
+
+  push(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
+    const ts = event.timestamp;
+    if (!Number.isFinite(ts)) {
+      this.badEvents++;
+      return;
+    }
+    this.counts.events++;
+    if (this.first === null || ts < this.first) this.first = ts;
+    if (this.last === null || ts > this.last) this.last = ts;
+    const win = this.window(windowId);
+    if (ts < win.lastTimestamp) this.outOfOrder++;
+    else win.lastTimestamp = ts;
+    // Windows arrive in separate batches: a window's clicks are judged by its own clock only.
+    if (win.pending.length > 0) this.settleClicks(win, ts);
+
+    const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
+    try {
+      switch (event.type) {
+        case META:
+          this.pageView(win, ts, data.href, true);
+          return;
+        case FULL_SNAPSHOT:
+          this.fullSnapshot(win, ts, data.node);
+          return;
+        case INCREMENTAL:
+          this.incremental(win, ts, data);
+          return;
+        case CUSTOM:
+          this.custom(win, ts, data);
+          return;
+        case PLUGIN:
+          this.plugin(win, ts, data);
+          return;
+        default:
+          if (!KNOWN_TYPES.has(event.type)) this.unknownEvents++;
+      }
+    } catch {
+      // A malformed event (wrong shapes inside data) is skipped; the digest goes on.
+      this.badEvents++;
+    }
+  }
+
+  private window(id: string | null): WindowState {
+    let win = this.windows.get(id);
+    if (!win && this.windows.size >= WINDOWS_CAP) {
+      this.overflowWindows++;
+      this.overflow ??= this.newWindow(`w${WINDOWS_CAP + 1}+`, null);
+      // Remembered as overflow so it is counted once; its events share the overflow entry.
+      this.windows.set(id, this.overflow);
+      return this.overflow;
+    }
+    if (!win) {
+      win = this.newWindow(`w${this.windows.size + 1}`, id);
+      this.windows.set(id, win);
+    }
+    return win;
+  }
+
+  private newWindow(label: string, id: string | null): WindowState {
+    return {
+        label,
+        id,
+        mirror: new NodeMirror(),
+        page: undefined,
+        pages: 0,
+        hadSnapshot: false,
+        burst: undefined,
+        pending: [],
+        sameUrlMeta: undefined,
+        lastItem: undefined,
+        lastTimestamp: -Infinity,
+      };
+  }
+
+  /** Distinct windows, the overflow entry last. */
+  private allWindows(): WindowState[] {
+    return [...new Set(this.windows.values())];
+  }
+
+  private offset(ts: number): number {
+    return this.first === null ? 0 : Math.max(0, ts - this.first);
+  }
+
+  private add(win: WindowState, ts: number, item: Omit<TimelineItem, 't' | 'w'>): TimelineItem {
+    const full: TimelineItem = { t: ts, w: win.label, ...item };
+    this.keep(full);
+    win.lastItem = full;
+    return full;
+  }
+
+  /** Keeps an entry within the caps: past TIMELINE_CAP only the important kinds, up to twice that. */
+  private keep(item: TimelineItem): void {
+    if (this.timeline.length < TIMELINE_CAP || (PRIORITY[item.kind] <= 1 && this.timeline.length < TIMELINE_CAP * 2)) {
+      this.timeline.push(item);
+      this.kept.add(item);
+    } else {
+      this.itemsDropped++;
+    }
+  }
+
+  private pageView(win: WindowState, ts: number, href: unknown, load: boolean): void {
+    if (typeof href !== 'string' || href.length === 0) return;
+    const url = clipText(href, URL_MAX);
+    this.reacted(win, ts);
+    if (win.page && win.page.url === url) {
+      // posthog-js sends a $pageview next to the Meta of the same load: one visit. A later Meta
+      // for the same URL is a reload or only a periodic full snapshot: the snapshot tells which.
+      if (load && ts - win.page.t >= 1_000) win.sameUrlMeta = ts;
+      return;
+    }
+    this.visit(win, ts, url, load);
+  }
+
+  private visit(win: WindowState, ts: number, url: string, load: boolean): void {
+    this.counts.page_views++;
+    win.pages++;
+    win.burst = undefined;
+    const visit: PageVisit = { t: ts, w: win.label, url };
+    if (this.pages.length < PAGES_CAP) this.pages.push(visit);
+    else this.pagesDropped++;
+    win.page = visit;
+    this.add(win, ts, { kind: 'page', target: url, ...(load ? {} : { detail: 'in-page navigation' }) });
+  }
+
+  /**
+   * rrweb numbers nodes from 1 on a new page and keeps the numbers when it re-snapshots the same
+   * page (posthog-js does every few minutes): ids starting lower than before mean a reload.
+   */
+  private fullSnapshot(win: WindowState, ts: number, root: unknown): void {
+    const before = win.mirror.maxId;
+    win.mirror.reset(root);
+    win.hadSnapshot = true;
+    if (win.sameUrlMeta !== undefined && win.page && win.mirror.maxId < before) this.visit(win, win.sameUrlMeta, win.page.url, true);
+    win.sameUrlMeta = undefined;
+    if (win.page && !win.page.title && win.mirror.title) win.page.title = clipText(win.mirror.title, 120);
+    this.reacted(win, ts);
+  }
+
+  private incremental(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    const source = data.source;
+    if (typeof source === 'number' && ACTIVE_SOURCES.has(source)) this.activity(ts);
+    switch (source) {
+      case MUTATION:
+        this.counts.mutations++;
+        this.mutate(win, data);
+        this.reacted(win, ts);
+        return;
+      case MOUSE_INTERACTION:
+        if (data.type === CLICK) this.click(win, ts, Number(data.id));
+        else if (data.type === DOUBLE_CLICK) this.doubleClick(win, Number(data.id));
+        return;
+      case SCROLL:
+        this.scroll(win, ts, Number(data.id), Number(data.y));
+        return;
+      case VIEWPORT_RESIZE:
+        this.resize(win, ts, Number(data.width), Number(data.height));
+        return;
+      case INPUT:
+        this.input(win, ts, Number(data.id), data);
+        return;
+      case LOG:
+        this.console(win, ts, data);
+        return;
+    }
+  }
+
+  private activity(ts: number): void {
+    if (this.lastActive !== undefined) {
+      const gap = ts - this.lastActive;
+      if (gap > 0 && gap <= ACTIVITY_GAP_MS) this.activeMs += gap;
+    }
+    if (this.lastActive === undefined || ts > this.lastActive) this.lastActive = ts;
+  }
+
+  private mutate(win: WindowState, data: Record<string, unknown>): void {
+    const mirror = win.mirror;
+    for (const removal of asArray(data.removes)) {
+      const id = (removal as { id?: unknown }).id;
+      if (typeof id === 'number') mirror.remove(id);
+    }
+    // Adds can name a parent added later in the same batch; a second pass picks those up.
+    let waiting = asArray(data.adds);
+    for (let pass = 0; pass < 3 && waiting.length > 0; pass++) {
+      const retry: unknown[] = [];
+      for (const add of waiting) {
+        const { parentId, nextId, node } = add as { parentId?: unknown; nextId?: unknown; node?: unknown };
+        if (typeof parentId !== 'number') continue;
+        if (!mirror.has(parentId)) {
+          retry.push(add);
+          continue;
+        }
+        mirror.add(node, parentId, typeof nextId === 'number' ? nextId : null);
+      }
+      if (retry.length === waiting.length) break;
+      waiting = retry;
+    }
+    for (const change of asArray(data.texts)) {
+      const { id, value } = change as { id?: unknown; value?: unknown };
+      if (typeof id === 'number') mirror.setText(id, value);
+    }
+    for (const change of asArray(data.attributes)) {
+      const { id, attributes } = change as { id?: unknown; attributes?: unknown };
+      if (typeof id === 'number') mirror.setAttributes(id, attributes);
+    }
+  }
+
+  private click(win: WindowState, ts: number, id: number): void {
+    this.counts.clicks++;
+    const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
+    const burst = win.burst;
+    if (burst && burst.node === node && ts - burst.times[burst.times.length - 1]! <= RAGE_WINDOW_MS && ts >= burst.times[0]!) {
+      burst.clicks++;
+      burst.times.push(ts);
+      if (burst.times.length > RAGE_CLICKS) burst.times.shift();
+      burst.item.count = burst.clicks;
+      if (!burst.rage && burst.times.length >= RAGE_CLICKS && ts - burst.times[0]! <= RAGE_WINDOW_MS) {
+        burst.rage = true;
+        burst.item.kind = 'rage-click';
+        this.counts.rage_clicks++;
+        // Clicks that turned into a rage click are not also judged as dead…
+        win.pending = win.pending.filter((p) => p.item !== burst.item);
+        // …and a rage click past the timeline's cap for minor entries is kept after all.
+        if (!this.kept.has(burst.item)) this.keep(burst.item);
+      }
+      return;
+    }
+    const target = this.describe(win, node);
+    const item = this.add(win, ts, { kind: 'click', target });
+    win.burst = { node, times: [ts], clicks: 1, item, rage: false };
+    if (!this.isFormControl(win, node)) {
+      win.pending.push({ at: ts, item });
+      this.pendingWindows.add(win);
+    }
+  }
+
+  /** A browser reports a double-click as click, click, dblclick: the clicks are counted already. */
+  private doubleClick(win: WindowState, id: number): void {
+    const burst = win.burst;
+    const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
+    if (burst && burst.node === node && !burst.rage && burst.clicks === 2) {
+      burst.item.detail = 'double-click';
+      delete burst.item.count;
+      // A second click a user meant is no sign of frustration: the next click starts afresh.
+      win.burst = undefined;
+    }
+  }
+
+  /** Something visible happened in `win` at `ts`: pending clicks before it were not dead. */
+  private reacted(win: WindowState, ts: number): void {
+    if (win.pending.length > 0) win.pending = win.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
+    // A new tab opened by a click counts as its reaction too.
+    if (win.pages === 0) {
+      for (const other of this.pendingWindows) if (other !== win) other.pending = other.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
+    }
+  }
+
+  /** A window's clicks with nothing after them for DEAD_CLICK_MS, judged once its own events are past that point. */
+  private settleClicks(win: WindowState, now: number): void {
+    const still: PendingClick[] = [];
+    for (const p of win.pending) {
+      if (now - p.at > DEAD_CLICK_MS) {
+        if (p.item.kind === 'click') {
+          p.item.kind = 'dead-click';
+          this.counts.dead_clicks++;
+        }
+      } else still.push(p);
+    }
+    win.pending = still;
+    if (still.length === 0) this.pendingWindows.delete(win);
+  }
+
+  private isFormControl(win: WindowState, id: number): boolean {
+    const node = win.mirror.get(id);
+    if (!node?.tag) return false;
+    return win.mirror.isUserText(node) || node.tag === 'label';
+  }
+
+  private scroll(win: WindowState, ts: number, id: number, y: number): void {
+    this.counts.scrolls++;
+    this.reacted(win, ts);
+    if (!Number.isFinite(y)) return;
+    const page = win.mirror.isDocument(id) || !win.mirror.has(id);
+    const where = page ? undefined : this.describe(win, id);
+    if (page && win.page) win.page.max_scroll_y = Math.max(win.page.max_scroll_y ?? 0, Math.round(y));
+    const last = win.lastItem;
+    if (last && last.kind === 'scroll' && last.target === where && ts - last.t <= MERGE_MS) {
+      last.detail = `to ${Math.round(y)}px`;
+      return;
+    }
+    this.add(win, ts, { kind: 'scroll', ...(where ? { target: where } : {}), detail: `to ${Math.round(y)}px` });
+  }
+
+  private resize(win: WindowState, ts: number, width: number, height: number): void {
+    this.counts.resizes++;
+    const detail = `${width}x${height}`;
+    const last = win.lastItem;
+    if (last && last.kind === 'resize' && ts - last.t <= MERGE_MS) {
+      last.detail = detail;
+      return;
+    }
+    this.add(win, ts, { kind: 'resize', detail });
+  }
+
+  private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
+    this.counts.inputs++;
+    this.reacted(win, ts);
+    const tag = win.mirror.get(id)?.tag;
+    const known = win.mirror.get(id)?.tag !== undefined;
+    const detail =
+      typeof data.isChecked === 'boolean' && (this.isToggle(win, id) || (!known && (typeof data.text !== 'string' || data.text === 'on')))
+        ? data.isChecked
+          ? 'checked'
+          : 'unchecked'
+        : tag === 'select'
+          ? 'option chosen'
+          : `${typeof data.text === 'string' ? [...data.text].length : 0} chars`;
+    const target = this.describeField(win, id);
+    const last = win.lastItem;
+    if (last && (last.kind === 'input' || last.kind === 'click') && last.target === target && ts - last.t <= 10_000) {
+      // Typing continues, or the click that focused this field: one entry says it all.
+      last.kind = 'input';
+      last.detail = detail;
+      delete last.count;
+      win.pending = win.pending.filter((p) => p.item !== last);
+      return;
+    }
+    this.add(win, ts, { kind: 'input', target, detail });
+  }
+
+  private isToggle(win: WindowState, id: number): boolean {
+    const type = win.mirror.get(id)?.attrs?.type;
+    return type === 'checkbox' || type === 'radio';
+  }
+
+  private custom(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    this.counts.custom_events++;
+    const tag = data.tag;
+    const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
+    if (tag === '$pageview') this.pageView(win, ts, payload.href ?? payload.$current_url, false);
+    else if (tag === 'window hidden' || tag === '$visibility_hidden' || (tag === 'visibility' && payload.visibilityState === 'hidden')) this.add(win, ts, { kind: 'tab-hidden' });
+    else if (tag === 'window visible' || tag === '$visibility_visible' || (tag === 'visibility' && payload.visibilityState === 'visible')) this.add(win, ts, { kind: 'tab-visible' });
+  }
+
+  private plugin(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    const name = typeof data.plugin === 'string' ? data.plugin : '';
+    const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
+    if (name.startsWith('rrweb/console')) this.console(win, ts, payload);
+    else if (name.startsWith('rrweb/network')) this.network(win, ts, payload);
+  }
+
+  private console(win: WindowState, ts: number, payload: Record<string, unknown>): void {
+    const level = String(payload.level ?? 'log');
+    const kind: ItemKind | undefined = level === 'error' || level === 'assert' ? 'console-error' : level === 'warn' ? 'console-warn' : undefined;
+    if (kind === 'console-error') this.counts.console_errors++;
+    else if (kind === 'console-warn') this.counts.console_warnings++;
+    else {
+      this.counts.console_logs++;
+      return;
+    }
+    const text = clipText(consoleText(payload.payload), CONSOLE_TEXT_MAX);
+    if (!this.repeat(win, ts, kind, undefined, text)) this.add(win, ts, { kind, detail: text });
+  }
+
+  private network(win: WindowState, ts: number, payload: Record<string, unknown>): void {
+    for (const request of asArray(payload.requests)) {
+      if (typeof request !== 'object' || request === null) continue;
+      this.counts.requests++;
+      const r = request as Record<string, unknown>;
+      const status = Number(r.responseStatus ?? r.status);
+      const failed = (Number.isFinite(status) && status >= 400) || r.isFailed === true || (typeof r.error === 'string' && r.error.length > 0);
+      if (!failed) continue;
+      this.counts.failed_requests++;
+      // Performance-timing entries carry no method: none is made up.
+      const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : undefined;
+      const url = clipText(String(r.name ?? r.url ?? '?'), URL_MAX);
+      const at = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : ts;
+      const detail = Number.isFinite(status) && status > 0 ? `${status}` : typeof r.error === 'string' ? clipText(r.error, 100) : 'failed';
+      const target = method ? `${method} ${url}` : url;
+      if (!this.repeat(win, at, 'request-failed', target, detail)) this.add(win, at, { kind: 'request-failed', target, detail });
+    }
+  }
+
+  /**
+   * The same error again soon after (a retry loop, each rage click failing alike) counts on the
+   * recent entry instead of adding one. Looks back a few entries: errors and requests interleave.
+   */
+  private repeat(win: WindowState, ts: number, kind: ItemKind, target: string | undefined, detail: string): boolean {
+    for (let i = this.timeline.length - 1, seen = 0; i >= 0 && seen < REPEAT_LOOKBACK; i--, seen++) {
+      const item = this.timeline[i]!;
+      if (Math.abs(ts - item.t) > REPEAT_WINDOW_MS) break;
+      if (item.w === win.label && item.kind === kind && item.target === target && item.detail === detail) {
+        item.count = (item.count ?? 1) + 1;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** `button "Place order"`, `a "Shop" → "/shop"`, `input#email`: for the model, from the mirror. */
+  private describe(win: WindowState, id: number): string {
+    const node = Number.isFinite(id) ? win.mirror.get(id) : undefined;
+    if (!node?.tag) return win.hadSnapshot ? `element ${id}` : `element ${id} (no DOM snapshot seen)`;
+    // A field (or an option of one) by its label, never by what is in it.
+    if (win.mirror.isUserText(node)) return this.describeField(win, node.tag === 'option' || node.tag === 'datalist' ? this.fieldOf(win, node.id) : node.id);
+    const attrs = node.attrs ?? {};
+    let out = ident(node.tag);
+    if (attrs.id) out += `#${ident(attrs.id)}`;
+    const name = attrs['aria-label'] || (node.tag === 'input' ? attrs.value : undefined) || win.mirror.textOf(node.id, 60) || attrs.title || attrs.alt;
+    if (name) out += ` ${quote(name)}`;
+    else if (attrs.name) out += `[name=${quote(attrs.name)}]`;
+    if (node.tag === 'a' && attrs.href) out += ` → ${quote(clipText(samePath(attrs.href, win.page?.url), 120))}`;
+    return out;
+  }
+
+  /** The select (or other element) an option belongs to. */
+  private fieldOf(win: WindowState, id: number): number {
+    let current = win.mirror.get(id);
+    for (let depth = 0; current && depth < 4; depth++) {
+      if (current.tag === 'select' || current.tag === 'input') return current.id;
+      current = win.mirror.get(current.parent);
+    }
+    return id;
+  }
+
+  /** A form field by its label, never its value: `input[email] "Email address"`. */
+  private describeField(win: WindowState, id: number): string {
+    const node = win.mirror.get(id);
+    if (!node?.tag) return win.hadSnapshot ? `field ${id}` : `field ${id} (no DOM snapshot seen)`;
+    const attrs = node.attrs ?? {};
+    let out = ident(node.tag);
+    if (attrs.type && node.tag === 'input') out += `[${ident(attrs.type)}]`;
+    if (attrs.id) out += `#${ident(attrs.id)}`;
+    const label = win.mirror.labelOf(id) || attrs['aria-label'] || attrs.placeholder || attrs.name;
+    if (label) out += ` ${quote(clipText(label, 60))}`;
+    return out;
+  }
+
+  finish(): Digest {
+    // Clicks still pending at the end had no time to show a reaction: not judged dead.
+    for (const win of this.pendingWindows) win.pending = [];
+    this.pendingWindows.clear();
+    const notes: string[] = [];
+    if (this.outOfOrder > 0) notes.push(`${this.outOfOrder} event(s) arrived out of time order; the timeline is sorted by time.`);
+    if (this.unknownEvents > 0) notes.push(`${this.unknownEvents} event(s) of unknown rrweb type skipped.`);
+    if (this.badEvents > 0) notes.push(`${this.badEvents} malformed event(s) skipped.`);
+    if (this.overflowWindows > 0) notes.push(`${this.overflowWindows} window(s) beyond the first ${WINDOWS_CAP} are merged as ${this.overflow!.label}.`);
+    for (const win of this.allWindows()) {
+      if (!win.hadSnapshot && this.counts.events > 0) notes.push(`No full DOM snapshot for ${win.label}: its elements are named by node id only.`);
+      if (win.mirror.dropped > 0) notes.push(`${win.label}: page too large to mirror fully; ${win.mirror.dropped} node(s) not tracked.`);
+    }
+    if (this.itemsDropped > 0) notes.push(`${this.itemsDropped} minor timeline entr${this.itemsDropped === 1 ? 'y' : 'ies'} not kept (very long recording).`);
+    if (this.pagesDropped > 0) notes.push(`${this.pagesDropped} later page view(s) not listed.`);
+    notes.push(...this.extraNotes);
+
+    const start = this.first;
+    const relative = (t: number) => this.offset(t);
+    const timeline = this.timeline
+      .map((item) => ({ ...item, t: relative(item.t) }))
+      .sort((a, b) => a.t - b.t);
+    return {
+      start,
+      end: this.last,
+      duration_ms: start === null || this.last === null ? 0 : this.last - start,
+      active_ms: this.activeMs,
+      windows: this.allWindows().map((w) => ({ w: w.label, window_id: w.id, pages: w.pages })),
+      pages: this.pages.map((p) => ({ ...p, t: relative(p.t) })).sort((a, b) => a.t - b.t),
+      timeline,
+      counts: { ...this.counts },
+      notes,
+    };
+  }
+}
+
+/** Tag names, ids and types are page-authored too: only identifier characters pass unquoted. */
+function ident(text: string): string {
+  return text.replace(/[^A-Za-z0-9_:.-]/g, '').slice(0, 40) || '?';
+}
+
+/** A link's href as its path when it stays on the page's origin. */
+function samePath(href: string, pageUrl: string | undefined): string {
+  if (!pageUrl || !/^https?:/i.test(href)) return href;
+  try {
+    const target = new URL(href);
+    return target.origin === new URL(pageUrl).origin ? target.pathname + target.search + target.hash : href;
+  } catch {
+    return href;
+  }
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** rrweb's console plugin stringifies each argument (strings arrive JSON-quoted); join them back. */
+function consoleText(payload: unknown): string {
+  if (!Array.isArray(payload)) return typeof payload === 'string' ? payload : '';
+  return payload
+    .slice(0, 10)
+    .map((part) => {
+      if (typeof part !== 'string') return JSON.stringify(part) ?? '';
+      if (part.length >= 2 && part.startsWith('"') && part.endsWith('"')) {
+        try {
+          const parsed: unknown = JSON.parse(part);
+          if (typeof parsed === 'string') return parsed;
+        } catch {
+          // not JSON after all: shown as recorded
+        }
+      }
+      return part;
+    })
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { demoScripts } from '../src/sandbox/demo/dataset.js';
+import { apiRequests, startHarness, text, type Harness } from './harness.js';
+
+const P = String(DEMO.mainProjectId);
+const R = DEMO.recordingIds;
+
+interface Summary {
+  duration_ms: number;
+  active_ms: number;
+  windows: Array<{ w: string; window_id: string | null }>;
+  pages: Array<{ url: string; title?: string }>;
+  timeline: Array<{ t_ms: number; kind: string; target?: string; detail?: string; count?: number }>;
+  counts: Record<string, number>;
+  cut: Record<string, number>;
+  notes: string[];
+}
+
+/**
+ * What was finally typed into each text field of a demo recording: the digest must show none of
+ * it. (The email field holds the person's own email, which the digest does show as the person,
+ * from the recording's metadata; it is left out of this check.)
+ */
+function typedValues(id: string): string[] {
+  const byField = new Map<number, string>();
+  const script = demoScripts().get(id)!;
+  for (const { event } of script.events) {
+    const data = event.data as { source?: number; id?: number; text?: unknown } | undefined;
+    if (event.type === 3 && data?.source === 5 && typeof data.text === 'string' && typeof data.id === 'number') byField.set(data.id, data.text);
+  }
+  const email = String(script.seed.person?.properties.email ?? '');
+  return [...byField.values()].filter((v) => v.length >= 4 && v !== email);
+}
+
+describe('session-recording-summary', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  async function summarize(id: string, extra: Record<string, unknown> = {}) {
+    const projectId = DEMO.recordings.find((r) => r.id === id)?.projectId ?? DEMO.mainProjectId;
+    const r = await h.call('session-recording-summary', { project_id: String(projectId), id, ...extra });
+    expect(r.isError, text(r)).toBeFalsy();
+    return { r, s: r.structuredContent as unknown as Summary, t: text(r) };
+  }
+
+  it('tells the checkout failure: pages, the failed request, the console error, the rage click, fields typed without values', async () => {
+    const { r, s, t } = await summarize(R.checkoutFailure);
+    expect(s.pages.map((p) => new URL(p.url).pathname)).toEqual(['/', '/products/trail-runner-2', '/', '/cart', '/checkout']);
+    expect(s.timeline).toContainEqual(expect.objectContaining({ kind: 'request-failed', target: expect.stringMatching(/^POST .*\/api\/checkout$/), detail: '500' }));
+    expect(s.timeline).toContainEqual(expect.objectContaining({ kind: 'console-error', detail: expect.stringContaining("Cannot read properties of undefined (reading 'id')") }));
+    expect(s.timeline).toContainEqual(expect.objectContaining({ kind: 'rage-click', target: 'button#place-order "Place order"', count: 4 }));
+    expect(s.timeline).toContainEqual(expect.objectContaining({ kind: 'input', target: 'input[email]#email "Email"', detail: expect.stringMatching(/^\d+ chars$/) }));
+    expect(t).toContain('RAGE CLICK button#place-order "Place order" ×4');
+    expect(t.length).toBeLessThanOrEqual(4000);
+    const values = typedValues(R.checkoutFailure);
+    expect(values.length).toBeGreaterThan(3);
+    const everything = JSON.stringify(r);
+    for (const value of values) expect(everything).not.toContain(value);
+  });
+
+  it('reads every block of a 27-block recording, at most 20 blocks per request, each block once', async () => {
+    const { s } = await summarize(R.longBrowse);
+    const ranges = apiRequests(h.sandbox)
+      .filter((q) => q.query.source === 'blob_v2')
+      .map((q) => [Number(q.query.start_blob_key), Number(q.query.end_blob_key)] as const);
+    const blocks = ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
+    expect(blocks).toEqual(Array.from({ length: 27 }, (_, i) => i));
+    for (const [a, b] of ranges) expect(b - a).toBeLessThan(20);
+    expect(s.counts.page_views).toBe(24);
+    expect(s.duration_ms).toBeGreaterThan(19 * 60_000);
+  });
+
+  it('digests every storage form: compressed events, LTS, legacy blobs, live data with realtime, two tabs', async () => {
+    const compressed = await summarize(R.compressedMobile);
+    expect(compressed.s.counts.clicks).toBeGreaterThan(0);
+    expect(compressed.s.timeline.some((i) => i.kind === 'click' && /"/.test(i.target ?? ''))).toBe(true);
+    for (const id of [R.longTermStorage, R.legacyBlob, R.ongoing]) {
+      const { s } = await summarize(id);
+      expect(s.pages.length, id).toBeGreaterThan(0);
+      expect(s.notes, id).toEqual([]);
+    }
+    expect(apiRequests(h.sandbox).some((q) => q.query.source === 'realtime')).toBe(true);
+    const tabs = await summarize(R.twoTabs);
+    expect(tabs.s.windows.map((w) => w.window_id)).toEqual(DEMO.recordings.find((r) => r.id === R.twoTabs)!.windowIds);
+    expect(tabs.t).toMatch(/^0:\d\d w2 page /m);
+  });
+
+  it('keeps every result within max_chars', async () => {
+    for (const recording of DEMO.recordings) {
+      for (const max of [1000, 4000]) {
+        const r = await h.call('session-recording-summary', { project_id: String(recording.projectId), id: recording.id, max_chars: max });
+        expect(r.isError, `${recording.name}: ${text(r)}`).toBeFalsy();
+        expect(text(r).length, recording.name).toBeLessThanOrEqual(max);
+      }
+    }
+  });
+
+  it('still produces a digest from corrupt, truncated, out-of-order data with unknown events, and says what it skipped', async () => {
+    const w = 'win-1';
+    const t0 = Date.now() - 60_000;
+    const body = [
+      JSON.stringify([w, { type: 4, timestamp: t0 + 1000, data: { href: 'https://shop.example.com/broken', width: 800, height: 600 } }]),
+      '{"this is": not json',
+      JSON.stringify([w, { type: 42, timestamp: t0 + 1100, data: {} }]),
+      JSON.stringify([w, { type: 3, timestamp: t0 + 1500, data: { source: 2, type: 2, id: 77, x: 1, y: 1 } }]),
+      JSON.stringify([w, { type: 3, timestamp: t0 + 500, data: { source: 3, id: 1, x: 0, y: 200 } }]),
+      JSON.stringify([w, { type: 6, timestamp: t0 + 1600, data: { plugin: 'rrweb/console@1', payload: { level: 'error', payload: ['"boom"'] } } }]),
+      '["win-1", {"type": 3, "timestamp": ' + (t0 + 1700) + ', "data": {"sour',
+    ].join('\n');
+    h.sandbox.injectFault({ path: `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`, query: { source: 'blob_v2' }, status: 200, body });
+    const { s, t } = await summarize(R.checkoutFailure);
+    expect(s.timeline).toContainEqual(expect.objectContaining({ kind: 'console-error', detail: 'boom' }));
+    expect(s.timeline.some((i) => i.target === 'element 77 (no DOM snapshot seen)')).toBe(true);
+    const notes = s.notes.join('\n');
+    expect(notes).toMatch(/2 unreadable line\(s\)/);
+    expect(notes).toMatch(/unknown rrweb type/);
+    expect(notes).toMatch(/out of time order/);
+    expect(notes).toMatch(/No full DOM snapshot/);
+    expect(t).toMatch(/Note: 2 unreadable line/);
+  });
+
+  it('turns a block range that cannot be read into a note, and fails only when nothing could be read', async () => {
+    const path = `/api/projects/${P}/session_recordings/${R.longBrowse}/snapshots`;
+    h.sandbox.injectFault({ path, query: { source: 'blob_v2', start_blob_key: '20' }, status: 500, body: { error: 'An unexpected error has occurred. Please try again later.' }, times: 10 });
+    const { s } = await summarize(R.longBrowse);
+    expect(s.notes.join(' ')).toMatch(/Blocks 20-26 could not be read \(HTTP 500\)/);
+    expect(s.counts.page_views).toBeGreaterThan(10);
+
+    h.sandbox.reset();
+    h.sandbox.injectFault({ path, query: { source: 'blob_v2' }, status: 503, body: { error: 'ClickHouse over capacity. Please retry' }, times: 100 });
+    const r = await h.call('session-recording-summary', { project_id: P, id: R.longBrowse });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/503/);
+  });
+
+  it('says which recording was not found, and refuses bad input before any request', async () => {
+    const r = await h.call('session-recording-summary', { project_id: P, id: 'no-such-recording' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/No recording "no-such-recording".*session-recordings-list/);
+
+    h.sandbox.reset();
+    for (const args of [{ project_id: P, id: '../../x' }, { project_id: P, id: R.checkoutFailure, max_chars: 10 }, { project_id: P, id: R.checkoutFailure, extra: 1 }]) {
+      const bad = await h.call('session-recording-summary', args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+    }
+    expect(apiRequests(h.sandbox)).toEqual([]);
+  });
+});
