@@ -15,6 +15,7 @@ import {
   SANDBOX_USER,
   STAGING_PROJECT_ID,
   bigRecordingSeed,
+  extraRecordingSeeds,
   ltsBlobKey,
   type StoryName,
 } from './demo/catalog.js';
@@ -37,6 +38,8 @@ export interface SandboxOptions {
   now?: Date; // clock for demo data; default new Date()
   /** Add a long synthetic recording (id BIG_RECORDING_ID): the real checkout recording, `copies` times over (~117 KB each). */
   bigRecording?: { copies: number };
+  /** Add this many recordings to the main project: copies of its demo recordings with ids of their own (for list-size benchmarks). */
+  extraRecordings?: number;
 }
 
 export interface RecordedRequest {
@@ -137,7 +140,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recordingsEnvelope: options.recordingsEnvelope ?? 'has_next',
     projectsEnvelope: options.projectsEnvelope ?? 'drf',
   };
-  const state = new SandboxState((options.now ?? new Date()).getTime(), options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies)] : []);
+  const extraSeeds = [...(options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies)] : []), ...extraRecordingSeeds(options.extraRecordings ?? 0)];
+  const state = new SandboxState((options.now ?? new Date()).getTime(), extraSeeds);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];
   // Pending fault delays: close() ends them at once so nothing outlives the sandbox.

@@ -619,6 +619,27 @@ export function bigRecordingSeed(copies: number): RecordingSeed {
   };
 }
 
+/**
+ * `count` more recordings in the main project (sandbox option `extraRecordings`): copies of its
+ * demo recordings, each with an id of its own and an earlier start, all stored as blob_v2, for
+ * benchmarks that need a fuller page than the demo set gives.
+ */
+export function extraRecordingSeeds(count: number): RecordingSeed[] {
+  const originals = RECORDING_SEEDS.filter((seed) => seed.projectId === MAIN_PROJECT_ID);
+  return Array.from({ length: count }, (_, i) => {
+    const { endsAgoMs: _live, ...original } = originals[i % originals.length]!;
+    return {
+      ...original,
+      id: `0193c4ff-e000-7000-8000-${(i + 1).toString(16).padStart(12, '0')}`,
+      startsAgoMs: 3 * DAY + i * 5 * HOUR,
+      storage: 'blob_v2',
+      viewed: false,
+      viewers: [],
+      summary: `Copy ${i + 1} of "${original.name}", for benchmarks.`,
+    };
+  });
+}
+
 export function ltsBlobKey(projectId: number, sessionId: string): string {
   return `session_recordings_lts/team_id/${projectId}/session_id/${sessionId}/data`;
 }
