@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import type { Digest } from '../../digest/digest.js';
-import { renderDigest } from '../../digest/render.js';
-import { startDigest } from '../../digest/runner.js';
 import { UpstreamError } from '../../errors.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
@@ -47,6 +45,7 @@ Use it first to learn why a session went wrong; session-recording-snapshots give
     ]);
 
     const digest = await digestUnits(client, snapshotsPath, planUnits(parseSources(listing)), signal);
+    const { renderDigest } = await digestEngine.render();
     const person = personOf(meta);
     const rendered = renderDigest(digest, { id: input.id, projectId, person }, input.max_chars);
     return {
@@ -75,11 +74,22 @@ Use it first to learn why a session went wrong; session-recording-snapshots give
 });
 
 /**
+ * The digest engine (DOM mirror, digester, renderer, worker runner, with node:crypto and
+ * worker_threads) is loaded by the first summary, not at start-up: a client waits for start-up
+ * at every launch, and most sessions never ask for a summary.
+ */
+const digestEngine = {
+  runner: () => import('../../digest/runner.js'),
+  render: () => import('../../digest/render.js'),
+};
+
+/**
  * Streams every unit through the digest. A unit that fails (a block range PostHog cannot serve,
  * a body cut off) becomes a note and the rest is still read; only when nothing at all could be
  * read does the error surface. Cancellation, or a failure of the digest itself, stops everything.
  */
 async function digestUnits(client: PostHogClient, path: string, units: FetchUnit[], signal: AbortSignal): Promise<Digest> {
+  const { startDigest } = await digestEngine.runner();
   const runner = await startDigest(signal);
   try {
     let failures = 0;
