@@ -78,7 +78,7 @@ export function recordingView(raw: Record<string, unknown>, options: RecordingVi
   if (options.detail === 'list') {
     for (const key of LIST_FIELDS) if (raw[key] !== undefined) view[key] = raw[key];
   } else {
-    for (const [key, value] of Object.entries(raw)) if (!DROPPED_FIELDS.has(key) && key !== 'person') view[key] = value;
+    for (const key in raw) if (!DROPPED_FIELDS.has(key) && key !== 'person') view[key] = raw[key];
   }
   conformFields(view);
   view.id = String(raw.id ?? '');
@@ -151,17 +151,21 @@ function personLabel(r: RecordingOutput): string {
   return r.distinct_id ? `distinct_id ${clip(r.distinct_id, 60)}` : '';
 }
 
-/** Multi-line detail for one recording. */
+/** Already on recordingLine's line, or shown with the person: not repeated below it. */
+const SHOWN_IN_LINE: ReadonlySet<string> = new Set([...LIST_FIELDS, 'person']);
+
+/** Multi-line detail for one recording: its line, the person, then every other field PostHog sent. */
 export function recordingDetail(r: RecordingOutput): string {
-  const lines = [`Recording ${r.id}`, recordingLine(r)];
+  const lines = [`Recording ${recordingLine(r)}`];
   const person = r.person;
   if (person) {
     lines.push(`person: ${joinParts([person.name ?? '', person.uuid ? `uuid ${person.uuid}` : '', person.distinct_ids?.length ? `distinct_ids ${person.distinct_ids.join(', ')}` : ''], ', ')}`);
     if (person.properties) lines.push(`person properties: ${clip(JSON.stringify(person.properties), 2000)}`);
   }
-  const extras = Object.entries(r).filter(
-    ([key, value]) => !['person', 'id'].includes(key) && !(LIST_FIELDS as readonly string[]).includes(key) && value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0),
-  );
-  for (const [key, value] of extras) lines.push(`${key}: ${clip(typeof value === 'object' ? JSON.stringify(value) : String(value), 300)}`);
+  for (const key in r) {
+    const value = r[key];
+    if (SHOWN_IN_LINE.has(key) || value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    lines.push(`${key}: ${clip(typeof value === 'object' ? JSON.stringify(value) : String(value), 300)}`);
+  }
   return lines.join('\n');
 }
