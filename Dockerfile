@@ -19,6 +19,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The sandbox's real recordings (for --sandbox trials of the image).
+COPY fixtures/recordings ./fixtures/recordings
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=5s \
