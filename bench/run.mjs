@@ -147,7 +147,7 @@ async function callSections(lists) {
   try {
     await perCallSection(ours, floor, pool);
     await resultSection(ours, pool);
-    if (peer && lists) await peerSection(ours, peer, pool, lists);
+    if (peer && lists) await peerSection(ours, peer, pool);
   } finally {
     await Promise.allSettled([ours.close(), floor.close(), peer?.close(), pool.close()]);
   }
@@ -218,7 +218,7 @@ async function resultSection(ours, pool) {
   print('target: text ≤ 30% of raw → ' + Object.entries(figures.results).map(([n, r]) => `${n} ${percent(r.textBytes, r.rawBytes)}`).join(', '));
 }
 
-async function peerSection(ours, peer, pool, lists) {
+async function peerSection(ours, peer, pool) {
   const calls = Math.max(10, Math.round(CALLS / 4));
   const first = await peer.callTool({ name: 'projects-get', arguments: {} });
   if (first.isError) throw new Error(`peer projects-get failed: ${first.content[0].text}`);
@@ -250,7 +250,8 @@ async function peerSection(ours, peer, pool, lists) {
   print(`tools/list: peer ${pd.count} tools, ${pd.bytes} B / ${pd.tokens} tk (${Math.round(pd.bytes / pd.count)} B per tool) vs ours ${od.count} tools, ${od.bytes} B / ${od.tokens} tk (${Math.round(od.bytes / od.count)} B per tool)`);
   print(`project listing (peer projects-get, GET ${peerRequest.path}; ours projects-list, GET ${oursRequest.path}):`);
   print(`  latency: peer ${spread(p, 'µs', 0)} vs ours ${spread(o, 'µs', 0)} → ours ${ratio(median(o), median(p))} peer`);
-  print(`  result: peer text ${sp.text} B / ${sp.tokens} tk (raw ${sp.raw} B; ${lists.peer ? 'no structuredContent' : ''}) vs ours text ${so.text} B / ${so.tokens} tk + structuredContent ${so.structured} B (raw ${so.raw} B)`);
+  const structured = (size) => (size.structured ? ` + structuredContent ${size.structured} B` : ', no structuredContent');
+  print(`  result: peer text ${sp.text} B / ${sp.tokens} tk${structured(sp)} (raw ${sp.raw} B) vs ours text ${so.text} B / ${so.tokens} tk${structured(so)} (raw ${so.raw} B)`);
   figures.peer = { listing: { peerUs: median(p), oursUs: median(o), peer: sp, ours: so } };
 }
 
