@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -73,6 +73,25 @@ describe('the built CLI', () => {
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0');
     expect(stderr).toMatch(/SANDBOX/);
     expect(stderr).toMatch(/To connect/);
+  });
+
+  it('answers requests already written when the client closes stdin at once, then exits', async () => {
+    const child = spawn(process.execPath, [CLI, '--sandbox'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'session-recording-summary', arguments: { project_id: '1001', id: DEMO.recordingIds.recordedCheckout } } },
+    ];
+    child.stdin.end(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const code = await new Promise((r) => child.on('close', r));
+    const answers = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result: { isError?: boolean; content?: Array<{ text: string }> } });
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers[2]!.result.isError).toBeFalsy();
+    expect(answers[2]!.result.content![0]!.text).toContain('RAGE CLICK');
+    expect(code).toBe(0);
   });
 
   describe('mcp.json', () => {
