@@ -209,6 +209,16 @@ describe('stateless Streamable HTTP with per-user keys', () => {
     expect(tooLarge.status).toBe(413);
     expect(rpcError(tooLarge).message).toMatch(/at most 1048576 bytes/);
   });
+
+  it('refuses a JSON-RPC batch (100 calls on one concurrency slot) before any upstream request', async () => {
+    const before = apiRequests(s.sandbox).length;
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'projects-list', arguments: {} } });
+    const batch = await raw(s.http.url, { headers: { ...MCP_HEADERS, authorization: `Bearer ${ALICE}` }, body: JSON.stringify(Array.from({ length: 100 }, (_, i) => call(i + 1))) });
+    expect(batch.status).toBe(400);
+    expect(rpcError(batch).code).toBe(-32600);
+    expect(rpcError(batch).message).toMatch(/batches are not accepted/);
+    expect(apiRequests(s.sandbox).length).toBe(before);
+  });
 });
 
 describe('stateless Streamable HTTP with the server\'s own key', () => {

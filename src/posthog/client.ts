@@ -53,6 +53,8 @@ class SharedPool {
   constructor(
     private readonly origin: string,
     private readonly connections: number,
+    /** Connecting counts toward a request's timeout; undici's own default is 10 s. */
+    private readonly connectTimeoutMs: number,
   ) {}
 
   /** The pool, synchronously once it exists (the common case, with no extra await per request). */
@@ -62,7 +64,7 @@ class SharedPool {
 
   get(): Promise<Pool> {
     return (this.creating ??= loadUndici().then(({ Pool }) => {
-      this.pool = new Pool(this.origin, { connections: this.connections, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+      this.pool = new Pool(this.origin, { connections: this.connections, connectTimeout: this.connectTimeoutMs, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
       return this.pool;
     }));
   }
@@ -102,7 +104,7 @@ export class PostHogClient {
       backoffMs: options.backoffMs ?? 300,
       connections: options.connections ?? 16,
     };
-    this.pool = pool ?? new SharedPool(url.origin, this.options.connections);
+    this.pool = pool ?? new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs));
   }
 
   /** The same pool and settings with another key (per-user keys in HTTP mode). */
@@ -151,6 +153,8 @@ export class PostHogClient {
         throw err instanceof UpstreamUnavailableError ? err : classify(err);
       }
     }
+    // Cancelling a body nobody is reading yet must not surface as an unhandled 'error' event.
+    response.body.on('error', () => {});
     return {
       body: chunks(),
       cancel: () => response.body.destroy(),
@@ -205,15 +209,24 @@ export class PostHogClient {
   }
 
   /**
-   * One request, within timeoutMs in all: undici's headersTimeout bounds the wait for the answer,
-   * and a plain timer bounds the rest (reading the body) by what is left, whoever reads it.
-   * Cancellation is the MCP call's own signal. (A deadline signal joined to the call's, by
-   * AbortSignal.timeout + AbortSignal.any or a controller and a listener, costs 15-25 µs a
-   * request on Node 20: as much as the rest of this client.)
+   * One request, within timeoutMs in all, from the moment it is asked for: waiting for a free
+   * connection in the shared pool and connecting count too (in HTTP mode one user's slow calls
+   * must not queue everyone else's past the timeout). One controller per attempt carries both the
+   * deadline and the MCP call's cancellation; it costs some 15 µs a request, the price of a
+   * timeout that holds.
    */
   private async attempt(options: RequestOptions): Promise<Dispatcher.ResponseData> {
     const pool = this.pool.ready ?? (await this.pool.get());
-    const started = Date.now();
+    const controller = new AbortController();
+    const cancel = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener('abort', cancel, { once: true });
+    // undici rejects (or fails the body) with this reason: a TimeoutError, reported as a timeout.
+    const deadline = setTimeout(() => controller.abort(new DOMException(`No complete answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs).unref();
+    const done = () => {
+      clearTimeout(deadline);
+      options.signal?.removeEventListener('abort', cancel);
+    };
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       'user-agent': USER_AGENT,
@@ -224,19 +237,22 @@ export class PostHogClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const response = await pool.request({
-      method: options.method,
-      path: this.basePath + options.path,
-      headers,
-      body,
-      signal: options.signal,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
-    });
-    const left = Math.max(0, this.options.timeoutMs - (Date.now() - started));
-    // undici's body rejects with this reason: a TimeoutError, which classify() reports as a timeout.
-    const timer = setTimeout(() => response.body.destroy(new DOMException(`No complete answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), left).unref();
-    response.body.once('close', () => clearTimeout(timer));
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await pool.request({
+        method: options.method,
+        path: this.basePath + options.path,
+        headers,
+        body,
+        signal: controller.signal,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+    } catch (err) {
+      done();
+      throw err;
+    }
+    response.body.once('close', done);
     return response;
   }
 

@@ -46,6 +46,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** JSON-RPC's "server error" code, used for every HTTP-level refusal that is not a parse error. */
 const SERVER_ERROR = -32000;
 const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 
 /**
  * Stateless Streamable HTTP at /mcp: every POST gets a fresh McpServer and transport, so any
@@ -121,12 +122,17 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       return reply(res, 413, SERVER_ERROR, `Payload too large: a request body may be at most ${maxBodyBytes} bytes.`, { connection: 'close' });
     }
     if (body.kind === 'invalid') return reply(res, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON.');
+    // A batch would run up to 100 calls on one of the MCP_MAX_CONCURRENCY slots; protocol
+    // 2025-06-18 has no batches, so one message per request keeps the cap a cap on calls.
+    if (Array.isArray(body.value)) {
+      return reply(res, 400, INVALID_REQUEST, 'Invalid request: JSON-RPC batches are not accepted; send one message per request.');
+    }
 
     const server = options.createServer(client);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Also when the caller hangs up early: closing the server (and so its transport) aborts the
     // tool's upstream request.
-    res.once('close', () => void server.close());
+    res.once('close', () => void server.close().catch(() => {}));
     await server.connect(transport);
     await transport.handleRequest(req, res, body.value);
   }
