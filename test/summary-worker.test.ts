@@ -51,6 +51,14 @@ describe('session-recording-summary in the built server (digest worker)', () => 
     expect(many.content[0]!.text.length).toBeLessThanOrEqual(4000);
   });
 
+  it('runs more summaries at once than there are digest slots: the rest wait their turn, none is lost', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () => summarize(DEMO.recordingIds.recordedCheckout)));
+    for (const r of results) {
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent.counts.rage_clicks).toBe(1);
+    }
+  });
+
   it('gives the same digest as the in-thread feed the other tests use, for every demo recording', async () => {
     const local = await startHarness();
     try {

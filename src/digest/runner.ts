@@ -32,9 +32,10 @@ type FromWorker = { t: 'ack' } | { t: 'digest'; digest: Digest };
 /** Chunks (about 64 KB each) in the worker's queue before the reader waits. */
 const MAX_IN_FLIGHT = 8;
 /**
- * The worker's heap. A small young generation (1 MB; measured: 142 MB peak RSS for 205 MB against 152-164 MB at 4-8 MB) keeps the peak RSS of digesting hundreds of MB low
- * (V8 otherwise grows it to tens of MB under this allocation rate); the old generation only holds
- * the bounded digest state, and the cap turns a pathological recording into an error, not an OOM.
+ * The worker's heap. A small young generation keeps the peak RSS of digesting hundreds of MB low
+ * (V8 otherwise grows it to tens of MB under this allocation rate: measured 143-147 MB peak for a
+ * 205 MB recording at 1 MB, 151-164 MB at 4-8 MB; bench/README.md). The old generation holds the
+ * bounded digest state and one line of at most 8 MB being parsed (feed.ts), with room to spare.
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 512 };
 /** Digests running at once (each is a worker busy on one core); more calls wait their turn. */
@@ -47,11 +48,13 @@ let running = 0;
 const queue: Array<() => void> = [];
 
 /**
- * A runner, once one of the MAX_DIGESTS slots is free; the slot is released by close(). An abort
- * while waiting gives up the place in the queue, and an abort while running stops the worker.
+ * A runner, once one of the MAX_DIGESTS slots is free; the slot is released by close() and handed
+ * straight to the next in the queue. An abort while waiting gives up the place in the queue, and
+ * an abort while running stops the worker.
  */
 export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
-  if (running >= MAX_DIGESTS) {
+  if (running < MAX_DIGESTS) running++;
+  else {
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         const at = queue.indexOf(go);
@@ -66,13 +69,13 @@ export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
-  running++;
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
-    running--;
-    queue.shift()?.();
+    const next = queue.shift();
+    if (next) next();
+    else running--;
   };
   const runner = existsSync(WORKER_FILE) ? new WorkerRunner(release) : new InThreadRunner(release);
   signal.addEventListener('abort', () => runner.close(), { once: true });
