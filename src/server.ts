@@ -79,7 +79,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
-        const text = errorMessage(error, tool, input, settings, log);
+        const text = errorMessage(error, tool, input, settings, log, client.callerKey);
         // The client's log (filtered by its logging/setLevel) hears of failures too; the text is the
         // agent's, as free of the key as the result. (Stateless HTTP has no stream to carry it.)
         server.sendLoggingMessage({ level: logLevel(error), logger: PRODUCT_NAME, data: `${tool.name} failed: ${text}` }, extra.sessionId).catch(() => {});
@@ -97,7 +97,7 @@ function logLevel(error: unknown): 'error' | 'warning' | 'info' {
   return 'error';
 }
 
-function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void): string {
+function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, settings: ServerSettings, log: (message: string) => void, callerKey = false): string {
   if (error instanceof UserInputError) return error.message;
   if (error instanceof UpstreamUnavailableError) return error.message;
   if (error instanceof UpstreamError) {
@@ -108,20 +108,22 @@ function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, s
       error.attr ? ` [field: ${error.attr}]` : '',
       '.',
     ].join('');
-    return `${what} ${specific ?? genericAdvice(error, tool)}`;
+    return `${what} ${specific ?? genericAdvice(error, tool, callerKey)}`;
   }
   // A bug of ours: keep the server up, tell the agent, leave a trace on stderr.
   log(`[${tool.name}] unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return `Internal error in ${tool.name}: ${error instanceof Error ? error.message : String(error)}. The server is still running; retrying may help, or report this.`;
 }
 
-function genericAdvice(error: UpstreamError, tool: AnyToolDefinition): string {
+function genericAdvice(error: UpstreamError, tool: AnyToolDefinition, callerKey: boolean): string {
   const scope = `${tool.toolset === 'recordings' ? 'session_recording' : 'project'}:${tool.annotations.readOnlyHint ? 'read' : 'write'}`;
   switch (true) {
     case error.status === 400:
       return 'Check the arguments against the tool\'s schema and the field named above, then retry.';
     case error.status === 401:
-      return 'The personal API key was not accepted: check POSTHOG_PERSONAL_API_KEY is a valid, unexpired personal API key (phx_…) created on this PostHog host (US and EU keys differ).';
+      return callerKey
+        ? 'Your personal API key (sent as "Authorization: Bearer …" to this server) was not accepted: check it is a valid, unexpired personal API key (phx_…) created on the PostHog host this server uses (US and EU keys differ).'
+        : 'The personal API key was not accepted: check POSTHOG_PERSONAL_API_KEY is a valid, unexpired personal API key (phx_…) created on this PostHog host (US and EU keys differ).';
     case error.status === 403:
       return `The key may not do this: it needs the ${scope} scope and access to this project (and project-scoped keys cannot list projects). Edit the key's scopes in PostHog under Settings → Personal API keys.`;
     case error.status === 404:

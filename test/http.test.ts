@@ -174,6 +174,18 @@ describe('stateless Streamable HTTP with per-user keys', () => {
     expect(apiRequests(s.sandbox)).toHaveLength(0);
   });
 
+  it('tells a caller whose own key PostHog refuses to check that key, not the server\'s environment', async () => {
+    const client = await connect(s.http.url, 'not_a_posthog_key');
+    const result = await call(client, 'projects-list', {});
+    expect(result.isError).toBe(true);
+    const message = (result.content[0] as { text: string }).text;
+    expect(message).toMatch(/PostHog answered 401/);
+    expect(message).toMatch(/Your personal API key \(sent as "Authorization: Bearer …"/);
+    expect(message).not.toMatch(/POSTHOG_PERSONAL_API_KEY/);
+    expect(message).not.toContain('not_a_posthog_key');
+    await client.close();
+  });
+
   it('rejects a rebinding Host and a foreign Origin with 403; accepts the loopback names', async () => {
     const port = new URL(s.http.url).port;
     const auth = { ...MCP_HEADERS, authorization: `Bearer ${ALICE}` };

@@ -92,7 +92,11 @@ export class PostHogClient {
   private readonly apiKey: string | undefined;
   private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'baseUrl'>>;
 
-  constructor(options: ClientOptions, pool?: SharedPool) {
+  /** The key came with the request (HTTP mode, per-user keys), not from the server's environment. */
+  readonly callerKey: boolean;
+
+  constructor(options: ClientOptions, pool?: SharedPool, callerKey = false) {
+    this.callerKey = callerKey;
     const url = new URL(options.baseUrl);
     this.baseUrl = options.baseUrl;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -109,7 +113,7 @@ export class PostHogClient {
 
   /** The same pool and settings with another key (per-user keys in HTTP mode). */
   withApiKey(apiKey: string): PostHogClient {
-    return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey }, this.pool);
+    return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey }, this.pool, true);
   }
 
   get hasApiKey(): boolean {
