@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -92,6 +93,34 @@ describe('the built CLI', () => {
     expect(answers[2]!.result.isError).toBeFalsy();
     expect(answers[2]!.result.content![0]!.text).toContain('RAGE CLICK');
     expect(code).toBe(0);
+  });
+
+  it('serves the full tool list when the prebuilt dist/tools/listing.json is corrupt or stale', async () => {
+    // A copy of dist/ inside node_modules, so its packages still resolve.
+    const copy = fileURLToPath(new URL('../node_modules/.cache/listing-test/', import.meta.url));
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(fileURLToPath(new URL('../dist/', import.meta.url)), copy, { recursive: true });
+    const listing = join(copy, 'tools', 'listing.json');
+    const good = JSON.parse(readFileSync(listing, 'utf8')) as { plain: Array<{ name: string; description: string }> };
+    const list = async () => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [join(copy, 'cli.js')], env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: 'http://127.0.0.1:9' }, stderr: 'ignore' });
+      const client = new Client({ name: 't', version: '1' });
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      await client.close();
+      return tools;
+    };
+    try {
+      writeFileSync(listing, '{"plain": [{"name": "session-recordings-list"');
+      expect((await list()).map((t) => t.name)).toEqual(good.plain.map((t) => t.name));
+      good.plain[0]!.description = 'An old description from an older build.';
+      writeFileSync(listing, JSON.stringify(good));
+      const fresh = await list();
+      expect(fresh[0]!.description).not.toBe('An old description from an older build.');
+      expect(fresh).toHaveLength(12);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   describe('mcp.json', () => {

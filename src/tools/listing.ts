@@ -49,20 +49,23 @@ export function prebuild(tools: readonly AnyToolDefinition[]): Prebuilt {
 
 /**
  * The listing for these tools and options: from the file the build wrote next to this module
- * when it is there and names exactly these tools, else converted now (tests run from source).
+ * when it is there, reads as JSON and matches these tools (names, titles and descriptions: a file
+ * left over from an older build is not served), else converted now (tests run from source).
  */
 export async function loadListing(tools: readonly AnyToolDefinition[], options: SchemaOptions): Promise<ToolListing[]> {
-  let text: string | undefined;
+  const id = options.defaultProjectId;
+  let prebuilt: Prebuilt;
   try {
-    text = await readFile(new URL(PREBUILT_FILE, import.meta.url), 'utf8');
+    const text = await readFile(new URL(PREBUILT_FILE, import.meta.url), 'utf8');
+    prebuilt = JSON.parse(id === undefined ? text : text.replaceAll(DEFAULT_PROJECT_PLACEHOLDER, JSON.stringify(id).slice(1, -1))) as Prebuilt;
   } catch {
     return buildListing(tools, options);
   }
-  const id = options.defaultProjectId;
-  const prebuilt = JSON.parse(id === undefined ? text : text.replaceAll(DEFAULT_PROJECT_PLACEHOLDER, id)) as Prebuilt;
-  const byName = new Map((id === undefined ? prebuilt.plain : prebuilt.pinned).map((entry) => [entry.name, entry]));
+  const listed = id === undefined ? prebuilt.plain : prebuilt.pinned;
+  const byName = new Map((Array.isArray(listed) ? listed : []).map((entry) => [entry.name, entry]));
   const entries = tools.map((tool) => byName.get(tool.name));
-  return entries.every((entry) => entry !== undefined) ? (entries as ToolListing[]) : buildListing(tools, options);
+  const current = entries.every((entry, i) => entry !== undefined && entry.title === tools[i]!.title && entry.description === tools[i]!.description);
+  return current ? (entries as ToolListing[]) : buildListing(tools, options);
 }
 
 /** zod's `int()` bounds: true of every JSON number a client sends, so they say nothing. */
