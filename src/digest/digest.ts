@@ -7,6 +7,7 @@
 
 import { BUTTON_INPUT_TYPES, NodeMirror } from './mirror.js';
 import { quote } from './quote.js';
+import { clip } from '../tools/format.js';
 
 // rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
 const FULL_SNAPSHOT = 2;
@@ -298,7 +299,7 @@ export class Digester {
 
   private pageView(win: WindowState, ts: number, href: unknown, load: boolean): void {
     if (typeof href !== 'string' || href.length === 0) return;
-    const url = clipText(href, URL_MAX);
+    const url = clip(href, URL_MAX);
     this.reacted(win, ts);
     if (win.page && win.page.url === url) {
       // posthog-js sends a $pageview next to the Meta of the same load: one visit. A later Meta
@@ -330,7 +331,7 @@ export class Digester {
     win.hadSnapshot = true;
     if (win.sameUrlMeta !== undefined && win.page && win.mirror.maxId < before) this.visit(win, win.sameUrlMeta, win.page.url, true);
     win.sameUrlMeta = undefined;
-    if (win.page && !win.page.title && win.mirror.title) win.page.title = clipText(win.mirror.title, 120);
+    if (win.page && !win.page.title && win.mirror.title) win.page.title = clip(win.mirror.title, 120);
     this.reacted(win, ts);
   }
 
@@ -555,7 +556,7 @@ export class Digester {
       this.counts.console_logs++;
       return;
     }
-    const text = clipText(consoleText(payload.payload), CONSOLE_TEXT_MAX);
+    const text = clip(consoleText(payload.payload), CONSOLE_TEXT_MAX);
     if (!this.repeat(win, ts, kind, undefined, text)) this.add(win, ts, { kind, detail: text });
   }
 
@@ -570,9 +571,9 @@ export class Digester {
       this.counts.failed_requests++;
       // Performance-timing entries carry no method: none is made up.
       const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : undefined;
-      const url = clipText(String(r.name ?? r.url ?? '?'), URL_MAX);
+      const url = clip(String(r.name ?? r.url ?? '?'), URL_MAX);
       const at = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : ts;
-      const detail = Number.isFinite(status) && status > 0 ? `${status}` : typeof r.error === 'string' ? clipText(r.error, 100) : 'failed';
+      const detail = Number.isFinite(status) && status > 0 ? `${status}` : typeof r.error === 'string' ? clip(r.error, 100) : 'failed';
       const target = method ? `${method} ${url}` : url;
       if (!this.repeat(win, at, 'request-failed', target, detail)) this.add(win, at, { kind: 'request-failed', target, detail });
     }
@@ -606,7 +607,7 @@ export class Digester {
     const name = attrs['aria-label'] || (node.tag === 'input' ? attrs.value : undefined) || win.mirror.textOf(node.id, 60) || attrs.title || attrs.alt;
     if (name) out += ` ${quote(name)}`;
     else if (attrs.name) out += `[name=${quote(attrs.name)}]`;
-    if (node.tag === 'a' && attrs.href) out += ` → ${quote(clipText(samePath(attrs.href, win.page?.url), 120))}`;
+    if (node.tag === 'a' && attrs.href) out += ` → ${quote(clip(samePath(attrs.href, win.page?.url), 120))}`;
     return out;
   }
 
@@ -629,7 +630,7 @@ export class Digester {
     if (attrs.type && node.tag === 'input') out += `[${ident(attrs.type)}]`;
     if (attrs.id) out += `#${ident(attrs.id)}`;
     const label = win.mirror.labelOf(id) || attrs['aria-label'] || attrs.placeholder || attrs.name;
-    if (label) out += ` ${quote(clipText(label, 60))}`;
+    if (label) out += ` ${quote(clip(label, 60))}`;
     return out;
   }
 
@@ -687,10 +688,6 @@ function samePath(href: string, pageUrl: string | undefined): string {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-function clipText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** rrweb's console plugin stringifies each argument (strings arrive JSON-quoted); join them back. */

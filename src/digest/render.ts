@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './digest.js';
 import { quote } from './quote.js';
+import { clip } from '../tools/format.js';
 
 export interface DigestHeader {
   id: string;
@@ -201,10 +202,6 @@ function originOf(url: string | undefined): string | undefined {
 function displayUrl(url: string, origin: string | undefined): string {
   if (origin && url.startsWith(origin) && url.length > origin.length) return clip(url.slice(origin.length), 160);
   return clip(url, 160);
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 function plural(n: number, word: string): string {
