@@ -8,6 +8,7 @@
 import { BUTTON_INPUT_TYPES, NodeMirror } from './mirror.js';
 import { quote } from './quote.js';
 import { clip } from '../tools/format.js';
+import { consoleText } from '../posthog/snapshots.js';
 
 // rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
 const FULL_SNAPSHOT = 2;
@@ -688,26 +689,4 @@ function samePath(href: string, pageUrl: string | undefined): string {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-/** rrweb's console plugin stringifies each argument (strings arrive JSON-quoted); join them back. */
-function consoleText(payload: unknown): string {
-  if (!Array.isArray(payload)) return typeof payload === 'string' ? payload : '';
-  return payload
-    .slice(0, 10)
-    .map((part) => {
-      if (typeof part !== 'string') return JSON.stringify(part) ?? '';
-      if (part.length >= 2 && part.startsWith('"') && part.endsWith('"')) {
-        try {
-          const parsed: unknown = JSON.parse(part);
-          if (typeof parsed === 'string') return parsed;
-        } catch {
-          // not JSON after all: shown as recorded
-        }
-      }
-      return part;
-    })
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }

@@ -265,6 +265,28 @@ export async function* lines(chunks: AsyncIterable<Buffer>, maxLineBytes = MAX_L
   yield* splitter.end();
 }
 
+/** rrweb's console plugin stringifies each argument (strings arrive JSON-quoted); join them back. */
+export function consoleText(payload: unknown): string {
+  if (!Array.isArray(payload)) return typeof payload === 'string' ? payload : '';
+  return payload
+    .slice(0, 10)
+    .map((part) => {
+      if (typeof part !== 'string') return JSON.stringify(part) ?? '';
+      if (part.length >= 2 && part.startsWith('"') && part.endsWith('"')) {
+        try {
+          const parsed: unknown = JSON.parse(part);
+          if (typeof parsed === 'string') return parsed;
+        } catch {
+          // not JSON after all: shown as recorded
+        }
+      }
+      return part;
+    })
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 export const EVENT_TYPE_NAMES: Record<number, string> = {
   0: 'DomContentLoaded',
   1: 'Load',

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decompressEvent, eventsFromLine, lines, planUnits, type SnapshotSource } from '../../src/posthog/snapshots.js';
+import { consoleText, decompressEvent, eventsFromLine, lines, planUnits, type SnapshotSource } from '../../src/posthog/snapshots.js';
 
 const src = (source: string, blob_key: string | null): SnapshotSource => ({ source, blob_key, start_timestamp: null, end_timestamp: null });
 const packed = (value: unknown) => gzipSync(JSON.stringify(value)).toString('latin1');
@@ -59,6 +59,12 @@ describe('snapshot lines', () => {
     const half = gzipSync(Buffer.from(`"${'a'.repeat(5 * 1024 * 1024)}"`)).toString('latin1');
     const pair = { type: 3, timestamp: 1, cv: '2024-10', data: { source: 0, adds: half, removes: half, texts: [], attributes: [] } };
     expect(decompressEvent(pair)).toBe(pair);
+  });
+
+  it('joins console plugin arguments back into text: quoted strings unquoted, other values as recorded', () => {
+    expect(consoleText(['"Payment failed:"', '{"status":500}', '"not json'])).toBe('Payment failed: {"status":500} "not json');
+    expect(consoleText('plain')).toBe('plain');
+    expect(consoleText(undefined)).toBe('');
   });
 
   it('decompresses posthog-js cv 2024-10 fields', () => {

@@ -3,6 +3,7 @@
 // digest is tested (and demoed) on what a real browser and the real rrweb recorder produce.
 
 import { readFileSync } from 'node:fs';
+import { consoleText } from '../../posthog/snapshots.js';
 import type { RrwebEvent } from './rrweb.js';
 import type { AnalyticsEvent, ConsoleEntry, ScriptEvent } from './timeline.js';
 
@@ -56,21 +57,11 @@ export function recordedScript(slug: string): RecordedScript {
     if (event.type === 6 && data.plugin === 'rrweb/console@1') {
       const level = data.payload?.level;
       if (level === 'log' || level === 'info' || level === 'warn' || level === 'error') {
-        consoleEntries.push({ t: event.timestamp, level, message: (data.payload?.payload ?? []).map(unquote).join(' ') });
+        consoleEntries.push({ t: event.timestamp, level, message: consoleText(data.payload?.payload) });
       }
     }
   }
   return { events, analytics, console: consoleEntries };
-}
-
-/** The console plugin JSON-quotes string arguments. */
-function unquote(part: unknown): string {
-  if (typeof part !== 'string' || !part.startsWith('"')) return String(part);
-  try {
-    return String(JSON.parse(part));
-  } catch {
-    return part;
-  }
 }
 
 /** Demo scripts hold times from the recording start; the network plugin's own times too. */

@@ -7,6 +7,7 @@ import {
   INCREMENTAL_SOURCE_NAMES,
   MAX_BLOCKS_PER_REQUEST,
   MOUSE_INTERACTION_NAMES,
+  consoleText,
   eventsFromLine,
   lines as readLines,
   parseSources,
@@ -296,8 +297,7 @@ function describe(event: EventOut): string {
     case 6: {
       const payload = (d.payload ?? {}) as Record<string, unknown>;
       if (String(d.plugin).startsWith('rrweb/console')) {
-        const text = Array.isArray(payload.payload) ? payload.payload.map(String).join(' ') : '';
-        return `console.${payload.level ?? 'log'} ${clip(text, 200)}`;
+        return `console.${payload.level ?? 'log'} ${clip(consoleText(payload.payload), 200)}`;
       }
       return `plugin ${clip(String(d.plugin ?? ''), 40)} ${clip(JSON.stringify(payload), 200)}`;
     }
