@@ -5,7 +5,7 @@
 import { RECORDING_SEEDS, ltsBlobKey, type RecordingSeed, type ScriptedName } from './catalog.js';
 import { recordedScript, type RecordedScript } from './recorded.js';
 import { compressEvent } from './compress.js';
-import { ACTIVE_SOURCES, EventType, IncrementalSource, MouseInteractions, type RrwebEvent } from './rrweb.js';
+import { ACTIVE_SOURCES, EventType, IncrementalSource, MouseInteractions, shiftedEvent, type RrwebEvent } from './rrweb.js';
 import { STORIES } from './stories.js';
 import { RecordingBuilder, type AnalyticsEvent, type ConsoleEntry, type ScriptEvent } from './timeline.js';
 import { uuidV7 } from '../util.js';
@@ -181,26 +181,11 @@ export class LiveRecording {
 
   /** Event as served: absolute timestamps, including the network plugin's own timestamps. */
   private absolute(event: RrwebEvent): RrwebEvent {
-    const out: RrwebEvent = { ...event, timestamp: this.startMs + event.timestamp };
-    if (event.type === EventType.Plugin) {
-      const data = event.data as { plugin: string; payload: { requests?: Array<Record<string, unknown>> } };
-      if (data.plugin === 'rrweb/network@1' && data.payload.requests) {
-        out.data = {
-          ...data,
-          payload: {
-            ...data.payload,
-            requests: data.payload.requests.map((r) => ({ ...r, timestamp: this.startMs + (r.timestamp as number) })),
-          },
-        };
-      }
-    }
-    return out;
+    return shiftedEvent(event, this.startMs);
   }
 
   private line(e: ScriptEvent, shiftMs = 0): string {
-    const event = this.absolute(e.event);
-    if (shiftMs !== 0) shift(event, shiftMs);
-    return JSON.stringify([e.windowId, event]);
+    return JSON.stringify([e.windowId, shiftedEvent(e.event, this.startMs + shiftMs)]);
   }
 
   /** Relative time after which events exist only in the realtime source. */
@@ -350,15 +335,6 @@ export class LiveRecording {
       };
     });
     return this.capturedCache;
-  }
-}
-
-/** Moves an event (and the network plugin's own request times) later by `ms`. */
-function shift(event: RrwebEvent, ms: number): void {
-  event.timestamp += ms;
-  const data = event.data as { plugin?: string; payload?: { requests?: Array<Record<string, unknown>> } } | undefined;
-  if (event.type === EventType.Plugin && data?.plugin === 'rrweb/network@1' && data.payload?.requests) {
-    data.payload = { ...data.payload, requests: data.payload.requests.map((r) => (typeof r.timestamp === 'number' ? { ...r, timestamp: r.timestamp + ms } : r)) };
   }
 }
 

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { consoleText } from '../../posthog/snapshots.js';
-import type { RrwebEvent } from './rrweb.js';
+import { shiftedEvent, type RrwebEvent } from './rrweb.js';
 import type { AnalyticsEvent, ConsoleEntry, ScriptEvent } from './timeline.js';
 
 /** Same place from src/ (tests) and dist/ (the built server): the repository's fixtures folder. */
@@ -48,7 +48,8 @@ export function recordedScript(slug: string): RecordedScript {
   const lines = readFileSync(new URL(info.file, FIXTURES), 'utf8').split('\n').filter((l) => l.trim());
   const raw = lines.map((line) => JSON.parse(line) as [string, RrwebEvent]);
   const first = Math.min(...raw.map(([, e]) => e.timestamp));
-  const events: ScriptEvent[] = raw.map(([windowId, event]) => ({ windowId, event: relative(event, first) }));
+  // Demo scripts hold times from the recording start.
+  const events: ScriptEvent[] = raw.map(([windowId, event]) => ({ windowId, event: shiftedEvent(event, -first) }));
   const analytics: AnalyticsEvent[] = [];
   const consoleEntries: ConsoleEntry[] = [];
   for (const { event } of events) {
@@ -62,20 +63,4 @@ export function recordedScript(slug: string): RecordedScript {
     }
   }
   return { events, analytics, console: consoleEntries };
-}
-
-/** Demo scripts hold times from the recording start; the network plugin's own times too. */
-function relative(event: RrwebEvent, first: number): RrwebEvent {
-  const out: RrwebEvent = { ...event, timestamp: event.timestamp - first };
-  const data = event.data as { plugin?: string; payload?: { requests?: Array<Record<string, unknown>> } };
-  if (event.type === 6 && data.plugin === 'rrweb/network@1' && Array.isArray(data.payload?.requests)) {
-    out.data = {
-      ...data,
-      payload: {
-        ...data.payload,
-        requests: data.payload.requests.map((r) => (typeof r.timestamp === 'number' ? { ...r, timestamp: r.timestamp - first } : r)),
-      },
-    };
-  }
-  return out;
 }

@@ -81,3 +81,17 @@ export const ACTIVE_SOURCES: ReadonlySet<number> = new Set([
   IncrementalSource.MediaInteraction,
   IncrementalSource.Drag,
 ]);
+
+/**
+ * A copy of an event moved `ms` later (earlier when negative), with the network plugin's own
+ * request timestamps moved alike: they are absolute times too.
+ */
+export function shiftedEvent(event: RrwebEvent, ms: number): RrwebEvent {
+  const out: RrwebEvent = { ...event, timestamp: event.timestamp + ms };
+  const data = event.data as { plugin?: string; payload?: { requests?: unknown } } | undefined;
+  if (event.type === EventType.Plugin && data?.plugin === 'rrweb/network@1' && Array.isArray(data.payload?.requests)) {
+    const requests = (data.payload.requests as Array<Record<string, unknown>>).map((r) => (typeof r.timestamp === 'number' ? { ...r, timestamp: r.timestamp + ms } : r));
+    out.data = { ...data, payload: { ...data.payload, requests } };
+  }
+  return out;
+}
