@@ -10,7 +10,10 @@ import { ALL_TOOLS } from './tools/index.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
-export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'>;
+export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
+  /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
+  confirmDestructive?: boolean;
+};
 
 export interface ServerDependencies {
   client: PostHogClient;
