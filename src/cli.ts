@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const client = new PostHogClient({ baseUrl, apiKey, timeoutMs: config.timeoutMs });
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive };
   const toolCount = selectTools(settings).length;
-  const makeServer = serverFactory({ settings, log });
+  // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
+  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio' });
 
   const shutdown = async (code: number) => {
     await Promise.allSettled([client.close(), closeSandbox()]);
