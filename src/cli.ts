@@ -80,10 +80,14 @@ async function main(): Promise<void> {
   log(`${banner(config, toolCount, baseUrl, demoProject)} Speaking MCP over stdio.`);
   if (config.sandbox) {
     const cli = process.argv[1] ?? 'dist/cli.js';
+    // Started by npx, the path is npx's cache: name the command a user can type again instead.
+    const viaNpx = /[\\/]_npx[\\/]/.test(cli);
+    const start = viaNpx ? `npx -y ${PRODUCT_NAME} --sandbox` : `node ${cli} --sandbox`;
+    const entry = viaNpx ? `{"command": "npx", "args": ["-y", "${PRODUCT_NAME}", "--sandbox"]}` : `{"command": "node", "args": ["${cli}", "--sandbox"]}`;
     const lines = [
       'This is the embedded SANDBOX: demo data on 127.0.0.1, no PostHog account needed, nothing touches a real PostHog. To connect:',
-      `  MCP Inspector:  npx @modelcontextprotocol/inspector node ${cli} --sandbox`,
-      `  MCP client:     {"command": "node", "args": ["${cli}", "--sandbox"]} (see README)`,
+      `  MCP Inspector:  npx @modelcontextprotocol/inspector ${start}`,
+      `  MCP client:     ${entry} (see README)`,
     ];
     if (process.stdin.isTTY) lines.push('Waiting for an MCP client on stdin; press Ctrl+C to stop.');
     log(lines.join('\n'));

@@ -36,8 +36,9 @@ describe('the npm package, as npx runs it', () => {
     // dist/ is built by the suite's npm script; --ignore-scripts keeps `prepare` from rebuilding it here.
     const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...NPM_FLAGS], ROOT)) as { filename: string; files: { path: string }[] }[];
     files = packed[0]!.files.map((f) => f.path);
-    app = join(work, 'app');
-    mkdirSync(app);
+    // Laid out like npx's own cache (~/.npm/_npx/<hash>/node_modules/.bin/…).
+    app = join(work, '_npx', '0123456789abcdef');
+    mkdirSync(app, { recursive: true });
     writeFileSync(join(app, 'package.json'), '{"name": "npx-trial", "version": "1.0.0", "private": true}\n');
     npm(['install', join(work, packed[0]!.filename), ...NPM_FLAGS], app);
   }, 400_000);
@@ -95,6 +96,9 @@ describe('the npm package, as npx runs it', () => {
       expect(summary.isError, JSON.stringify(summary.content)).toBeFalsy();
       expect(JSON.stringify(summary.structuredContent)).toMatch(/place-order|Place order/i);
       expect(stderr).toMatch(/SANDBOX/);
+      // Started from npx's cache, the banner names the command to type, not the cache path.
+      expect(stderr).toContain('npx @modelcontextprotocol/inspector npx -y posthog-replay-mcp --sandbox');
+      expect(stderr).not.toContain('_npx');
     } finally {
       await client.close();
     }
