@@ -9,6 +9,7 @@ import { BUTTON_INPUT_TYPES, NodeMirror } from './mirror.js';
 import { quote } from './quote.js';
 import { clip } from '../tools/format.js';
 import { consoleText } from '../posthog/snapshots.js';
+import { CLUSTER_GAP_MS, TimestampClusters, isPossibleTime } from './clock.js';
 
 // rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
 const FULL_SNAPSHOT = 2;
@@ -125,6 +126,8 @@ export interface Digest {
   start: number | null;
   end: number | null;
   duration_ms: number;
+  /** How far the timestamps can be believed: `frozen` (all the same), or how many were stray and left out of the span. */
+  timing: { frozen: boolean; stray: number };
   active_ms: number;
   windows: Array<{ w: string; window_id: string | null; pages: number }>;
   pages: PageVisit[];
@@ -152,6 +155,8 @@ interface WindowState {
   /** a Meta for the page already shown: a reload or just a periodic re-snapshot, told by the next full snapshot */
   sameUrlMeta: number | undefined;
   lastItem: TimelineItem | undefined;
+  /** the field being typed into and when its last input came, so a pause or another field starts a new entry */
+  typing: { item: TimelineItem; at: number } | undefined;
   lastTimestamp: number;
 }
 
@@ -182,8 +187,9 @@ export class Digester {
     failed_requests: 0,
     custom_events: 0,
   };
-  private first: number | null = null;
-  private last: number | null = null;
+  private readonly clusters = new TimestampClusters();
+  /** the last possible timestamp seen: the time given to an event whose own is impossible */
+  private now: number | undefined;
   private lastActive: number | undefined;
   private activeMs = 0;
   private outOfOrder = 0;
@@ -199,17 +205,26 @@ export class Digester {
   }
 
   push(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
-    const ts = event.timestamp;
-    if (!Number.isFinite(ts)) {
+    let ts = event.timestamp;
+    if (typeof ts !== 'number' || Number.isNaN(ts)) {
       this.badEvents++;
       return;
     }
     this.counts.events++;
-    if (this.first === null || ts < this.first) this.first = ts;
-    if (this.last === null || ts > this.last) this.last = ts;
+    if (isPossibleTime(ts)) {
+      this.clusters.add(ts);
+      this.now = ts;
+    } else {
+      // Beyond Date's range (−1e17, 1e300, ±Infinity): not a time. The event still counts, at the
+      // time of the event before it.
+      this.clusters.addImpossible();
+      if (this.now === undefined) return;
+      ts = this.now;
+    }
     const win = this.window(windowId);
     if (ts < win.lastTimestamp) this.outOfOrder++;
-    else win.lastTimestamp = ts;
+    // A jump far ahead (a wild timestamp) does not make every later event look out of order.
+    else if (win.lastTimestamp === -Infinity || ts - win.lastTimestamp <= CLUSTER_GAP_MS) win.lastTimestamp = ts;
     // Windows arrive in separate batches: a window's clicks are judged by its own clock only.
     if (win.pending.length > 0) this.settleClicks(win, ts);
 
@@ -268,6 +283,7 @@ export class Digester {
         pending: [],
         sameUrlMeta: undefined,
         lastItem: undefined,
+        typing: undefined,
         lastTimestamp: -Infinity,
       };
   }
@@ -277,9 +293,6 @@ export class Digester {
     return [...new Set(this.windows.values())];
   }
 
-  private offset(ts: number): number {
-    return this.first === null ? 0 : Math.max(0, ts - this.first);
-  }
 
   private add(win: WindowState, ts: number, item: Omit<TimelineItem, 't' | 'w'>): TimelineItem {
     const full: TimelineItem = { t: ts, w: win.label, ...item };
@@ -300,7 +313,7 @@ export class Digester {
 
   private pageView(win: WindowState, ts: number, href: unknown, load: boolean): void {
     if (typeof href !== 'string' || href.length === 0) return;
-    const url = clip(href, URL_MAX);
+    const url = pageUrl(href);
     this.reacted(win, ts);
     if (win.page && win.page.url === url) {
       // posthog-js sends a $pageview next to the Meta of the same load: one visit. A later Meta
@@ -416,6 +429,7 @@ export class Digester {
       if (!burst.rage && burst.times.length >= RAGE_CLICKS && ts - burst.times[0]! <= RAGE_WINDOW_MS) {
         burst.rage = true;
         burst.item.kind = 'rage-click';
+        if (burst.item.detail === 'double-click') delete burst.item.detail;
         this.counts.rage_clicks++;
         // Clicks that turned into a rage click are not also judged as dead…
         win.pending = win.pending.filter((p) => p.item !== burst.item);
@@ -427,7 +441,8 @@ export class Digester {
     const target = this.describe(win, node);
     const item = this.add(win, ts, { kind: 'click', target });
     win.burst = { node, times: [ts], clicks: 1, item, rage: false };
-    if (!this.isFormControl(win, node)) {
+    // A click into a field, or on the page background, is not expected to change anything.
+    if (!this.isFormControl(win, node) && !win.mirror.isDocument(node)) {
       win.pending.push({ at: ts, item });
       this.pendingWindows.add(win);
     }
@@ -437,11 +452,11 @@ export class Digester {
   private doubleClick(win: WindowState, id: number): void {
     const burst = win.burst;
     const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
+    // Two clicks and a dblclick are a double-click; a third click within the rage window still
+    // makes a rage click (the burst goes on: a dblclick among 4 clicks in half a second is no excuse).
     if (burst && burst.node === node && !burst.rage && burst.clicks === 2) {
       burst.item.detail = 'double-click';
       delete burst.item.count;
-      // A second click a user meant is no sign of frustration: the next click starts afresh.
-      win.burst = undefined;
     }
   }
 
@@ -504,32 +519,37 @@ export class Digester {
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
     this.counts.inputs++;
     this.reacted(win, ts);
-    const tag = win.mirror.get(id)?.tag;
-    const known = win.mirror.get(id)?.tag !== undefined;
-    const detail =
-      typeof data.isChecked === 'boolean' && (this.isToggle(win, id) || (!known && (typeof data.text !== 'string' || data.text === 'on')))
-        ? data.isChecked
-          ? 'checked'
-          : 'unchecked'
-        : tag === 'select'
-          ? 'option chosen'
-          : `${typeof data.text === 'string' ? [...data.text].length : 0} chars`;
+    const node = win.mirror.get(id);
+    const tag = node?.tag;
+    const type = node?.attrs?.type;
+    const toggle = typeof data.isChecked === 'boolean' && (type === 'checkbox' || type === 'radio' || (tag === undefined && (typeof data.text !== 'string' || data.text === 'on')));
+    // Checking a radio unchecks its siblings, and rrweb records each of those too: the browser's
+    // doing, not the user's. Only the radio that became checked is told.
+    if (toggle && type === 'radio' && data.isChecked === false) return;
+    const length = typeof data.text === 'string' ? [...data.text].length : 0;
+    const detail = toggle ? (data.isChecked ? 'checked' : 'unchecked') : tag === 'select' ? 'option chosen' : length === 0 ? 'cleared' : `${length} chars`;
     const target = this.describeField(win, id);
-    const last = win.lastItem;
-    if (last && (last.kind === 'input' || last.kind === 'click') && last.target === target && ts - last.t <= 10_000) {
-      // Typing continues, or the click that focused this field: one entry says it all.
-      last.kind = 'input';
-      last.detail = detail;
-      delete last.count;
-      win.pending = win.pending.filter((p) => p.item !== last);
+    const typing = win.typing;
+    if (!toggle && typing && typing.item.target === target && win.lastItem === typing.item && ts - typing.at <= 10_000) {
+      // Typing goes on in the same field: one entry, shown from the first keystroke.
+      typing.item.detail = detail;
+      typing.at = ts;
       return;
     }
-    this.add(win, ts, { kind: 'input', target, detail });
-  }
-
-  private isToggle(win: WindowState, id: number): boolean {
-    const type = win.mirror.get(id)?.attrs?.type;
-    return type === 'checkbox' || type === 'radio';
+    const last = win.lastItem;
+    if (last && last.kind === 'click' && last.target === target && ts - last.t <= 10_000) {
+      // The click that focused (or toggled) this field: the input says more, at its own time.
+      last.kind = 'input';
+      last.detail = detail;
+      last.t = ts;
+      delete last.count;
+      win.pending = win.pending.filter((p) => p.item !== last);
+      if (win.burst?.item === last) win.burst = undefined;
+      win.typing = toggle ? undefined : { item: last, at: ts };
+      return;
+    }
+    const item = this.add(win, ts, { kind: 'input', target, detail });
+    win.typing = toggle ? undefined : { item, at: ts };
   }
 
   private custom(win: WindowState, ts: number, data: Record<string, unknown>): void {
@@ -550,14 +570,24 @@ export class Digester {
 
   private console(win: WindowState, ts: number, payload: Record<string, unknown>): void {
     const level = String(payload.level ?? 'log');
-    const kind: ItemKind | undefined = level === 'error' || level === 'assert' ? 'console-error' : level === 'warn' ? 'console-warn' : undefined;
+    let args = payload.payload;
+    let kind: ItemKind | undefined = level === 'error' ? 'console-error' : level === 'warn' ? 'console-warn' : undefined;
+    if (level === 'assert') {
+      const assertion = readAssert(args);
+      if (assertion.passed) {
+        this.counts.console_logs++;
+        return;
+      }
+      kind = 'console-error';
+      args = assertion.message;
+    }
     if (kind === 'console-error') this.counts.console_errors++;
     else if (kind === 'console-warn') this.counts.console_warnings++;
     else {
       this.counts.console_logs++;
       return;
     }
-    const text = clip(consoleText(payload.payload), CONSOLE_TEXT_MAX);
+    const text = clip(`${level === 'assert' ? 'Assertion failed: ' : ''}${consoleText(args)}`, CONSOLE_TEXT_MAX);
     if (!this.repeat(win, ts, kind, undefined, text)) this.add(win, ts, { kind, detail: text });
   }
 
@@ -605,6 +635,8 @@ export class Digester {
     const attrs = node.attrs ?? {};
     let out = ident(node.tag);
     if (attrs.id) out += `#${ident(attrs.id)}`;
+    // The whole page is no name for a click that hit no element in particular.
+    if (node.tag === 'html' || node.tag === 'body') return `${out} (the page background)`;
     const name = attrs['aria-label'] || (node.tag === 'input' ? attrs.value : undefined) || win.mirror.textOf(node.id, 60) || attrs.title || attrs.alt;
     if (name) out += ` ${quote(name)}`;
     else if (attrs.name) out += `[name=${quote(attrs.name)}]`;
@@ -632,6 +664,8 @@ export class Digester {
     if (attrs.id) out += `#${ident(attrs.id)}`;
     const label = win.mirror.labelOf(id) || attrs['aria-label'] || attrs.placeholder || attrs.name;
     if (label) out += ` ${quote(clip(label, 60))}`;
+    // Which radio of a group (or which checkbox of a list): its value is the page's, not typed.
+    if ((attrs.type === 'radio' || attrs.type === 'checkbox') && attrs.value && attrs.value !== label) out += ` value ${quote(clip(attrs.value, 40))}`;
     return out;
   }
 
@@ -640,6 +674,9 @@ export class Digester {
     for (const win of this.pendingWindows) win.pending = [];
     this.pendingWindows.clear();
     const notes: string[] = [];
+    const range = this.clusters.range();
+    if (range.frozen) notes.push(`Every event carries the same timestamp (the recorder's clock was frozen): the duration and times are unknown; the timeline is in recorded order.`);
+    if (range.stray > 0) notes.push(`${range.stray} event(s) have a timestamp far from the rest of the recording (or no possible time at all): left out of the duration; their entries are placed at the nearest end.`);
     if (this.outOfOrder > 0) notes.push(`${this.outOfOrder} event(s) arrived out of time order; the timeline is sorted by time.`);
     if (this.unknownEvents > 0) notes.push(`${this.unknownEvents} event(s) of unknown rrweb type skipped.`);
     if (this.badEvents > 0) notes.push(`${this.badEvents} malformed event(s) skipped.`);
@@ -652,15 +689,17 @@ export class Digester {
     if (this.pagesDropped > 0) notes.push(`${this.pagesDropped} later page view(s) not listed.`);
     notes.push(...this.extraNotes);
 
-    const start = this.first;
-    const relative = (t: number) => this.offset(t);
+    const start = range.start;
+    const end = range.end;
+    const relative = (t: number) => (start === null || end === null ? 0 : Math.min(Math.max(0, t - start), end - start));
     const timeline = this.timeline
       .map((item) => ({ ...item, t: relative(item.t) }))
       .sort((a, b) => a.t - b.t);
     return {
       start,
-      end: this.last,
-      duration_ms: start === null || this.last === null ? 0 : this.last - start,
+      end,
+      duration_ms: start === null || end === null ? 0 : end - start,
+      timing: { frozen: range.frozen, stray: range.stray },
       active_ms: this.activeMs,
       windows: this.allWindows().map((w) => ({ w: w.label, window_id: w.id, pages: w.pages })),
       pages: this.pages.map((p) => ({ ...p, t: relative(p.t) })).sort((a, b) => a.t - b.t),
@@ -685,6 +724,30 @@ function samePath(href: string, pageUrl: string | undefined): string {
   } catch {
     return href;
   }
+}
+
+/**
+ * A page's URL as shown and kept. A `data:` URL is the page's own content (43 KB of HTML, say),
+ * not an address: only its media type and size are told.
+ */
+export function pageUrl(href: string): string {
+  if (/^data:/i.test(href)) {
+    const type = /^data:([^,;]{0,60})/i.exec(href)?.[1] || 'text/plain';
+    return `data:${type},… (${href.length.toLocaleString('en-US')} characters)`;
+  }
+  return clip(href, URL_MAX);
+}
+
+/**
+ * rrweb recorded every console.assert until mid-2024, its condition as the first argument
+ * ("true" when the assertion held); since then only failed ones, without the condition.
+ */
+function readAssert(args: unknown): { passed: boolean; message: unknown } {
+  if (!Array.isArray(args) || args.length === 0) return { passed: false, message: args };
+  const first = args[0];
+  if (first === 'true' || first === true) return { passed: true, message: args };
+  if (first === 'false' || first === false || first === '0' || first === 'null' || first === 'undefined' || first === 'NaN' || first === '""') return { passed: false, message: args.slice(1) };
+  return { passed: false, message: args };
 }
 
 function asArray(value: unknown): unknown[] {

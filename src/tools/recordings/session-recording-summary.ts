@@ -47,6 +47,7 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
         start_time: digest.start === null ? null : new Date(digest.start).toISOString(),
         duration_ms: digest.duration_ms,
         active_ms: digest.active_ms,
+        timing: digest.timing,
         person,
         windows: digest.windows,
         pages: rendered.pages.map(({ t, ...page }) => ({ t_ms: t, ...page })),
