@@ -110,6 +110,27 @@ describe.skipIf(!dir)('the digest of real recordings from other projects', () =>
         expect(items('input').filter((i) => i.target?.startsWith('input[radio]') && i.detail === 'unchecked')).toEqual([]);
         for (const value of facts.typedValues) expect(all).not.toContain(value);
       });
+
+      it('hands out no typed value in session-recording-snapshots either, unless asked to', async () => {
+        const read = async (reveal: boolean) => {
+          let out = '';
+          let cursor: string | undefined;
+          for (let page = 0; page < 20; page++) {
+            const r = await h.call('session-recording-snapshots', { project_id: PROJECT, id, max_events: 500, reveal_input_values: reveal, ...(cursor ? { cursor } : {}) });
+            expect(r.isError, text(r)).toBeFalsy();
+            out += JSON.stringify(r);
+            cursor = (r.structuredContent as { next_cursor: string | null }).next_cursor ?? undefined;
+            if (!cursor) break;
+          }
+          return out;
+        };
+        const masked = await read(false);
+        for (const value of facts.typedValues) expect(masked).not.toContain(value);
+        if (facts.typedValues.length > 0) {
+          const revealed = await read(true);
+          for (const value of facts.typedValues) expect(revealed).toContain(value);
+        }
+      });
     });
   }
 });
