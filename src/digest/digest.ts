@@ -2,14 +2,23 @@
  * Turns a recording's rrweb events, fed one at a time in stream order, into a digest: pages,
  * a timeline of what the user did, frustration signals, console trouble and failed requests.
  * Memory stays bounded whatever the recording's size: one DOM mirror per window, capped lists,
- * and counters for everything past the caps.
+ * and counters for everything past the caps. The rules live beside it: clicks (rage, dead),
+ * console, network and pages in rules/, naming in describe.ts, timestamps in clock.ts.
  */
 
-import { BUTTON_INPUT_TYPES, NodeMirror } from './mirror.js';
-import { quote } from './quote.js';
-import { clip } from '../tools/format.js';
-import { consoleText } from '../posthog/snapshots.js';
 import { CLUSTER_GAP_MS, TimestampClusters, isPossibleTime } from './clock.js';
+import { describeElement, describeField, type NamingContext } from './describe.js';
+import { NodeMirror } from './mirror.js';
+import { PRIORITY, type Digest, type DigestCounts, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
+import { ClickRules, newClickState, type ClickState } from './rules/clicks.js';
+import { readConsole } from './rules/console.js';
+import { outcomeOf, readRequests } from './rules/network.js';
+import { pageUrl, readCustom } from './rules/pages.js';
+import { clip } from '../tools/format.js';
+
+export * from './model.js';
+export { DEAD_CLICK_MS, RAGE_CLICKS, RAGE_WINDOW_MS } from './rules/clicks.js';
+export { pageUrl } from './rules/pages.js';
 
 // rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
 const FULL_SNAPSHOT = 2;
@@ -31,14 +40,10 @@ const DOUBLE_CLICK = 4;
 
 /** Gaps between activity longer than this are idle time (PostHog's own threshold). */
 export const ACTIVITY_GAP_MS = 5_000;
-/** Rage click: this many clicks on one element… */
-export const RAGE_CLICKS = 3;
-/** …within this window. */
-export const RAGE_WINDOW_MS = 1_000;
-/** A click with no DOM change, navigation, scroll or input within this long is a dead click (posthog-js uses 2.5 s). */
-export const DEAD_CLICK_MS = 2_500;
 /** Scroll or resize events closer than this to the previous one extend it rather than add an entry. */
 const MERGE_MS = 3_000;
+/** Typing into one field with pauses shorter than this is one entry. */
+const TYPING_PAUSE_MS = 10_000;
 
 /** Identical errors or failed requests this close together are one entry with a count. */
 const REPEAT_WINDOW_MS = 10_000;
@@ -48,110 +53,13 @@ const TIMELINE_CAP = 2_000;
 /** Windows tracked one by one; events of any further window share one overflow entry. */
 const WINDOWS_CAP = 50;
 const PAGES_CAP = 200;
-const CONSOLE_TEXT_MAX = 300;
-const URL_MAX = 300;
 
-export type ItemKind =
-  | 'page'
-  | 'click'
-  | 'rage-click'
-  | 'dead-click'
-  | 'input'
-  | 'scroll'
-  | 'resize'
-  | 'console-error'
-  | 'console-warn'
-  | 'request-failed'
-  | 'tab-hidden'
-  | 'tab-visible';
-
-/** Lower is more important: what survives when the character budget is tight. */
-export const PRIORITY: Record<ItemKind, number> = {
-  'rage-click': 0,
-  'console-error': 0,
-  'request-failed': 0,
-  page: 1,
-  'dead-click': 2,
-  click: 2,
-  'console-warn': 2,
-  input: 3,
-  'tab-hidden': 3,
-  'tab-visible': 3,
-  scroll: 4,
-  resize: 4,
-};
-
-export interface TimelineItem {
-  /** ms since the recording's first event */
-  t: number;
-  /** window label, w1, w2… */
-  w: string;
-  kind: ItemKind;
-  /** the element, page or request concerned; recorded data */
-  target?: string;
-  /** what happened to it; may quote recorded data */
-  detail?: string;
-  /** repeated clicks, identical console messages */
-  count?: number;
-}
-
-export interface PageVisit {
-  t: number;
-  w: string;
-  url: string;
-  title?: string;
-  /** deepest vertical scroll seen on this page, px */
-  max_scroll_y?: number;
-}
-
-export interface DigestCounts {
-  events: number;
-  clicks: number;
-  rage_clicks: number;
-  dead_clicks: number;
-  inputs: number;
-  scrolls: number;
-  resizes: number;
-  page_views: number;
-  mutations: number;
-  console_errors: number;
-  console_warnings: number;
-  console_logs: number;
-  requests: number;
-  failed_requests: number;
-  custom_events: number;
-}
-
-export interface Digest {
-  start: number | null;
-  end: number | null;
-  duration_ms: number;
-  /** How far the timestamps can be believed: `frozen` (all the same), or how many were stray and left out of the span. */
-  timing: { frozen: boolean; stray: number };
-  active_ms: number;
-  windows: Array<{ w: string; window_id: string | null; pages: number }>;
-  pages: PageVisit[];
-  timeline: TimelineItem[];
-  counts: DigestCounts;
-  /** what could not be read or was left out while reading, in words */
-  notes: string[];
-}
-
-interface PendingClick {
-  at: number;
-  item: TimelineItem;
-}
-
-interface WindowState {
+interface WindowState extends ClickState {
   label: string;
   id: string | null;
   mirror: NodeMirror;
   page: PageVisit | undefined;
-  pages: number;
   hadSnapshot: boolean;
-  /** the click burst on one element, for rage clicks: its last few click times */
-  burst: { node: number; times: number[]; clicks: number; item: TimelineItem; rage: boolean } | undefined;
-  pending: PendingClick[];
   /** a Meta for the page already shown: a reload or just a periodic re-snapshot, told by the next full snapshot */
   sameUrlMeta: number | undefined;
   lastItem: TimelineItem | undefined;
@@ -164,8 +72,6 @@ export class Digester {
   private readonly windows = new Map<string | null, WindowState>();
   private overflow: WindowState | undefined;
   private overflowWindows = 0;
-  /** Windows with clicks still waiting to be judged dead or alive. */
-  private readonly pendingWindows = new Set<WindowState>();
   /** Timeline entries actually kept (past the cap some are not). */
   private readonly kept = new WeakSet<TimelineItem>();
   private readonly pages: PageVisit[] = [];
@@ -198,6 +104,7 @@ export class Digester {
   private pagesDropped = 0;
   private itemsDropped = 0;
   private readonly extraNotes: string[] = [];
+  private readonly clicks = new ClickRules({ counts: this.counts, promote: (item) => this.kept.has(item) || this.keep(item) });
 
   /** A reason something could not be read (a block range that failed, unparseable lines). */
   note(text: string): void {
@@ -226,7 +133,7 @@ export class Digester {
     // A jump far ahead (a wild timestamp) does not make every later event look out of order.
     else if (win.lastTimestamp === -Infinity || ts - win.lastTimestamp <= CLUSTER_GAP_MS) win.lastTimestamp = ts;
     // Windows arrive in separate batches: a window's clicks are judged by its own clock only.
-    if (win.pending.length > 0) this.settleClicks(win, ts);
+    this.clicks.settle(win, ts);
 
     const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
     try {
@@ -279,8 +186,7 @@ export class Digester {
         page: undefined,
         pages: 0,
         hadSnapshot: false,
-        burst: undefined,
-        pending: [],
+        ...newClickState(),
         sameUrlMeta: undefined,
         lastItem: undefined,
         typing: undefined,
@@ -327,7 +233,7 @@ export class Digester {
   private visit(win: WindowState, ts: number, url: string, load: boolean): void {
     this.counts.page_views++;
     win.pages++;
-    win.burst = undefined;
+    this.clicks.endBurst(win);
     const visit: PageVisit = { t: ts, w: win.label, url };
     if (this.pages.length < PAGES_CAP) this.pages.push(visit);
     else this.pagesDropped++;
@@ -360,7 +266,7 @@ export class Digester {
         return;
       case MOUSE_INTERACTION:
         if (data.type === CLICK) this.click(win, ts, Number(data.id));
-        else if (data.type === DOUBLE_CLICK) this.doubleClick(win, Number(data.id));
+        else if (data.type === DOUBLE_CLICK) this.clicks.doubleClick(win, this.clickTarget(win, Number(data.id)));
         return;
       case SCROLL:
         this.scroll(win, ts, Number(data.id), Number(data.y));
@@ -419,69 +325,18 @@ export class Digester {
 
   private click(win: WindowState, ts: number, id: number): void {
     this.counts.clicks++;
-    const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
-    const burst = win.burst;
-    if (burst && burst.node === node && ts - burst.times[burst.times.length - 1]! <= RAGE_WINDOW_MS && ts >= burst.times[0]!) {
-      burst.clicks++;
-      burst.times.push(ts);
-      if (burst.times.length > RAGE_CLICKS) burst.times.shift();
-      burst.item.count = burst.clicks;
-      if (!burst.rage && burst.times.length >= RAGE_CLICKS && ts - burst.times[0]! <= RAGE_WINDOW_MS) {
-        burst.rage = true;
-        burst.item.kind = 'rage-click';
-        if (burst.item.detail === 'double-click') delete burst.item.detail;
-        this.counts.rage_clicks++;
-        // Clicks that turned into a rage click are not also judged as dead…
-        win.pending = win.pending.filter((p) => p.item !== burst.item);
-        // …and a rage click past the timeline's cap for minor entries is kept after all.
-        if (!this.kept.has(burst.item)) this.keep(burst.item);
-      }
-      return;
-    }
-    const target = this.describe(win, node);
-    const item = this.add(win, ts, { kind: 'click', target });
-    win.burst = { node, times: [ts], clicks: 1, item, rage: false };
+    const node = this.clickTarget(win, id);
     // A click into a field, or on the page background, is not expected to change anything.
-    if (!this.isFormControl(win, node) && !win.mirror.isDocument(node)) {
-      win.pending.push({ at: ts, item });
-      this.pendingWindows.add(win);
-    }
+    const expectsNothing = this.isFormControl(win, node) || win.mirror.isDocument(node);
+    this.clicks.click(win, ts, node, () => this.add(win, ts, { kind: 'click', target: describeElement(naming(win), node) }), !expectsNothing);
   }
 
-  /** A browser reports a double-click as click, click, dblclick: the clicks are counted already. */
-  private doubleClick(win: WindowState, id: number): void {
-    const burst = win.burst;
-    const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
-    // Two clicks and a dblclick are a double-click; a third click within the rage window still
-    // makes a rage click (the burst goes on: a dblclick among 4 clicks in half a second is no excuse).
-    if (burst && burst.node === node && !burst.rage && burst.clicks === 2) {
-      burst.item.detail = 'double-click';
-      delete burst.item.count;
-    }
+  private clickTarget(win: WindowState, id: number): number {
+    return Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
   }
 
-  /** Something visible happened in `win` at `ts`: pending clicks before it were not dead. */
   private reacted(win: WindowState, ts: number): void {
-    if (win.pending.length > 0) win.pending = win.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
-    // A new tab opened by a click counts as its reaction too.
-    if (win.pages === 0) {
-      for (const other of this.pendingWindows) if (other !== win) other.pending = other.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
-    }
-  }
-
-  /** A window's clicks with nothing after them for DEAD_CLICK_MS, judged once its own events are past that point. */
-  private settleClicks(win: WindowState, now: number): void {
-    const still: PendingClick[] = [];
-    for (const p of win.pending) {
-      if (now - p.at > DEAD_CLICK_MS) {
-        if (p.item.kind === 'click') {
-          p.item.kind = 'dead-click';
-          this.counts.dead_clicks++;
-        }
-      } else still.push(p);
-    }
-    win.pending = still;
-    if (still.length === 0) this.pendingWindows.delete(win);
+    this.clicks.reacted(win, ts);
   }
 
   private isFormControl(win: WindowState, id: number): boolean {
@@ -495,7 +350,7 @@ export class Digester {
     this.reacted(win, ts);
     if (!Number.isFinite(y)) return;
     const page = win.mirror.isDocument(id) || !win.mirror.has(id);
-    const where = page ? undefined : this.describe(win, id);
+    const where = page ? undefined : describeElement(naming(win), id);
     if (page && win.page) win.page.max_scroll_y = Math.max(win.page.max_scroll_y ?? 0, Math.round(y));
     const last = win.lastItem;
     if (last && last.kind === 'scroll' && last.target === where && ts - last.t <= MERGE_MS) {
@@ -528,23 +383,22 @@ export class Digester {
     if (toggle && type === 'radio' && data.isChecked === false) return;
     const length = typeof data.text === 'string' ? [...data.text].length : 0;
     const detail = toggle ? (data.isChecked ? 'checked' : 'unchecked') : tag === 'select' ? 'option chosen' : length === 0 ? 'cleared' : `${length} chars`;
-    const target = this.describeField(win, id);
+    const target = describeField(naming(win), id);
     const typing = win.typing;
-    if (!toggle && typing && typing.item.target === target && win.lastItem === typing.item && ts - typing.at <= 10_000) {
+    if (!toggle && typing && typing.item.target === target && win.lastItem === typing.item && ts - typing.at <= TYPING_PAUSE_MS) {
       // Typing goes on in the same field: one entry, shown from the first keystroke.
       typing.item.detail = detail;
       typing.at = ts;
       return;
     }
     const last = win.lastItem;
-    if (last && last.kind === 'click' && last.target === target && ts - last.t <= 10_000) {
+    if (last && last.kind === 'click' && last.target === target && ts - last.t <= TYPING_PAUSE_MS) {
       // The click that focused (or toggled) this field: the input says more, at its own time.
       last.kind = 'input';
       last.detail = detail;
       last.t = ts;
       delete last.count;
-      win.pending = win.pending.filter((p) => p.item !== last);
-      if (win.burst?.item === last) win.burst = undefined;
+      this.clicks.forget(win, last);
       win.typing = toggle ? undefined : { item: last, at: ts };
       return;
     }
@@ -554,11 +408,9 @@ export class Digester {
 
   private custom(win: WindowState, ts: number, data: Record<string, unknown>): void {
     this.counts.custom_events++;
-    const tag = data.tag;
-    const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
-    if (tag === '$pageview') this.pageView(win, ts, payload.href ?? payload.$current_url, false);
-    else if (tag === 'window hidden' || tag === '$visibility_hidden' || (tag === 'visibility' && payload.visibilityState === 'hidden')) this.add(win, ts, { kind: 'tab-hidden' });
-    else if (tag === 'window visible' || tag === '$visibility_visible' || (tag === 'visibility' && payload.visibilityState === 'visible')) this.add(win, ts, { kind: 'tab-visible' });
+    const meaning = readCustom(data);
+    if (meaning?.kind === 'pageview') this.pageView(win, ts, meaning.href, false);
+    else if (meaning) this.add(win, ts, { kind: meaning.kind });
   }
 
   private plugin(win: WindowState, ts: number, data: Record<string, unknown>): void {
@@ -568,45 +420,26 @@ export class Digester {
     else if (name.startsWith('rrweb/network')) this.network(win, ts, payload);
   }
 
-  private console(win: WindowState, ts: number, payload: Record<string, unknown>): void {
-    const level = String(payload.level ?? 'log');
-    let args = payload.payload;
-    let kind: ItemKind | undefined = level === 'error' ? 'console-error' : level === 'warn' ? 'console-warn' : undefined;
-    if (level === 'assert') {
-      const assertion = readAssert(args);
-      if (assertion.passed) {
-        this.counts.console_logs++;
-        return;
-      }
-      kind = 'console-error';
-      args = assertion.message;
-    }
-    if (kind === 'console-error') this.counts.console_errors++;
-    else if (kind === 'console-warn') this.counts.console_warnings++;
-    else {
+  private console(win: WindowState, ts: number, record: Record<string, unknown>): void {
+    const message = readConsole(record);
+    if (message.kind === 'log') {
       this.counts.console_logs++;
       return;
     }
-    const text = clip(`${level === 'assert' ? 'Assertion failed: ' : ''}${consoleText(args)}`, CONSOLE_TEXT_MAX);
-    if (!this.repeat(win, ts, kind, undefined, text)) this.add(win, ts, { kind, detail: text });
+    if (message.kind === 'console-error') this.counts.console_errors++;
+    else this.counts.console_warnings++;
+    if (!this.repeat(win, ts, message.kind, undefined, message.text)) this.add(win, ts, { kind: message.kind, detail: message.text });
   }
 
   private network(win: WindowState, ts: number, payload: Record<string, unknown>): void {
-    for (const request of asArray(payload.requests)) {
-      if (typeof request !== 'object' || request === null) continue;
-      this.counts.requests++;
-      const r = request as Record<string, unknown>;
-      const status = Number(r.responseStatus ?? r.status);
-      const failed = (Number.isFinite(status) && status >= 400) || r.isFailed === true || (typeof r.error === 'string' && r.error.length > 0);
-      if (!failed) continue;
+    const { total, failed } = readRequests(payload);
+    this.counts.requests += total;
+    for (const { at: own, ...request } of failed) {
       this.counts.failed_requests++;
-      // Performance-timing entries carry no method: none is made up.
-      const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : undefined;
-      const url = clip(String(r.name ?? r.url ?? '?'), URL_MAX);
-      const at = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : ts;
-      const detail = Number.isFinite(status) && status > 0 ? `${status}` : typeof r.error === 'string' ? clip(r.error, 100) : 'failed';
-      const target = method ? `${method} ${url}` : url;
-      if (!this.repeat(win, at, 'request-failed', target, detail)) this.add(win, at, { kind: 'request-failed', target, detail });
+      const at = own !== undefined && isPossibleTime(own) ? own : ts;
+      const target = request.method ? `${request.method} ${request.url}` : request.url;
+      const detail = outcomeOf(request);
+      if (!this.repeat(win, at, 'request-failed', target, detail)) this.add(win, at, { kind: 'request-failed', target, detail, request });
     }
   }
 
@@ -626,53 +459,8 @@ export class Digester {
     return false;
   }
 
-  /** `button "Place order"`, `a "Shop" → "/shop"`, `input#email`: for the model, from the mirror. */
-  private describe(win: WindowState, id: number): string {
-    const node = Number.isFinite(id) ? win.mirror.get(id) : undefined;
-    if (!node?.tag) return win.hadSnapshot ? `element ${id}` : `element ${id} (no DOM snapshot seen)`;
-    // A field (or an option of one) by its label, never by what is in it.
-    if (win.mirror.isUserText(node)) return this.describeField(win, node.tag === 'option' || node.tag === 'datalist' ? this.fieldOf(win, node.id) : node.id);
-    const attrs = node.attrs ?? {};
-    let out = ident(node.tag);
-    if (attrs.id) out += `#${ident(attrs.id)}`;
-    // The whole page is no name for a click that hit no element in particular.
-    if (node.tag === 'html' || node.tag === 'body') return `${out} (the page background)`;
-    const name = attrs['aria-label'] || (node.tag === 'input' ? attrs.value : undefined) || win.mirror.textOf(node.id, 60) || attrs.title || attrs.alt;
-    if (name) out += ` ${quote(name)}`;
-    else if (attrs.name) out += `[name=${quote(attrs.name)}]`;
-    if (node.tag === 'a' && attrs.href) out += ` → ${quote(clip(samePath(attrs.href, win.page?.url), 120))}`;
-    return out;
-  }
-
-  /** The select (or other element) an option belongs to. */
-  private fieldOf(win: WindowState, id: number): number {
-    let current = win.mirror.get(id);
-    for (let depth = 0; current && depth < 4; depth++) {
-      if (current.tag === 'select' || current.tag === 'input') return current.id;
-      current = win.mirror.get(current.parent);
-    }
-    return id;
-  }
-
-  /** A form field by its label, never its value: `input[email] "Email address"`. */
-  private describeField(win: WindowState, id: number): string {
-    const node = win.mirror.get(id);
-    if (!node?.tag) return win.hadSnapshot ? `field ${id}` : `field ${id} (no DOM snapshot seen)`;
-    const attrs = node.attrs ?? {};
-    let out = ident(node.tag);
-    if (attrs.type && node.tag === 'input') out += `[${ident(attrs.type)}]`;
-    if (attrs.id) out += `#${ident(attrs.id)}`;
-    const label = win.mirror.labelOf(id) || attrs['aria-label'] || attrs.placeholder || attrs.name;
-    if (label) out += ` ${quote(clip(label, 60))}`;
-    // Which radio of a group (or which checkbox of a list): its value is the page's, not typed.
-    if ((attrs.type === 'radio' || attrs.type === 'checkbox') && attrs.value && attrs.value !== label) out += ` value ${quote(clip(attrs.value, 40))}`;
-    return out;
-  }
-
   finish(): Digest {
-    // Clicks still pending at the end had no time to show a reaction: not judged dead.
-    for (const win of this.pendingWindows) win.pending = [];
-    this.pendingWindows.clear();
+    this.clicks.finish();
     const notes: string[] = [];
     const range = this.clusters.range();
     if (range.frozen) notes.push(`Every event carries the same timestamp (the recorder's clock was frozen): the duration and times are unknown; the timeline is in recorded order.`);
@@ -710,44 +498,9 @@ export class Digester {
   }
 }
 
-/** Tag names, ids and types are page-authored too: only identifier characters pass unquoted. */
-function ident(text: string): string {
-  return text.replace(/[^A-Za-z0-9_:.-]/g, '').slice(0, 40) || '?';
-}
-
-/** A link's href as its path when it stays on the page's origin. */
-function samePath(href: string, pageUrl: string | undefined): string {
-  if (!pageUrl || !/^https?:/i.test(href)) return href;
-  try {
-    const target = new URL(href);
-    return target.origin === new URL(pageUrl).origin ? target.pathname + target.search + target.hash : href;
-  } catch {
-    return href;
-  }
-}
-
-/**
- * A page's URL as shown and kept. A `data:` URL is the page's own content (43 KB of HTML, say),
- * not an address: only its media type and size are told.
- */
-export function pageUrl(href: string): string {
-  if (/^data:/i.test(href)) {
-    const type = /^data:([^,;]{0,60})/i.exec(href)?.[1] || 'text/plain';
-    return `data:${type},… (${href.length.toLocaleString('en-US')} characters)`;
-  }
-  return clip(href, URL_MAX);
-}
-
-/**
- * rrweb recorded every console.assert until mid-2024, its condition as the first argument
- * ("true" when the assertion held); since then only failed ones, without the condition.
- */
-function readAssert(args: unknown): { passed: boolean; message: unknown } {
-  if (!Array.isArray(args) || args.length === 0) return { passed: false, message: args };
-  const first = args[0];
-  if (first === 'true' || first === true) return { passed: true, message: args };
-  if (first === 'false' || first === false || first === '0' || first === 'null' || first === 'undefined' || first === 'NaN' || first === '""') return { passed: false, message: args.slice(1) };
-  return { passed: false, message: args };
+/** What the naming rules need of a window. */
+function naming(win: WindowState): NamingContext {
+  return { mirror: win.mirror, hadSnapshot: win.hadSnapshot, pageUrl: win.page?.url };
 }
 
 function asArray(value: unknown): unknown[] {

@@ -6,7 +6,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './digest.js';
+import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
 import { quote } from './quote.js';
 import { clip } from '../tools/format.js';
 
@@ -159,7 +159,7 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
       parts.push(quote(clip(item.detail ?? '', 160)));
       break;
     case 'request-failed': {
-      const [, method, url] = /^(?:([A-Z]{1,10}) )?(.*)$/s.exec(item.target ?? '') ?? [];
+      const [, method, url] = item.request ? [undefined, item.request.method, item.request.url] : (/^(?:([A-Z]{1,10}) )?(.*)$/s.exec(item.target ?? '') ?? []);
       // A status is a number; anything else (a recorded error text) is recorded data, quoted.
       const outcome = item.detail && /^\d{1,3}$/.test(item.detail) ? item.detail : quote(clip(item.detail ?? 'failed', 100));
       parts.push(method ?? '', quote(displayUrl(url ?? '', origin)), `→ ${outcome}`);
