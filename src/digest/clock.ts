@@ -94,7 +94,7 @@ export class TimestampClusters {
         end = Math.max(end, c.hi);
       } else stray += c.n;
     }
-    return { start, end, stray, frozen: this.total >= FROZEN_MIN_EVENTS && start === end && stray === 0 };
+    return { start, end, stray, frozen: this.total - (stray - this.impossible) >= FROZEN_MIN_EVENTS && start === end };
   }
 }
 

@@ -288,7 +288,9 @@ export class Digester {
       const gap = ts - this.lastActive;
       if (gap > 0 && gap <= ACTIVITY_GAP_MS) this.activeMs += gap;
     }
-    if (this.lastActive === undefined || ts > this.lastActive) this.lastActive = ts;
+    // Far back in time from the last activity: that one was a wild timestamp (or an old window's
+    // batch), and the clock starts again from here rather than waiting for it to be caught up.
+    if (this.lastActive === undefined || ts > this.lastActive || this.lastActive - ts > CLUSTER_GAP_MS) this.lastActive = ts;
   }
 
   private mutate(win: WindowState, data: Record<string, unknown>): void {

@@ -374,6 +374,18 @@ describe('digest: faults found on recordings from other projects (issue 11)', ()
     expect(d.notes.join(' ')).not.toMatch(/out of time order/);
   });
 
+  it('keeps counting active time after a wild timestamp', () => {
+    const events = [meta(0, 'https://shop.test/'), full(1), ...Array.from({ length: 20 }, (_, i) => inc(1000 + i * 1000, { source: 1, positions: [] }))];
+    events.splice(10, 0, { type: 3, timestamp: T0 * 10, data: { source: 7, type: 1, id: 1 } });
+    // 19 one-second gaps of activity; the one spanning the wild event cannot be told.
+    expect(digestOf(events).active_ms).toBe(18_000);
+  });
+
+  it('says the duration is unknown when every event has the same timestamp, a stray one or not', () => {
+    const frozen = [meta(0, 'https://shop.test/'), full(0), ...Array.from({ length: 6 }, () => inc(0, { source: 1, positions: [] }))];
+    expect(digestOf([...frozen, inc(90 * 86_400_000, { source: 1, positions: [] })]).timing).toEqual({ frozen: true, stray: 1 });
+  });
+
   it('says the duration is unknown when every event has the same timestamp', () => {
     const d = digestOf([meta(0, 'https://shop.test/'), full(0, radios()), click(0, 6), input(0, 6, 'a'), input(0, 6, 'ab'), click(0, 4), input(0, 4, 'monthly', true)]);
     expect(d.timing.frozen).toBe(true);
