@@ -129,11 +129,13 @@ export class Digester {
       ts = this.now;
     }
     const win = this.window(windowId);
+    // A jump far ahead (a wild timestamp) neither makes every later event look out of order nor
+    // judges the clicks before it dead.
+    const believable = win.lastTimestamp === -Infinity || ts - win.lastTimestamp <= CLUSTER_GAP_MS;
     if (ts < win.lastTimestamp) this.outOfOrder++;
-    // A jump far ahead (a wild timestamp) does not make every later event look out of order.
-    else if (win.lastTimestamp === -Infinity || ts - win.lastTimestamp <= CLUSTER_GAP_MS) win.lastTimestamp = ts;
+    else if (believable) win.lastTimestamp = ts;
     // Windows arrive in separate batches: a window's clicks are judged by its own clock only.
-    this.clicks.settle(win, ts);
+    if (believable) this.clicks.settle(win, ts);
 
     const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
     try {

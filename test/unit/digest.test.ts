@@ -374,6 +374,11 @@ describe('digest: faults found on recordings from other projects (issue 11)', ()
     expect(d.notes.join(' ')).not.toMatch(/out of time order/);
   });
 
+  it('does not judge a click dead because of a wild timestamp after it', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1), click(1000, 16), { type: 3, timestamp: T0 * 10, data: { source: 1, positions: [] } }, mutation(1500, {}), inc(9000, { source: 1, positions: [] })]);
+    expect(d.counts.dead_clicks).toBe(0);
+  });
+
   it('keeps counting active time after a wild timestamp', () => {
     const events = [meta(0, 'https://shop.test/'), full(1), ...Array.from({ length: 20 }, (_, i) => inc(1000 + i * 1000, { source: 1, positions: [] }))];
     events.splice(10, 0, { type: 3, timestamp: T0 * 10, data: { source: 7, type: 1, id: 1 } });
