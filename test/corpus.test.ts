@@ -111,6 +111,13 @@ describe.skipIf(!dir)('the digest of real recordings from other projects', () =>
         for (const value of facts.typedValues) expect(all).not.toContain(value);
       });
 
+      it('fits the smallest budget, keeping its moments whole', async () => {
+        const r = await h.call('session-recording-summary', { project_id: PROJECT, id, max_chars: 1000 });
+        expect(r.isError, text(r)).toBeFalsy();
+        expect(text(r).length).toBeLessThanOrEqual(1000);
+        expect((r.structuredContent as { moments: unknown[] }).moments).toEqual((s as unknown as { moments: unknown[] }).moments);
+      });
+
       it('hands out no typed value in session-recording-snapshots either, unless asked to', async () => {
         const read = async (reveal: boolean) => {
           let out = '';
