@@ -1,12 +1,14 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition } from './tools/define.js';
+import { clip } from './tools/format.js';
 import { ALL_TOOLS } from './tools/index.js';
+import { prepareArguments } from './tools/input.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
@@ -50,7 +52,10 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
-    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
+    const registered = new Map<string, Registration>();
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log) });
+    server.server.removeRequestHandler('tools/call');
+    server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(registered, request.params, extra, settings, log));
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
@@ -64,8 +69,49 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   };
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void): void {
-  server.registerTool(
+interface Registration {
+  tool: AnyToolDefinition;
+  inputSchema: ReturnType<AnyToolDefinition['inputSchema']>;
+  handle: RegisteredTool;
+}
+
+type CallHandler = (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>;
+
+/**
+ * tools/call, in place of the SDK's: an unknown tool is a JSON-RPC error (-32602, as the MCP spec
+ * asks), and arguments go through prepareArguments (null for "not given", JSON text for free-form
+ * values, guards no schema can express), whose refusals are tool results with a plain message.
+ */
+async function callTool(
+  registered: ReadonlyMap<string, Registration>,
+  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  settings: ServerSettings,
+  log: (message: string) => void,
+): Promise<CallToolResult> {
+  const entry = registered.get(params.name);
+  if (!entry) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(clip(params.name, 100))}. tools/list names the tools this server offers.`);
+  }
+  const { tool, inputSchema, handle } = entry;
+  const prepared = prepareArguments(inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
+  if (!prepared.ok) return { isError: true, content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${prepared.message}` }] };
+  const result = await (handle.handler as unknown as CallHandler)(prepared.value, extra);
+  if (!result.isError) {
+    // What a client will check against the advertised outputSchema: a mismatch is our bug, said as one.
+    const checked = tool.outputSchema.safeParse(result.structuredContent);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
+      log(`[${tool.name}] result does not match its outputSchema${where}: ${issue?.message ?? ''}`);
+      return { isError: true, content: [{ type: 'text', text: `Internal error in ${tool.name}: its result did not match its output schema${where}. The server is still running; retrying may help, or report this.` }] };
+    }
+  }
+  return result;
+}
+
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void): RegisteredTool {
+  return server.registerTool(
     tool.name,
     {
       title: tool.title,

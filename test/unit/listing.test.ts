@@ -20,23 +20,12 @@ describe('lean JSON Schema', () => {
     expect(lean(z.toJSONSchema(z.strictObject({ a: z.string() }), { target: 'draft-7', io: 'input' })).additionalProperties).toBe(false);
   });
 
-  it('folds an anyOf of distinct single types into a type list with their own keywords', () => {
+  it('keeps unions as anyOf branches of one type each, never a type list', () => {
     const union = z.toJSONSchema(z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]), { target: 'draft-7' });
-    expect(lean(union)).toEqual({ type: ['string', 'integer'], pattern: '^\\d+$', minimum: 0 });
-    const nullable = z.toJSONSchema(z.object({ a: z.string() }).nullable(), { target: 'draft-7', io: 'input' });
-    expect(lean(nullable)).toEqual({ type: ['object', 'null'], properties: { a: { type: 'string' } }, required: ['a'] });
+    expect(lean(union)).toEqual({ anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'integer', minimum: 0 }] });
   });
 
-  it('leaves alone an anyOf whose folding would change what is accepted', () => {
-    const overlapping = { anyOf: [{ type: 'integer', minimum: 5 }, { type: 'number', maximum: 1 }] };
-    const shared = { anyOf: [{ type: 'string', description: 'a' }, { type: 'null', description: 'b' }] };
-    const enumerated = { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'integer' }] };
-    const sameType = { anyOf: [{ type: 'string', minLength: 3 }, { type: 'string', pattern: 'x' }] };
-    for (const schema of [overlapping, shared, enumerated, sameType]) expect(lean(schema)).toEqual(schema);
-  });
-
-  it('keeps format uuid without zod\'s regex for it, and leaves enum values untouched', () => {
-    expect(lean(z.toJSONSchema(z.uuid(), { target: 'draft-7' }))).toEqual({ type: 'string', format: 'uuid' });
+  it('leaves enum values untouched', () => {
     const values = ['$schema', 'additionalProperties', 'UTC'];
     expect(lean({ type: 'string', enum: values }).enum).toEqual(values);
   });
