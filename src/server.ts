@@ -1,7 +1,8 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
@@ -55,7 +56,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
     const registered = new Map<string, Registration>();
     for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log) });
     server.server.removeRequestHandler('tools/call');
-    server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(registered, request.params, extra, settings, log));
+    server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
@@ -75,6 +76,15 @@ interface Registration {
   handle: RegisteredTool;
 }
 
+/**
+ * tools/call with its arguments as the client sent them: the SDK's own request schema copies them
+ * into a new record and silently drops a `__proto__` key there, which must be refused instead.
+ */
+const RawCallToolRequest = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+});
+
 type CallHandler = (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>;
 
 /**
@@ -84,7 +94,7 @@ type CallHandler = (input: unknown, extra: RequestHandlerExtra<ServerRequest, Se
  */
 async function callTool(
   registered: ReadonlyMap<string, Registration>,
-  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  params: { name: string; arguments?: unknown },
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
   settings: ServerSettings,
   log: (message: string) => void,
