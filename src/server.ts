@@ -158,12 +158,13 @@ function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, s
   if (error instanceof UpstreamUnavailableError) return error.message;
   if (error instanceof UpstreamError) {
     const specific = tool.explainError?.(error, input, { defaultProjectId: settings.defaultProjectId });
-    const what = [
-      `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
-      error.detail ? `: ${error.detail}` : '',
-      error.attr ? ` [field: ${error.attr}]` : '',
-      '.',
-    ].join('');
+    const what = sentence(
+      [
+        `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
+        said(error.detail) ? `: ${clip(error.detail!, 1000)}` : '',
+        error.attr ? ` [field: ${clip(error.attr, 200)}]` : '',
+      ].join(''),
+    );
     return `${what} ${specific ?? genericAdvice(error, tool, callerKey)}`;
   }
   // A bug of ours: keep the server up, tell the agent, leave a trace on stderr.
@@ -195,6 +196,16 @@ function genericAdvice(error: UpstreamError, tool: AnyToolDefinition, callerKey:
     case error.status >= 500:
       return `PostHog had a problem on its side${error.retryAfterSeconds !== undefined ? `; retry in about ${Math.ceil(error.retryAfterSeconds)} seconds` : '; retry shortly'}. If it persists, check status.posthog.com.`;
     default:
-      return 'See PostHog\'s message above.';
+      return said(error.detail) ? 'See PostHog\'s message above.' : 'PostHog gave no reason; check the arguments, and retry if it persists.';
   }
+}
+
+/** Whether PostHog's detail says anything: a body of `{}` or `[]` carries no message. */
+function said(detail: string | undefined): boolean {
+  return detail !== undefined && /[\p{L}\p{N}]/u.test(detail);
+}
+
+/** Ends the text with one full stop, not two when PostHog's own message has one. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
