@@ -76,6 +76,11 @@ function invalid(tool: Tool): fc.Arbitrary<{ how: string; args: Record<string, u
   }
   for (const [field, property] of Object.entries(properties)) {
     const types = typesOf(property);
+    // A field advertised as JSON text also takes the JSON value itself (tools/input.ts).
+    if (branches(property).some((b) => typeof b.description === 'string' && b.description.includes('JSON text')) || String(property.description ?? '').includes('JSON text')) {
+      types.add('object');
+      types.add('array');
+    }
     const wrong = [true, 12345.5, 'not-a-valid-value', [1], { k: 1 }, null].filter((v) => {
       const type = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
       return !types.has(type);

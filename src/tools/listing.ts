@@ -79,7 +79,7 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 /**
  * The same constraints in fewer bytes. Every rule keeps the set of accepted values unchanged:
  * - no `$schema` (clients know MCP's dialect), no `additionalProperties: {}` (the default), no
- *   `propertyNames: {type: string}` (JSON keys are strings), no ±2^53-1 bounds on integers;
+ *   `propertyNames: {type: string}` (JSON keys are strings), no ±2^53-1 bounds on integers.
  * Unions stay `anyOf` branches of one type each: folding them into a type list would be smaller,
  * but hosts that map schemas onto a one-type dialect reject type lists (see portableInput()).
  */
