@@ -55,4 +55,20 @@ describe('stdio: a message the server cannot take is answered, and the server ke
     // stdout carried protocol messages only.
     for (const line of s.out.stdout.split('\n').filter((l) => l.trim())) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
+
+  it('refuses an own __proto__ key sent on the wire, and project-delete deletes nothing', { timeout: 30_000 }, async () => {
+    const s = start();
+    running = s.child;
+    await s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await s.answer(1);
+    await s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    // Written as text: JSON.stringify would never produce an own __proto__ key.
+    await s.write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"project-delete","arguments":{"id":${DEMO.emptyProjectId},"__proto__":{"x":1}}}}\n`);
+    const refused = await s.answer(2);
+    expect(refused.result?.isError).toBe(true);
+    expect(refused.result?.content[0]?.text).toMatch(/unrecognized key "__proto__"/);
+    await s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'project-get', arguments: { id: DEMO.emptyProjectId } } })}\n`);
+    const still = await s.answer(3);
+    expect(still.result?.isError, JSON.stringify(still)).toBeFalsy();
+  });
 });
