@@ -79,6 +79,7 @@ function isFreeForm(schema: z.ZodType): boolean {
   const def = defOf(base(schema));
   if (def.type === 'record' || def.type === 'unknown' || def.type === 'any') return true;
   if (def.type === 'object') return Object.keys(def.shape ?? {}).length === 0;
+  if (def.type === 'array') return def.element !== undefined && isFreeForm(def.element);
   if (def.type === 'union') {
     const options = (def.options ?? []).map((o) => defOf(base(o)).type);
     return !options.includes('string') && (def.options ?? []).some(isFreeForm);

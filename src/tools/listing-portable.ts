@@ -48,6 +48,8 @@ export const JSON_TEXT_NOTE = 'JSON text.';
 function inputNode(node: JsonSchema): JsonSchema {
   let out = splitTypeList(node);
   if (isFreeForm(out)) return jsonText(out);
+  // A list of free-form values is one JSON text, not a list of them.
+  if (out.type === 'array' && isRecord(out.items) && JSON_TEXTS.has(out.items)) return jsonText(out);
   out = { ...out };
   if (out.format !== undefined && !(out.type === 'string' && out.format === 'date-time')) delete out.format;
   delete out.minLength;
@@ -119,9 +121,14 @@ function isFreeForm(node: JsonSchema): boolean {
   return !isRecord(node.properties) || Object.keys(node.properties).length === 0 ? node.additionalProperties !== false : false;
 }
 
+/** The schemas jsonText() made, to tell them from a list of plain strings. */
+const JSON_TEXTS = new WeakSet<object>();
+
 function jsonText(node: JsonSchema): JsonSchema {
   const description = typeof node.description === 'string' ? `${node.description} ${JSON_TEXT_NOTE}` : JSON_TEXT_NOTE;
-  return { type: 'string', description };
+  const schema = { type: 'string', description };
+  JSON_TEXTS.add(schema);
+  return schema;
 }
 
 function constrainsNothing(node: JsonSchema): boolean {

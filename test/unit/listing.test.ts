@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_PROJECT_PLACEHOLDER, PREBUILT_FILE, buildListing, lean, loadListing, type Prebuilt } from '../../src/tools/listing.js';
+import { portableInput, portableOutput } from '../../src/tools/listing-portable.js';
 
 const DIST_LISTING = new URL(`../../dist/tools/${PREBUILT_FILE}`, import.meta.url);
 
@@ -45,5 +46,50 @@ describe('the tools/list entries', () => {
     expect(await dist.loadListing(some, { defaultProjectId: '@current' })).toEqual(buildListing(some, { defaultProjectId: '@current' }));
     // From source there is no prebuilt file next to the module: the same entries, converted now.
     expect(await loadListing(ALL_TOOLS, {})).toEqual(buildListing(ALL_TOOLS, {}));
+  });
+});
+
+describe('portable JSON Schema for every host', () => {
+  it('splits type lists into anyOf, makes optional inputs nullable, keeps required ones as they are', () => {
+    const input = portableInput({
+      type: 'object',
+      properties: { a: { type: ['string', 'null'], pattern: 'x', description: 'A.' }, b: { type: 'integer', minimum: 1, default: 5, description: 'B.' }, c: { type: 'string' } },
+      required: ['c'],
+      additionalProperties: false,
+    });
+    expect(input.properties).toEqual({
+      a: { description: 'A.', anyOf: [{ type: 'string', pattern: 'x' }, { type: 'null' }] },
+      b: { description: 'B.', default: 5, anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+      c: { type: 'string' },
+    });
+    expect(input.additionalProperties).toBe(false);
+  });
+
+  it('advertises free-form values (and lists of them) as JSON text, and drops what strict dialects lack', () => {
+    const input = portableInput({
+      type: 'object',
+      properties: {
+        filters: { type: 'object', description: 'F.' },
+        list: { type: 'array', items: { type: 'object' } },
+        uuid: { type: 'string', format: 'uuid', pattern: '^u$', maxLength: 36 },
+        when: { type: 'string', format: 'date-time' },
+        n: { type: 'integer', exclusiveMinimum: 0 },
+        k: { const: 'only' },
+      },
+      required: ['filters', 'list', 'uuid', 'when', 'n', 'k'],
+      additionalProperties: false,
+    });
+    expect(input.properties).toEqual({
+      filters: { type: 'string', description: 'F. JSON text.' },
+      list: { type: 'string', description: 'JSON text.' },
+      uuid: { type: 'string', pattern: '^u$' },
+      when: { type: 'string', format: 'date-time' },
+      n: { type: 'integer', minimum: 1 },
+      k: { enum: ['only'] },
+    });
+  });
+
+  it('spells out an untyped output member instead of leaving {}', () => {
+    expect(portableOutput({ type: 'array', items: {} }).items).toEqual({ anyOf: ['string', 'number', 'array', 'object', 'boolean', 'null'].map((type) => ({ type })) });
   });
 });
