@@ -1,12 +1,15 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition, ToolContext } from './tools/define.js';
+import { clip } from './tools/format.js';
 import { ALL_TOOLS } from './tools/index.js';
+import { prepareArguments } from './tools/input.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
@@ -59,7 +62,10 @@ export function serverFactory({ settings, log = () => {}, interactive = true }: 
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
-    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log, askUser);
+    const registered = new Map<string, Registration>();
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser) });
+    server.server.removeRequestHandler('tools/call');
+    server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
@@ -73,8 +79,58 @@ export function serverFactory({ settings, log = () => {}, interactive = true }: 
   };
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean): void {
-  server.registerTool(
+interface Registration {
+  tool: AnyToolDefinition;
+  inputSchema: ReturnType<AnyToolDefinition['inputSchema']>;
+  handle: RegisteredTool;
+}
+
+/**
+ * tools/call with its arguments as the client sent them: the SDK's own request schema copies them
+ * into a new record and silently drops a `__proto__` key there, which must be refused instead.
+ */
+const RawCallToolRequest = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+});
+
+type CallHandler = (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>;
+
+/**
+ * tools/call, in place of the SDK's: an unknown tool is a JSON-RPC error (-32602, as the MCP spec
+ * asks), and arguments go through prepareArguments (null for "not given", JSON text for free-form
+ * values, guards no schema can express), whose refusals are tool results with a plain message.
+ */
+async function callTool(
+  registered: ReadonlyMap<string, Registration>,
+  params: { name: string; arguments?: unknown },
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  settings: ServerSettings,
+  log: (message: string) => void,
+): Promise<CallToolResult> {
+  const entry = registered.get(params.name);
+  if (!entry) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(clip(params.name, 100))}. tools/list names the tools this server offers.`);
+  }
+  const { tool, inputSchema, handle } = entry;
+  const prepared = prepareArguments(inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
+  if (!prepared.ok) return { isError: true, content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${prepared.message}` }] };
+  const result = await (handle.handler as unknown as CallHandler)(prepared.value, extra);
+  if (!result.isError) {
+    // What a client will check against the advertised outputSchema: a mismatch is our bug, said as one.
+    const checked = tool.outputSchema.safeParse(result.structuredContent);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
+      log(`[${tool.name}] result does not match its outputSchema${where}: ${issue?.message ?? ''}`);
+      return { isError: true, content: [{ type: 'text', text: `Internal error in ${tool.name}: its result did not match its output schema${where}. The server is still running; retrying may help, or report this.` }] };
+    }
+  }
+  return result;
+}
+
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean): RegisteredTool {
+  return server.registerTool(
     tool.name,
     {
       title: tool.title,
@@ -145,12 +201,13 @@ function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, s
   if (error instanceof UpstreamUnavailableError) return error.message;
   if (error instanceof UpstreamError) {
     const specific = tool.explainError?.(error, input, { defaultProjectId: settings.defaultProjectId });
-    const what = [
-      `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
-      error.detail ? `: ${error.detail}` : '',
-      error.attr ? ` [field: ${error.attr}]` : '',
-      '.',
-    ].join('');
+    const what = sentence(
+      [
+        `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
+        said(error.detail) ? `: ${clip(error.detail!, 1000)}` : '',
+        error.attr ? ` [field: ${clip(error.attr, 200)}]` : '',
+      ].join(''),
+    );
     return `${what} ${specific ?? genericAdvice(error, tool, callerKey)}`;
   }
   // A bug of ours: keep the server up, tell the agent, leave a trace on stderr.
@@ -182,6 +239,16 @@ function genericAdvice(error: UpstreamError, tool: AnyToolDefinition, callerKey:
     case error.status >= 500:
       return `PostHog had a problem on its side${error.retryAfterSeconds !== undefined ? `; retry in about ${Math.ceil(error.retryAfterSeconds)} seconds` : '; retry shortly'}. If it persists, check status.posthog.com.`;
     default:
-      return 'See PostHog\'s message above.';
+      return said(error.detail) ? 'See PostHog\'s message above.' : 'PostHog gave no reason; check the arguments, and retry if it persists.';
   }
+}
+
+/** Whether PostHog's detail says anything: a body of `{}` or `[]` carries no message. */
+function said(detail: string | undefined): boolean {
+  return detail !== undefined && /[\p{L}\p{N}]/u.test(detail);
+}
+
+/** Ends the text with one full stop, not two when PostHog's own message has one. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -19,7 +19,7 @@ import {
 } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { MAX_EVENT_DEPTH, maskTypedValues, nestedDeeperThan } from './event-privacy.js';
-import { clip } from '../format.js';
+import { asText, clip } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingNotFound } from './session-recording-get.js';
 
@@ -299,17 +299,17 @@ function describe(event: EventOut, reveal: boolean): string {
   const d = (event.data ?? {}) as Record<string, unknown>;
   switch (event.type) {
     case 4:
-      return `page ${clip(String(d.href ?? ''), 160)} ${d.width ?? '?'}x${d.height ?? '?'}`;
+      return `page ${clip(asText(d.href), 160)} ${asText(d.width ?? '?')}x${asText(d.height ?? '?')}`;
     case 2:
       return 'full DOM snapshot';
     case 5:
-      return `custom ${clip(String(d.tag ?? ''), 60)} ${clip(JSON.stringify(d.payload ?? null), 160)}`;
+      return `custom ${clip(asText(d.tag), 60)} ${clip(asText(d.payload ?? null), 160)}`;
     case 6: {
       const payload = (d.payload ?? {}) as Record<string, unknown>;
-      if (String(d.plugin).startsWith('rrweb/console')) {
-        return `console.${payload.level ?? 'log'} ${clip(consoleText(payload.payload), 200)}`;
+      if (asText(d.plugin).startsWith('rrweb/console')) {
+        return `console.${asText(payload.level ?? 'log')} ${clip(consoleText(payload.payload), 200)}`;
       }
-      return `plugin ${clip(String(d.plugin ?? ''), 40)} ${clip(JSON.stringify(payload), 200)}`;
+      return `plugin ${clip(asText(d.plugin), 40)} ${clip(asText(payload), 200)}`;
     }
     case 3: {
       const source = typeof d.source === 'number' ? d.source : -1;
@@ -320,15 +320,15 @@ function describe(event: EventOut, reveal: boolean): string {
         case 6:
           return `mouse move (${len(d.positions)} positions)`;
         case 2:
-          return `${MOUSE_INTERACTION_NAMES[Number(d.type)] ?? `interaction ${d.type}`} on node ${d.id} at ${d.x ?? '?'},${d.y ?? '?'}`;
+          return `${MOUSE_INTERACTION_NAMES[typeof d.type === 'number' ? d.type : -1] ?? `interaction ${asText(d.type)}`} on node ${asText(d.id)} at ${asText(d.x ?? '?')},${asText(d.y ?? '?')}`;
         case 3:
-          return `scroll node ${d.id} to ${d.x ?? 0},${d.y ?? 0}`;
+          return `scroll node ${asText(d.id)} to ${asText(d.x ?? 0)},${asText(d.y ?? 0)}`;
         case 4:
-          return `viewport ${d.width}x${d.height}`;
+          return `viewport ${asText(d.width ?? "?")}x${asText(d.height ?? "?")}`;
         case 5:
           return typeof d.isChecked === 'boolean' && d.text === undefined
-            ? `input node ${d.id} checked=${d.isChecked}`
-            : `input node ${d.id} (${typeof d.text === 'string' ? d.text.length : 0} chars)${reveal && typeof d.text === 'string' ? ` ${JSON.stringify(clip(d.text, 200))}` : ''}`;
+            ? `input node ${asText(d.id)} checked=${asText(d.isChecked)}`
+            : `input node ${asText(d.id)} (${typeof d.text === 'string' ? d.text.length : 0} chars)${reveal && typeof d.text === 'string' ? ` ${JSON.stringify(clip(d.text, 200))}` : ''}`;
         default:
           return INCREMENTAL_SOURCE_NAMES[source] ?? `incremental source ${source}`;
       }
