@@ -562,8 +562,17 @@ describe('snapshots', () => {
   });
 });
 
-describe('matching_events and properties', () => {
+describe('matching_events and properties (2024 API, legacy unscoped key)', () => {
   const path = recs('matching_events/');
+  let today: Sandbox;
+  beforeAll(async () => {
+    today = sb;
+    sb = await startSandbox({ api: '2024' });
+  });
+  afterAll(async () => {
+    await sb.close();
+    sb = today;
+  });
 
   it('requires exactly one session id and at least one filter', async () => {
     const none = await get(path + q({ events: [{ id: '$pageview' }] }));
