@@ -25,7 +25,9 @@ Returns what was deleted.`,
   },
   explainError: (error, input) => {
     if (error.status === 404) return `${projectNotFound(input.id)} Nothing was deleted.`;
-    if (error.status === 400 && /already being deleted/i.test(error.detail ?? '')) return `Project ${input.id} is already being deleted.`;
+    if (error.status === 400 && /already being deleted/i.test(error.detail ?? '')) {
+      return `Project ${input.id} is already being deleted: PostHog is removing its data in the background (project-get shows is_pending_deletion). Nothing more to do.`;
+    }
     return undefined;
   },
 });
