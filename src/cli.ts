@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   let closeSandbox = async () => {};
   if (config.sandbox) {
     const { startSandbox } = await import('./sandbox/index.js');
-    const sandbox = await startSandbox();
+    const sandbox = await startSandbox({ api: config.sandboxApi });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();
@@ -106,7 +106,8 @@ function accessSummary(config: Config): string {
 }
 
 function banner(config: Config, toolCount: number, baseUrl: string): string {
-  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, nothing touches a real PostHog)` : baseUrl;
+  const imitating = config.sandboxApi === '2024' ? "imitating PostHog's 2024 API" : "imitating today's PostHog Cloud";
+  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, ${imitating}, nothing touches a real PostHog)` : baseUrl;
   const mode = [config.readOnly ? 'read-only' : '', config.defaultProjectId ? `default project ${config.defaultProjectId}` : ''].filter(Boolean).join(', ');
   return `${PRODUCT_NAME} ${VERSION}: ${toolCount} tools against ${target}${mode ? ` (${mode})` : ''}.`;
 }
