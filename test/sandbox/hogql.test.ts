@@ -59,6 +59,7 @@ describe("today's internal endpoints", () => {
     const served = await request(legacy, 'GET', `/api/projects/${MAIN}/session_recordings/properties/` + q({ session_ids: [R.checkoutFailure] }));
     expect(served.status).toBe(200);
     expect(served.json.results[0].id).toBe(R.checkoutFailure);
+    expect((await request(legacy, 'GET', `/api/projects/${MAIN}/session_recordings/?limit=1`)).json.version).toBe(3);
   });
 
   it('enforces scopes: the query API needs query:read, projects project:read, and reports the key\'s scopes', async () => {
