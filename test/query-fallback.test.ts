@@ -142,6 +142,14 @@ describe("today's PostHog: the query API answers", () => {
     expect(at(apiRequests(t.sandbox), MATCHING)).toHaveLength(1);
   });
 
+  it('a date_from the query could not be bounded with is refused before any request', async () => {
+    const t = await harness();
+    const r = await t.call('session-recording-properties', { project_id: P, session_ids: [R.checkoutFailure], date_from: 'yesterday' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/date_from/);
+    expect(apiRequests(t.sandbox)).toHaveLength(0);
+  });
+
   it('per-event property filters, which the query path does not translate, are refused with what to do', async () => {
     const t = await harness();
     const r = await t.call('session-recording-matching-events', {

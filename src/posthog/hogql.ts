@@ -112,6 +112,12 @@ export function explainQueryError(error: UpstreamError): string | undefined {
   return undefined;
 }
 
+/**
+ * The dates resolveDate() reads, for input schemas: checked before any request, so a date the
+ * query path could not bound with is refused up front rather than after the endpoint's refusal.
+ */
+export const DATE_PATTERN = /^(-\d{1,5}[sMhdwmy]|\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?)$/;
+
 const UNIT_MS: Record<string, number> = { s: 1_000, M: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UpstreamError, UserInputError } from '../../errors.js';
 import type { PostHogClient } from '../../posthog/client.js';
-import { explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { DATE_PATTERN, explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { clip, shortTime } from '../format.js';
@@ -46,7 +46,7 @@ Where PostHog refuses its internal endpoint (PostHog Cloud today), the answer co
         session_id: recordingIdField.describe('Recording (session) id.'),
         events: z.array(eventFilter).max(20).optional().describe('Event filters, [{"id": "$pageview"}]; any may match.'),
         actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": 12}].'),
-        date_from: z.string().max(40).default('-90d').describe('Search from, e.g. "-30d" or "2025-06-01".'),
+        date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Search from, e.g. "-30d" or "2025-06-01".'),
       })
       .refine((v) => (v.events?.length ?? 0) + (v.actions?.length ?? 0) > 0, {
         message: 'give at least one filter in events (e.g. [{"id":"$pageview"}]) or actions (e.g. [{"id": 12}])',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PostHogClient } from '../../posthog/client.js';
-import { explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { DATE_PATTERN, explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { clip } from '../format.js';
@@ -25,7 +25,7 @@ Where PostHog lacks its internal endpoint (PostHog Cloud today), the answer come
     z.strictObject({
       project_id: projectIdField(options),
       session_ids: z.array(recordingIdField).min(1).max(100).describe('Recording (session) ids.'),
-      date_from: z.string().max(40).default('-90d').describe('Oldest session start to search from (query API only), e.g. "-30d" or "2025-06-01".'),
+      date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Oldest session start to search from (query API only), e.g. "-30d" or "2025-06-01".'),
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),
