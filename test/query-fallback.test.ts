@@ -142,6 +142,18 @@ describe("today's PostHog: the query API answers", () => {
     expect(at(apiRequests(t.sandbox), MATCHING)).toHaveLength(1);
   });
 
+  it('an unknown action id is named as such, either way', async () => {
+    for (const api of ['today', '2024'] as const) {
+      const t = await harness({ api });
+      const r = await t.call('session-recording-matching-events', { project_id: P, session_id: R.checkoutFailure, actions: [{ id: 99 }] });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/400/);
+      expect(text(r)).toMatch(/action id in actions \(99\) does not exist/);
+      await t.close();
+      h = undefined;
+    }
+  });
+
   it('a date_from the query could not be bounded with is refused before any request', async () => {
     const t = await harness();
     const r = await t.call('session-recording-properties', { project_id: P, session_ids: [R.checkoutFailure], date_from: 'yesterday' });

@@ -472,9 +472,18 @@ function callScalar(expr: Extract<Expr, { k: 'call' }>, row: EventRow): Value {
     case 'matchesAction': {
       const arg = expr.args[0];
       if (expr.args.length !== 1 || arg?.k !== 'const') throw queryError('action() takes only constant arguments');
-      const action = ACTIONS.find((a) => (typeof arg.v === 'number' ? a.id === arg.v : a.name === arg.v));
-      if (!action) throw queryError(`Could not find action with ID or name '${String(arg.v)}'`);
-      return row.event.event === action.event;
+      // PostHog's own texts, including the "cohort" its code says for an unknown action id.
+      if (typeof arg.v === 'number') {
+        const action = ACTIONS.find((a) => a.id === Math.trunc(arg.v as number));
+        if (!action) throw queryError(`Could not find cohort with ID ${arg.v}`);
+        return row.event.event === action.event;
+      }
+      if (typeof arg.v === 'string') {
+        const action = ACTIONS.find((a) => a.name === arg.v);
+        if (!action) throw queryError(`Could not find an action with the name '${arg.v}'`);
+        return row.event.event === action.event;
+      }
+      throw queryError('action() takes exactly one string or integer argument');
     }
     default:
       if (AGGREGATES.has(expr.name)) throw queryError(`Aggregation '${expr.name}' cannot be used here (outside SELECT of a grouped query).`);

@@ -125,6 +125,8 @@ describe('the query API (HogQL subset)', () => {
       ["SELECT uuid FROM events WHERE event = 'x' UNION ALL SELECT 1", {}, /Syntax error/],
       ['SELECT event, uuid FROM events GROUP BY event', {}, /not part of the GROUP BY/],
       ['SELECT uuid FROM events WHERE matchesAction(event)', {}, /constant arguments/],
+      ['SELECT uuid FROM events WHERE matchesAction({a})', { a: 99 }, /^Could not find cohort with ID 99$/],
+      ["SELECT uuid FROM events WHERE matchesAction('Nope')", {}, /^Could not find an action with the name 'Nope'$/],
     ];
     for (const [query, values, detail] of cases) {
       const res = await hogql(sb, query, values);

@@ -73,7 +73,13 @@ Where PostHog refuses its internal endpoint (PostHog Cloud today), the answer co
         : [`${results.length} event${results.length === 1 ? '' : 's'}${capped} matching ${clip(filters, 200)} in recording ${input.session_id}:`, ...results.map((r) => `${shortTime(r.timestamp)} ${r.uuid ?? ''}`)].join('\n');
     return { data: { project_id: projectId, session_id: input.session_id, results }, text };
   },
-  explainError: (error) => explainQueryError(error) ?? explainInternalEndpoint(error, 'session_recordings/matching_events', INSTEAD),
+  explainError: (error, input) => {
+    // PostHog's text for an unknown action id says "cohort" (matchesAction's message); 2024's endpoint names the action.
+    if (error.status === 400 && /could not find (cohort with id|an action)|action \d+ does not exist/i.test(error.detail ?? '')) {
+      return `An action id in actions (${(input.actions ?? []).map((a) => a.id).join(', ')}) does not exist in this project; PostHog lists actions under Data management → Actions.`;
+    }
+    return explainQueryError(error) ?? explainInternalEndpoint(error, 'session_recordings/matching_events', INSTEAD);
+  },
 });
 
 /** The documented (internal) endpoint, as older self-hosted PostHog still serves it. */
