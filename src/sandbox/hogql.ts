@@ -22,14 +22,8 @@ function queryError(detail: string): ApiError {
 // ---------------------------------------------------------------------------------------
 // Tokens
 
-type Token =
-  | { t: 'kw'; v: string; at: number }
-  | { t: 'id'; v: string; at: number }
-  | { t: 'str'; v: string; at: number }
-  | { t: 'num'; v: number; at: number }
-  | { t: 'ph'; v: string; at: number }
-  | { t: 'op'; v: string; at: number }
-  | { t: 'eof'; at: number };
+/** Every token keeps its text as written (`raw`): PostHog's parser errors quote it. */
+type Token = ({ t: 'kw' | 'id' | 'str' | 'ph' | 'op'; v: string } | { t: 'num'; v: number } | { t: 'eof' }) & { at: number; raw: string };
 
 const KEYWORDS = new Set(['SELECT', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'IN', 'GROUP', 'BY', 'ORDER', 'ASC', 'DESC', 'LIMIT', 'AS', 'NULL', 'TRUE', 'FALSE']);
 
@@ -45,8 +39,8 @@ function tokenize(text: string): Token[] {
     const at = i;
     if (c === '{') {
       const m = /^\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}/.exec(text.slice(i));
-      if (!m) throw queryError(`Syntax error at position ${at}: a placeholder is written {name}.`);
-      tokens.push({ t: 'ph', v: m[1]!, at });
+      if (!m) throw queryError(`token recognition error at: '${text.slice(at, at + 20)}'`);
+      tokens.push({ t: 'ph', v: m[1]!, at, raw: m[0] });
       i += m[0].length;
       continue;
     }
@@ -54,7 +48,7 @@ function tokenize(text: string): Token[] {
       let value = '';
       i++;
       for (;;) {
-        if (i >= text.length) throw queryError(`Syntax error at position ${at}: unterminated string literal.`);
+        if (i >= text.length) throw queryError(`token recognition error at: '${text.slice(at, at + 20)}'`);
         const d = text[i]!;
         if (d === '\\' && i + 1 < text.length) {
           value += text[i + 1];
@@ -70,31 +64,31 @@ function tokenize(text: string): Token[] {
           i++;
         }
       }
-      tokens.push({ t: 'str', v: value, at });
+      tokens.push({ t: 'str', v: value, at, raw: text.slice(at, i) });
       continue;
     }
     const num = /^\d+(\.\d+)?/.exec(text.slice(i));
     if (num) {
-      tokens.push({ t: 'num', v: Number(num[0]), at });
+      tokens.push({ t: 'num', v: Number(num[0]), at, raw: num[0] });
       i += num[0].length;
       continue;
     }
     const ident = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(text.slice(i));
     if (ident) {
       const upper = ident[0].toUpperCase();
-      tokens.push(KEYWORDS.has(upper) ? { t: 'kw', v: upper, at } : { t: 'id', v: ident[0], at });
+      tokens.push({ t: KEYWORDS.has(upper) ? 'kw' : 'id', v: KEYWORDS.has(upper) ? upper : ident[0], at, raw: ident[0] });
       i += ident[0].length;
       continue;
     }
     const op = /^(!=|<>|<=|>=|=|<|>|\(|\)|,|\.|\*)/.exec(text.slice(i));
     if (op) {
-      tokens.push({ t: 'op', v: op[0] === '<>' ? '!=' : op[0], at });
+      tokens.push({ t: 'op', v: op[0] === '<>' ? '!=' : op[0], at, raw: op[0] });
       i += op[0].length;
       continue;
     }
-    throw queryError(`Syntax error at position ${at}: unexpected character '${c}'.`);
+    throw queryError(`token recognition error at: '${c}'`);
   }
-  tokens.push({ t: 'eof', at: text.length });
+  tokens.push({ t: 'eof', at: text.length, raw: '<EOF>' });
   return tokens;
 }
 
@@ -150,10 +144,10 @@ class Parser {
     return t.t === 'op' && t.v === v;
   }
 
+  /** ANTLR's wording, as PostHog's HogQL parser reports it. */
   private fail(expecting: string): never {
     const t = this.peek();
-    const what = t.t === 'eof' ? '<EOF>' : `'${'v' in t ? String(t.v) : ''}'`;
-    throw queryError(`Syntax error at position ${t.at}: mismatched input ${what} expecting ${expecting}`);
+    throw queryError(`mismatched input ${t.t === 'eof' ? '<EOF>' : `'${t.raw}'`} expecting ${expecting}`);
   }
 
   private expectKw(v: string): void {
