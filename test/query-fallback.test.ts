@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostHogClient } from '../src/posthog/client.js';
+import { endpointMemory } from '../src/posthog/hogql.js';
 import { DEMO, startSandbox, type RecordedRequest, type SandboxOptions } from '../src/sandbox/index.js';
 import { serverFactory } from '../src/server.js';
 import { serveHttp } from '../src/transports/http.js';
@@ -197,6 +198,7 @@ describe("today's PostHog: the query API answers", () => {
       await http.close();
       await upstream.close();
       await sandbox.close();
+      endpointMemory.forget(sandbox.url);
     }
   });
 });

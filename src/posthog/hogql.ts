@@ -62,6 +62,10 @@ export const endpointMemory = {
     }
     endpoints.add(endpoint);
   },
+  /** Forget an upstream (a test's sandbox is closed, and its port may serve another next). */
+  forget(baseUrl: string): void {
+    unavailable.delete(baseUrl);
+  },
 };
 
 /**
