@@ -5,18 +5,26 @@ import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, t
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
-import type { AnyToolDefinition } from './tools/define.js';
+import type { AnyToolDefinition, ToolContext } from './tools/define.js';
 import { ALL_TOOLS } from './tools/index.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
-export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'>;
+export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
+  /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
+  confirmDestructive?: boolean;
+};
 
 export interface ServerDependencies {
   client: PostHogClient;
   settings: ServerSettings;
   /** Diagnostics sink (stderr in the CLI); never stdout. */
   log?: (message: string) => void;
+  /**
+   * Whether the transport can carry a question to the user during a call (stdio, in-memory: yes;
+   * stateless HTTP answering in plain JSON: no, the question would never arrive). Default true.
+   */
+  interactive?: boolean;
 }
 
 const INSTRUCTIONS = `Tools for PostHog session recordings and projects.
@@ -38,7 +46,8 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {} }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+  const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
@@ -50,7 +59,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
-    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
+    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log, askUser);
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
@@ -64,7 +73,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   };
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void): void {
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean): void {
   server.registerTool(
     tool.name,
     {
@@ -76,7 +85,8 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
     },
     async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
       try {
-        const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
+        const confirm = confirmer(server, extra, askUser, log);
+        const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal, confirm });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
         const text = errorMessage(error, tool, input, settings, log, client.callerKey);
@@ -87,6 +97,39 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       }
     },
   );
+}
+
+/** How long the user may take to answer a confirmation before the step is called off. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+/** One checkbox, ticked: accepting the form is the confirmation; unticking it and accepting declines. */
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Yes, go ahead', description: 'Untick (or decline) to leave everything as it is.', default: true },
+  },
+};
+
+/**
+ * ToolContext.confirm over MCP elicitation (elicitation/create, form mode), for clients that
+ * declared it. Without it, or when confirmation is off, nobody is asked and tools behave as before.
+ */
+function confirmer(server: McpServer, extra: RequestHandlerExtra<ServerRequest, ServerNotification>, askUser: boolean, log: (message: string) => void): ToolContext['confirm'] {
+  return async (message) => {
+    if (!askUser || !server.server.getClientCapabilities()?.elicitation?.form) return 'not-asked';
+    const text = typeof message === 'string' ? message : await message();
+    try {
+      const answer = await server.server.elicitInput(
+        { mode: 'form', message: text, requestedSchema: CONFIRM_SCHEMA },
+        { signal: extra.signal, timeout: CONFIRM_TIMEOUT_MS, relatedRequestId: extra.requestId },
+      );
+      if (answer.action === 'accept') return answer.content?.confirm === false ? 'declined' : 'confirmed';
+      return answer.action === 'decline' ? 'declined' : 'cancelled';
+    } catch (error) {
+      log(`confirmation request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return 'failed';
+    }
+  };
 }
 
 /** Our bugs are errors; PostHog out of reach or failing is a warning; a refused request is information. */
