@@ -397,7 +397,9 @@ function checkFields(expr: Expr): void {
 function asTime(value: Value): number | null {
   if (value instanceof Time) return value.ms;
   if (typeof value === 'string') {
-    const ms = Date.parse(/[Zz]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
+    // Zone-less text is read as UTC here (PostHog reads it in the project's timezone; our tools always send a zone).
+    const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00` : value.replace(' ', 'T');
+    const ms = Date.parse(/([Zz]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text}Z`);
     return Number.isNaN(ms) ? null : ms;
   }
   return null;

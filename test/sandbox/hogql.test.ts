@@ -110,6 +110,19 @@ describe('the query API (HogQL subset)', () => {
     expect(capped.json.hasMore).toBe(true);
   });
 
+  it('bounds by time with toDateTime() of ISO values, zone-less dates read as UTC', async () => {
+    const all = await hogql(sb, 'SELECT count() FROM events WHERE $session_id = {sid}', { sid: R.checkoutFailure });
+    const total = all.json.results[0][0] as number;
+    expect(total).toBeGreaterThan(3);
+    const bounded = (from: string, to: string) =>
+      hogql(sb, 'SELECT count() FROM events WHERE $session_id = {sid} AND timestamp >= toDateTime({from}) AND timestamp <= toDateTime({to})', { sid: R.checkoutFailure, from, to });
+    expect((await bounded('2000-01-01', '2999-01-01')).json.results[0][0]).toBe(total);
+    expect((await bounded('2000-01-01T00:00:00Z', '2000-01-02T00:00:00+02:00')).json.results[0][0]).toBe(0);
+    const times = await hogql(sb, 'SELECT timestamp FROM events WHERE $session_id = {sid} ORDER BY timestamp', { sid: R.checkoutFailure });
+    const middle = String(times.json.results[2][0]);
+    expect((await bounded(middle, '2999-01-01')).json.results[0][0]).toBe(total - 2);
+  });
+
   it('expands matchesAction() from the action\'s definition', async () => {
     const action = DEMO.actions.find((a) => a.event === '$rageclick')!;
     const res = await hogql(sb, 'SELECT event FROM events WHERE $session_id = {sid} AND matchesAction({a})', { sid: R.checkoutFailure, a: action.id });
