@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   let demoProject: string | undefined;
   if (config.sandbox) {
     const { startSandbox, DEMO } = await import('./sandbox/index.js');
-    const sandbox = await startSandbox();
+    const sandbox = await startSandbox({ api: config.sandboxApi });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();
@@ -119,7 +119,8 @@ function accessSummary(config: Config): string {
 }
 
 function banner(config: Config, toolCount: number, baseUrl: string, demoProject: string | undefined): string {
-  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, nothing touches a real PostHog)` : baseUrl;
+  const imitating = config.sandboxApi === '2024' ? "imitating PostHog's 2024 API" : "imitating today's PostHog Cloud";
+  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, ${imitating}, nothing touches a real PostHog)` : baseUrl;
   const project = demoProject ?? config.defaultProjectId;
   const mode = [
     config.readOnly ? 'read-only' : '',

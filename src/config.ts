@@ -23,6 +23,8 @@ const configSchema = z.object({
   port: z.number().int().min(0).max(65_535),
   bindHost: z.string().min(1),
   sandbox: z.boolean(),
+  /** Which PostHog the sandbox imitates: today's Cloud (default) or the 2024 API. */
+  sandboxApi: z.enum(['today', '2024']),
   /** Ask the user (MCP elicitation, when the client supports it) before a delete or a project change. */
   confirmDestructive: z.boolean(),
   /** HTTP transport only (issue 4): access control, rebinding checks, limits. */
@@ -55,6 +57,8 @@ MCP server for PostHog session recordings and projects.
 
 Options:
   --sandbox                 run against the embedded demo upstream (no PostHog account needed)
+  --sandbox-api today|2024  the PostHog the sandbox imitates: today's Cloud (default) or the
+                            2024 API (env POSTHOG_SANDBOX_API)
   --read-only               register only read-only tools (env POSTHOG_READ_ONLY=1)
   --no-confirm              do not ask the user before deletes and project changes
                             (env POSTHOG_CONFIRM_DESTRUCTIVE=0), for unattended agents
@@ -98,6 +102,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
       allowPositionals: false,
       options: {
         sandbox: { type: 'boolean' },
+        'sandbox-api': { type: 'string' },
         'read-only': { type: 'boolean' },
         'no-confirm': { type: 'boolean' },
         toolsets: { type: 'string' },
@@ -132,11 +137,12 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
   }
   if (!sandbox && apiKey === undefined && transport === 'stdio') {
     throw new ConfigurationError(
-      'POSTHOG_PERSONAL_API_KEY is not set. Create a personal API key in PostHog (Settings → Personal API keys, scopes session_recording and project) or run with --sandbox (or POSTHOG_SANDBOX=1; "Demo mode" in the MCP Bundle) to try the demo data.',
+      'POSTHOG_PERSONAL_API_KEY is not set. Create a personal API key in PostHog (Settings → Personal API keys, scopes session_recording, project and query:read) or run with --sandbox (or POSTHOG_SANDBOX=1; "Demo mode" in the MCP Bundle) to try the demo data.',
     );
   }
 
   const baseUrl = sandbox ? 'http://127.0.0.1' : resolveHost(nonEmpty(env.POSTHOG_HOST), warnings);
+  const sandboxApi = parseSandboxApi(stringFlag(flags['sandbox-api']), nonEmpty(env.POSTHOG_SANDBOX_API), sandbox, warnings);
 
   const defaultProjectId = nonEmpty(env.POSTHOG_PROJECT_ID);
   if (defaultProjectId !== undefined && !PROJECT_ID_PATTERN.test(defaultProjectId)) {
@@ -162,11 +168,25 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     port,
     bindHost,
     sandbox,
+    sandboxApi,
     confirmDestructive: flags['no-confirm'] !== true && parseSwitch(env.POSTHOG_CONFIRM_DESTRUCTIVE, 'POSTHOG_CONFIRM_DESTRUCTIVE', true),
     http,
     warnings,
   });
   return { kind: 'run', config };
+}
+
+/** --sandbox-api / POSTHOG_SANDBOX_API: only meaningful with --sandbox. */
+function parseSandboxApi(flag: string | undefined, envValue: string | undefined, sandbox: boolean, warnings: string[]): 'today' | '2024' {
+  const value = flag ?? envValue;
+  if (value === undefined) return 'today';
+  const name = flag !== undefined ? '--sandbox-api' : 'POSTHOG_SANDBOX_API';
+  if (value !== 'today' && value !== '2024') throw new ConfigurationError(`${name} must be "today" or "2024", got "${value.slice(0, 40)}".`);
+  if (!sandbox) {
+    if (flag !== undefined) throw new ConfigurationError('--sandbox-api only applies with --sandbox.');
+    warnings.push('POSTHOG_SANDBOX_API is ignored without --sandbox.');
+  }
+  return value;
 }
 
 interface HttpContext {

@@ -29,6 +29,16 @@ describe('config', () => {
     expect(run(['--sandbox'], {}).sandbox).toBe(true);
   });
 
+  it('--sandbox-api / POSTHOG_SANDBOX_API pick the PostHog the sandbox imitates (default today)', () => {
+    expect(run(['--sandbox'], {}).sandboxApi).toBe('today');
+    expect(run(['--sandbox', '--sandbox-api', '2024'], {}).sandboxApi).toBe('2024');
+    expect(run(['--sandbox'], { POSTHOG_SANDBOX_API: '2024' }).sandboxApi).toBe('2024');
+    expect(run(['--sandbox', '--sandbox-api', 'today'], { POSTHOG_SANDBOX_API: '2024' }).sandboxApi).toBe('today');
+    expect(() => run(['--sandbox', '--sandbox-api', '2023'], {})).toThrow(/--sandbox-api must be "today" or "2024"/);
+    expect(() => run(['--sandbox-api', '2024'], { POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(/only applies with --sandbox/);
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_SANDBOX_API: '2024' }).warnings).toContain('POSTHOG_SANDBOX_API is ignored without --sandbox.');
+  });
+
   it('maps us/eu shorthands and ingestion hosts (with a warning)', () => {
     expect(resolveHost('eu', [])).toBe('https://eu.posthog.com');
     expect(resolveHost('US', [])).toBe('https://us.posthog.com');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UserInputError } from '../../errors.js';
 import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
@@ -18,6 +19,10 @@ Returns what was deleted.`,
     // Read first so the result names what was deleted, and an unknown id deletes nothing.
     const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
     const project = projectView(before ?? { id: input.id }, false);
+    // Today's PostHog deletes in the background; a project already on its way needs no question and no second DELETE (PostHog answers it 400).
+    if (before?.is_pending_deletion === true) {
+      throw new UserInputError(`Project ${projectLine(project)} is already being deleted: PostHog is removing its data in the background. Nothing more to do.`);
+    }
     await confirmOrStop(confirm, {
       message: `Delete PostHog project ${projectLine(project)} (organization ${project.organization ?? '?'}) and all its data: events, persons, recordings, insights, dashboards, feature flags? This cannot be undone.`,
       action: `delete project ${input.id} "${project.name ?? ''}"`,
@@ -31,7 +36,9 @@ Returns what was deleted.`,
   },
   explainError: (error, input) => {
     if (error.status === 404) return `${projectNotFound(input.id)} Nothing was deleted.`;
-    if (error.status === 400 && /already being deleted/i.test(error.detail ?? '')) return `Project ${input.id} is already being deleted.`;
+    if (error.status === 400 && /already being deleted/i.test(error.detail ?? '')) {
+      return `Project ${input.id} is already being deleted: PostHog is removing its data in the background (project-get shows is_pending_deletion). Nothing more to do.`;
+    }
     return undefined;
   },
 });
