@@ -32,10 +32,20 @@ async function main(): Promise<void> {
     closeSandbox = () => sandbox.close();
   }
 
-  const client = new PostHogClient({ baseUrl, apiKey, timeoutMs: config.timeoutMs });
+  const { upstream } = config;
+  const client = new PostHogClient({
+    baseUrl,
+    apiKey,
+    timeoutMs: config.timeoutMs,
+    maxResponseBytes: upstream.maxResponseBytes,
+    maxConcurrencyPerKey: upstream.maxConcurrencyPerKey,
+    // The sandbox's own throttle is generous; pacing to the free plan there would only slow the playground.
+    replayRates: config.sandbox ? [] : upstream.replayRates,
+  });
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId: config.defaultProjectId };
   const toolCount = selectTools(settings).length;
-  const makeServer = serverFactory({ settings, log });
+  const callLimits = { maxRequests: upstream.callMaxRequests, wallClockMs: upstream.callTimeoutMs, throttleWaitMs: upstream.throttleWaitMs };
+  const makeServer = serverFactory({ settings, log, callLimits });
 
   const shutdown = async (code: number) => {
     await Promise.allSettled([client.close(), closeSandbox()]);
@@ -55,6 +65,7 @@ async function main(): Promise<void> {
       allowedHosts: config.http.allowedHosts,
       allowedOrigins: config.http.allowedOrigins,
       maxConcurrency: config.http.maxConcurrency,
+      maxConcurrencyPerUser: config.http.maxConcurrencyPerUser,
     });
     log(`${banner(config, toolCount, baseUrl)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
     onStopSignal(async (signal) => {

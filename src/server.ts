@@ -4,6 +4,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
+import { CallBudget, DEFAULT_CALL_LIMITS, type CallLimits, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition } from './tools/define.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -17,6 +18,8 @@ export interface ServerDependencies {
   settings: ServerSettings;
   /** Diagnostics sink (stderr in the CLI); never stdout. */
   log?: (message: string) => void;
+  /** What one tool call may spend upstream (requests, wall clock, throttle waits). */
+  callLimits?: CallLimits;
 }
 
 const INSTRUCTIONS = `Tools for PostHog session recordings and projects.
@@ -38,7 +41,7 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {} }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, callLimits = DEFAULT_CALL_LIMITS }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
@@ -50,7 +53,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
-    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
+    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log, callLimits);
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
@@ -64,7 +67,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   };
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void): void {
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, callLimits: CallLimits): void {
   server.registerTool(
     tool.name,
     {
@@ -75,11 +78,15 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       annotations: tool.annotations,
     },
     async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
+      const progress = progressReporter(extra);
+      // Every upstream request of this call spends one allowance (posthog/budget.ts).
+      const callClient = client.forCall(new CallBudget(callLimits, progress));
       try {
-        const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
+        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
-        const text = errorMessage(error, tool, input, settings, log, client.callerKey);
+        // The last line of defence: whatever upstream text an error carries, the key is not in it.
+        const text = client.redact(errorMessage(error, tool, input, settings, (m) => log(client.redact(m)), client.callerKey));
         // The client's log (filtered by its logging/setLevel) hears of failures too; the text is the
         // agent's, as free of the key as the result. (Stateless HTTP has no stream to carry it.)
         server.sendLoggingMessage({ level: logLevel(error), logger: PRODUCT_NAME, data: `${tool.name} failed: ${text}` }, extra.sessionId).catch(() => {});
@@ -87,6 +94,22 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       }
     },
   );
+}
+
+/**
+ * notifications/progress for the call, when the client asked for them (a progressToken): long
+ * waits for PostHog's throttle report what they wait for, so the client knows the call is alive.
+ */
+function progressReporter(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): ProgressReporter | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let step = 0;
+  return (message) => {
+    step++;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => {
+      // The client went away or the transport cannot carry notifications: the call goes on.
+    });
+  };
 }
 
 /** Our bugs are errors; PostHog out of reach or failing is a warning; a refused request is information. */

@@ -9,6 +9,9 @@ describe('upstream failures become actionable tool errors, and the server surviv
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ client: { timeoutMs: 400, backoffMs: 20 } });
+    // The sandbox builds its demo recordings on first use, in this process: a build inside a
+    // 400 ms timeout would make the first listing here race its own timer.
+    await h.call('session-recordings-list', { project_id: P, limit: 1 });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());

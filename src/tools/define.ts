@@ -22,6 +22,8 @@ export interface ToolContext {
   defaultProjectId: string | undefined;
   /** Aborted when the MCP client cancels the call. */
   signal: AbortSignal;
+  /** Reports progress to the MCP client, when it asked for it (a long read, a wait for a throttle). */
+  progress?: ((message: string) => void) | undefined;
 }
 
 export interface ToolResult<Output> {
