@@ -5,6 +5,13 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export interface ReadableBody extends AsyncIterable<Buffer> {
   destroy(error?: Error): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** Drops a body unread. undici reports a destroyed body as an 'error': nobody is listening for it, so it must not become an uncaught one. */
+export function discard(body: ReadableBody): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /**
@@ -15,7 +22,7 @@ export interface ReadableBody extends AsyncIterable<Buffer> {
 export async function readBounded(body: ReadableBody, cap: number, contentLength: string | string[] | undefined, where: string): Promise<string> {
   const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
   if (Number.isFinite(declared) && declared > cap) {
-    body.destroy();
+    discard(body);
     throw tooLarge(where, cap, `declares ${formatBytes(declared)}, more`);
   }
   const chunks: Buffer[] = [];
@@ -23,7 +30,7 @@ export async function readBounded(body: ReadableBody, cap: number, contentLength
   for await (const chunk of body) {
     size += chunk.length;
     if (size > cap) {
-      body.destroy();
+      discard(body);
       throw tooLarge(where, cap, 'is longer');
     }
     chunks.push(chunk);
@@ -42,7 +49,7 @@ export async function readPrefix(body: ReadableBody, cap: number): Promise<strin
       if (size >= cap) break;
     }
   } finally {
-    if (size >= cap) body.destroy();
+    if (size >= cap) discard(body);
   }
   return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Dispatcher, Pool } from 'undici';
 import { UpstreamError, UpstreamUnavailableError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, readBounded, readPrefix } from './body.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBounded, readPrefix } from './body.js';
 import { BudgetExceeded, type CallBudget } from './budget.js';
 import { KeyGate } from './gate.js';
 import { Redactor } from './redact.js';
@@ -54,7 +54,7 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 const MAX_ERROR_BODY = 64 * 1024;
-/** Longest Retry-After / "available in" honoured as such: a day. Beyond it the number is noise. */
+/** Longest Retry-After / "available in" honoured: a day. A number too large to be finite (a 400-digit header) counts as no Retry-After. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 /** While waiting for a throttle, a progress notification at least this often. */
 const PROGRESS_EVERY_MS = 5_000;
@@ -231,22 +231,27 @@ export class PostHogClient {
     }
     const idempotent = options.method === 'GET' || options.method === 'DELETE';
     const where = `${options.method} ${stripQuery(options.path)}`;
-    const paced = this.options.replayRates.length > 0 && isReplayThrottled(options.method, options.path);
+    // Paced by the configured budget, and in any case by what PostHog's last 429 said.
+    const paced = isReplayThrottled(options.method, options.path);
     const waits = { retry: 0 };
     let lastThrottle: UpstreamError | undefined;
     for (let attempt = 0; ; attempt++) {
       if (options.signal?.aborted) {
         throw new UpstreamUnavailableError('cancelled', `The request ${where} was cancelled by the client.`);
       }
-      if (paced) await this.pace(options, where, waits, lastThrottle);
+      const slot = paced ? await this.pace(options, where, waits, lastThrottle) : undefined;
       this.budget?.spend(where);
       let response: Dispatcher.ResponseData | undefined;
       try {
-        response = await this.attempt(options);
+        try {
+          response = await this.attempt(options);
+        } finally {
+          if (slot !== undefined) this.pool.pacer.settle(this.keyId, slot);
+        }
         if (response.statusCode < 400) {
           const refusal = refuseStatus({ status: response.statusCode, headers: response.headers }, options.expect ?? expectationFor(options.method), where, (t) => this.redact(t));
           if (refusal) {
-            response.body.destroy();
+            discard(response.body);
             throw refusal;
           }
           return await consume(response);
@@ -296,11 +301,11 @@ export class PostHogClient {
    * snapshots) may wait up to its throttle allowance, reporting progress; any other call up to
    * what is left of the 10 s retry budget. A longer wait stops the call with when to continue.
    */
-  private async pace(options: RequestOptions, where: string, waits: { retry: number }, lastThrottle: UpstreamError | undefined): Promise<void> {
+  private async pace(options: RequestOptions, where: string, waits: { retry: number }, lastThrottle: UpstreamError | undefined): Promise<number> {
     const budget = this.budget;
     const patient = options.patient === true && budget !== undefined;
     const allowance = patient ? budget.throttleAllowanceMs() : Math.max(0, this.options.maxRetryWaitMs - waits.retry);
-    const { waitMs, reserved } = this.pool.pacer.reserve(this.keyId, Math.min(allowance, budget ? budget.remainingMs() : Infinity));
+    const { waitMs, reserved, slot } = this.pool.pacer.reserve(this.keyId, Math.min(allowance, budget ? budget.remainingMs() : Infinity));
     if (!reserved) {
       const seconds = Math.ceil(waitMs / 1000);
       const said = lastThrottle?.detail ? ` (PostHog: "${lastThrottle.detail.slice(0, 160)}")` : '';
@@ -310,10 +315,11 @@ export class PostHogClient {
         seconds,
       );
     }
-    if (waitMs <= 0) return;
+    if (waitMs <= 0) return slot;
     if (patient) budget.throttleWaitedMs += waitMs;
     else waits.retry += waitMs;
     await waitWithProgress(waitMs, options.signal, patient ? budget.progress : undefined, `Waiting ${Math.ceil(waitMs / 1000)} s for PostHog's replay rate limit (${describeRates(this.options.replayRates)}) before ${where}`);
+    return slot;
   }
 
   /** Exponential backoff with a little jitter, for failures that name no wait. */
@@ -379,7 +385,9 @@ export class PostHogClient {
       done();
       throw err;
     }
-    response.body.once('close', done);
+    // An empty body (204) may have closed already; then the slot and timer are freed now.
+    if (response.body.closed || response.body.destroyed) done();
+    else response.body.once('close', done);
     return response;
   }
 
@@ -503,7 +511,7 @@ export function parseErrorBody(text: string): ParsedErrorBody {
 export function retryAfterSeconds(header: string | string[] | undefined, detail: string | undefined): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   // A number beyond a day (a 400-digit header is Infinity) says nothing usable: capped at a day.
-  const sane = (seconds: number) => (Number.isFinite(seconds) ? Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, seconds)) : MAX_RETRY_AFTER_SECONDS);
+  const sane = (seconds: number) => (Number.isFinite(seconds) ? Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, seconds)) : undefined);
   if (value !== undefined && value.length <= 100) {
     if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return sane(Number(value));
     const date = Date.parse(value);

@@ -77,15 +77,26 @@ export class ReplayPacer {
    * reserved at that time (so concurrent calls do not all take it) and the wait returned;
    * otherwise nothing is reserved and the (longer) wait is returned.
    */
-  reserve(key: string, maxWaitMs: number, now = Date.now()): { waitMs: number; reserved: boolean } {
-    if (this.rates.length === 0) return { waitMs: 0, reserved: true };
+  reserve(key: string, maxWaitMs: number, now = Date.now()): { waitMs: number; reserved: boolean; slot: number } {
     const state = this.state(key, now);
     const at = this.earliest(state, now);
     const waitMs = Math.max(0, at - now);
-    if (waitMs > maxWaitMs) return { waitMs, reserved: false };
+    if (waitMs > maxWaitMs) return { waitMs, reserved: false, slot: at };
     state.sent.push(at);
     state.sent.sort((a, b) => a - b);
-    return { waitMs, reserved: true };
+    return { waitMs, reserved: true, slot: at };
+  }
+
+  /**
+   * PostHog counts a request when it arrives, which is after we send it: once its answer is
+   * here, the reserved time becomes the answer's time, a bound PostHog's count cannot be later than.
+   */
+  settle(key: string, slot: number, answeredAt = Date.now()): void {
+    const sent = this.keys.get(key)?.sent;
+    const index = sent?.indexOf(slot) ?? -1;
+    if (!sent || index === -1) return;
+    sent[index] = Math.max(slot, answeredAt);
+    sent.sort((a, b) => a - b);
   }
 
   /** PostHog said when its window reopens: nothing goes before then. */

@@ -26,6 +26,8 @@ export type HostileMode = (
 ) & {
   /** Only requests whose path matches (default: every /api/ path). */
   path?: RegExp;
+  /** Only requests with this method (default: any). */
+  method?: string;
 };
 
 export type EchoForm = 'plain' | 'json-escape' | 'url' | 'base64' | 'prefix' | 'html-entity';
@@ -41,8 +43,9 @@ export class Hostile {
     private readonly apiKey: string,
   ) {}
 
-  applies(pathname: string): boolean {
+  applies(pathname: string, method: string): boolean {
     if (!pathname.startsWith('/api/')) return false;
+    if (this.mode.method && this.mode.method.toUpperCase() !== method) return false;
     return this.mode.path ? this.mode.path.test(pathname) : true;
   }
 
