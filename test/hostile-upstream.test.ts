@@ -109,6 +109,22 @@ describe('no false success', () => {
     });
   }
 
+  it('a 200 with an empty body, an HTML page sent as JSON, or JSON that is no object is not success', async () => {
+    const path = `/api/projects/${DEMO.mainProjectId}`;
+    for (const [body, says] of [
+      ['', /empty body where it always sends JSON/],
+      ['<!DOCTYPE html><html><body>Sign in</body></html>', /HTML page, not JSON/],
+      ['[1, 2]', /JSON that is not an object \(a list\)/],
+      ['null', /JSON that is not an object \(null\)/],
+    ] as const) {
+      h.sandbox.injectFault({ path, status: 200, headers: { 'content-type': 'application/json' }, body, times: 2 });
+      const r = await h.call('project-update', { id: DEMO.mainProjectId, name: 'never renamed' });
+      expect(r.isError, `${body}: ${text(r)}`).toBe(true);
+      expect(text(r)).toMatch(says);
+      h.sandbox.clearFaults();
+    }
+  });
+
   it('a snapshot listing without a sources list is not "0 sources"', async () => {
     h.sandbox.injectFault({ path: `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`, status: 200, body: { detail: 'ok' } });
     const r = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure });
@@ -209,6 +225,8 @@ describe('a budget per call', () => {
   it('30 stalling sources end at the call\'s wall clock with a partial summary, not 30 timeouts', async () => {
     const h = await startHarness({ client: { timeoutMs: 1_000, maxRetries: 0 }, callLimits: { maxRequests: 100, wallClockMs: 2_500, throttleWaitMs: 1_000 } });
     try {
+      // The sandbox builds its demo data on first use, in this process: not inside this test's 1 s timeout.
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
       h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
       const r = await h.call('session-recording-summary', { project_id: P, id: R.checkoutFailure });
       expect(r.isError, text(r)).toBeFalsy();

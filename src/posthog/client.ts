@@ -303,6 +303,7 @@ export class PostHogClient {
    */
   private async pace(options: RequestOptions, where: string, waits: { retry: number }, lastThrottle: UpstreamError | undefined): Promise<number> {
     const budget = this.budget;
+    if (budget && budget.remainingMs() <= 0) throw budget.timeUp(where);
     const patient = options.patient === true && budget !== undefined;
     const allowance = patient ? budget.throttleAllowanceMs() : Math.max(0, this.options.maxRetryWaitMs - waits.retry);
     const { waitMs, reserved, slot } = this.pool.pacer.reserve(this.keyId, Math.min(allowance, budget ? budget.remainingMs() : Infinity));

@@ -56,16 +56,16 @@ export class Redactor {
   /** Text for display: every form of the key replaced. */
   text(input: string, secrets: Secret[] = this.secrets): string {
     if (secrets.length === 0 || input.length === 0) return input;
-    let out = replaceHits(input, secrets);
-    // Escapes are decoded only to look for the key; the decoded text is shown only when it hid one.
-    let probe = out;
+    // Escapes are decoded (up to three rounds, for text escaped twice) only to look for the key;
+    // the decoded text is shown only when it holds one, so clean text keeps its escapes.
+    let decoded = input;
     for (let round = 0; round < 3; round++) {
-      const decoded = decodeEscapes(probe);
-      if (decoded === probe) break;
-      if (findHits(decoded, secrets).length > 0) out = probe = replaceHits(decoded, secrets);
-      else probe = decoded;
+      const next = decodeEscapes(decoded);
+      if (next === decoded) break;
+      decoded = next;
     }
-    return out;
+    if (decoded !== input && findHits(decoded, secrets).length > 0) return replaceHits(decoded, secrets);
+    return replaceHits(input, secrets);
   }
 
   /** Whether any form of the key is in the text (raw or decoded). */
