@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       const grace = config.http.shutdownTimeoutMs;
       log(`${signal}: no longer accepting connections; letting ${http.inFlight} running request(s) finish (up to ${grace} ms).`);
       const { abandoned } = await http.shutdown(grace);
-      log(abandoned === 0 ? 'all requests finished; stopped.' : `${abandoned} request(s) still running after ${grace} ms were cut off; stopped.`);
+      log(abandoned === 0 ? 'all requests finished; stopped.' : `${abandoned} request(s) still running after ${grace} ms were answered with an error and stopped.`);
       await shutdown(0);
     });
     return;

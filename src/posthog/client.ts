@@ -309,10 +309,11 @@ export class PostHogClient {
     const { waitMs, reserved, slot } = this.pool.pacer.reserve(this.keyId, Math.min(allowance, budget ? budget.remainingMs() : Infinity));
     if (!reserved) {
       const seconds = Math.ceil(waitMs / 1000);
-      const said = lastThrottle?.detail ? ` (PostHog: "${lastThrottle.detail.slice(0, 160)}")` : '';
+      const said = lastThrottle?.detail ? ` PostHog said: "${lastThrottle.detail.slice(0, 160)}"` : '';
+      const rates = this.options.replayRates.length > 0 ? ` (${describeRates(this.options.replayRates)}, POSTHOG_REPLAY_RATE_LIMITS)` : '';
       throw new BudgetExceeded(
         'throttle',
-        `PostHog limits replay list and snapshot requests per key (${describeRates(this.options.replayRates)} by POSTHOG_REPLAY_RATE_LIMITS)${said}; the next one for ${where} can go in about ${seconds} s, longer than this call may wait. Retry in about ${seconds} seconds.`,
+        `PostHog limits replay list and snapshot requests per key${rates}.${said} The next one (${where}) can go in about ${seconds} s, longer than this call may wait: retry in about ${seconds} seconds.`,
         seconds,
       );
     }

@@ -58,8 +58,9 @@ export class Hostile {
     switch (mode.kind) {
       case 'redirect': {
         const location = mode.location ?? `https://sso.example.invalid/login?next=${encodeURIComponent(pathname)}`;
-        res.writeHead(mode.status ?? 302, { location, 'content-type': 'text/html', 'content-length': Buffer.byteLength(LOGIN_PAGE) });
-        res.end(LOGIN_PAGE);
+        // Location only, as SSO gateways often answer: an empty body is what a careless client takes for success.
+        res.writeHead(mode.status ?? 302, { location, 'content-length': '0' });
+        res.end();
         return 'handled';
       }
       case 'no-content':
