@@ -62,9 +62,13 @@ async function bodies() {
     const sandbox = await startSandbox();
     sandbox.setHostile({ kind: 'oversized', items });
     const s = await stdioServer(sandbox);
-    const r = await call(s.client, 'projects-list', { limit: 5 });
-    results[`list_${items}`] = { result_bytes: JSON.stringify(r).length, items_returned: r.structuredContent?.results?.length ?? 0, peak_rss_mb: peakRss(s.pid), isError: !!r.isError };
-    await s.close();
+    try {
+      const r = await call(s.client, 'projects-list', { limit: 5 });
+      results[`list_${items}`] = { result_bytes: JSON.stringify(r).length, items_returned: r.structuredContent?.results?.length ?? 0, peak_rss_mb: peakRss(s.pid), isError: !!r.isError };
+    } catch (err) {
+      results[`list_${items}`] = { failed: String(err?.message ?? err), peak_rss_mb: peakRss(s.pid) };
+    }
+    await s.close().catch(() => {});
     await sandbox.close();
   }
 }

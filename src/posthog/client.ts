@@ -76,6 +76,19 @@ const loadUndici = () => (undici ??= import('undici'));
 class SharedPool {
   readonly gate: KeyGate;
   readonly pacer: ReplayPacer;
+  /** Per key, what is derived from it (its redactor, its hash), made once: HTTP mode makes a client per request. */
+  private readonly identities = new Map<string, { redactor: Redactor; keyId: string }>();
+
+  identity(key: string | undefined): { redactor: Redactor; keyId: string } {
+    const known = key === undefined ? undefined : this.identities.get(key);
+    if (known) return known;
+    const made = { redactor: new Redactor(key), keyId: key ? createHash('sha256').update(key).digest('hex').slice(0, 32) : '' };
+    if (key !== undefined) {
+      if (this.identities.size >= 1_000) this.identities.delete(this.identities.keys().next().value!);
+      this.identities.set(key, made);
+    }
+    return made;
+  }
 
   private pool: Pool | undefined;
   private creating: Promise<Pool> | undefined;
@@ -156,8 +169,9 @@ export class PostHogClient {
     this.pool =
       pool ??
       new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, this.options.replayRates);
-    this.redactor = redactor ?? new Redactor(options.apiKey);
-    this.keyId = options.apiKey ? createHash('sha256').update(options.apiKey).digest('hex').slice(0, 32) : '';
+    const identity = this.pool.identity(options.apiKey);
+    this.redactor = redactor ?? identity.redactor;
+    this.keyId = identity.keyId;
   }
 
   /** The same pool and settings with another key (per-user keys in HTTP mode). */
