@@ -27,6 +27,12 @@ interface Secret {
 /** Escapes that decode to characters a key or its base64 can contain; nothing else is decoded. */
 const SAFE_CHAR = /^[A-Za-z0-9_+/=-]$/;
 const ESCAPES = /\\u([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})|&#(x[0-9a-fA-F]{1,6}|\d{1,7});/g;
+/**
+ * A quick test for an escape that could decode to a key character (a superset: 0x25-0x7f, and
+ * any entity); text without one is not decoded at all, which spares recorded pages full of
+ * `\u003c` and the like a second pass.
+ */
+const REVEALING = /\\u00(?:2[5-9a-fA-F]|[3-7][0-9a-fA-F])|%(?:2[5-9a-fA-F]|[3-7][0-9a-fA-F])|&#/;
 
 export class Redactor {
   private readonly secrets: Secret[];
@@ -59,7 +65,7 @@ export class Redactor {
     // Escapes are decoded (up to three rounds, for text escaped twice) only to look for the key;
     // the decoded text is shown only when it holds one, so clean text keeps its escapes.
     let decoded = input;
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 3 && REVEALING.test(decoded); round++) {
       const next = decodeEscapes(decoded);
       if (next === decoded) break;
       decoded = next;
@@ -122,20 +128,30 @@ export class Redactor {
       yield* chunks;
       return;
     }
-    const decoder = new TextDecoder('utf-8');
-    let held = '';
+    let held: Buffer = Buffer.alloc(0);
     for await (const chunk of chunks) {
-      held += decoder.decode(chunk, { stream: true });
-      let cut = held.lastIndexOf('\n') + 1;
-      if (cut === 0 && held.length > maxHeld) cut = held.length - this.holdBack;
+      held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+      let cut = held.lastIndexOf(0x0a) + 1;
+      // A line longer than maxHeld: release all but the tail, cut before a UTF-8 continuation byte.
+      if (cut === 0 && held.length > maxHeld) {
+        cut = held.length - this.holdBack * 4;
+        while (cut > 0 && (held[cut]! & 0xc0) === 0x80) cut--;
+      }
       if (cut <= 0) continue;
-      const ready = held.slice(0, cut);
-      held = held.slice(cut);
-      yield Buffer.from(this.text(ready, this.plain), 'utf8');
+      const ready = held.subarray(0, cut);
+      held = held.subarray(cut);
+      yield this.bytes(ready);
     }
-    held += decoder.decode();
-    if (held) yield Buffer.from(this.text(held, this.plain), 'utf8');
+    if (held.length > 0) yield this.bytes(held);
   }
+
+  /** Bytes as they came when they hold no key (no copy), else re-encoded with it removed. */
+  private bytes(chunk: Buffer): Buffer {
+    const text = chunk.toString('utf8');
+    const safe = this.text(text, this.plain);
+    return safe === text ? chunk : Buffer.from(safe, 'utf8');
+  }
+
 }
 
 function secret(text: string, min: number): Secret {
