@@ -33,6 +33,8 @@ const configSchema = z.object({
     callTimeoutMs: z.number().int().min(1000),
     throttleWaitMs: z.number().int().min(0),
   }),
+  /** Ask the user (MCP elicitation, when the client supports it) before a delete or a project change. */
+  confirmDestructive: z.boolean(),
   /** HTTP transport only (issue 4): access control, rebinding checks, limits. */
   http: z.object({
     /** Callers must send it as Bearer when the server uses its own PostHog key. A secret, like the key. */
@@ -65,6 +67,8 @@ MCP server for PostHog session recordings and projects.
 Options:
   --sandbox                 run against the embedded demo upstream (no PostHog account needed)
   --read-only               register only read-only tools (env POSTHOG_READ_ONLY=1)
+  --no-confirm              do not ask the user before deletes and project changes
+                            (env POSTHOG_CONFIRM_DESTRUCTIVE=0), for unattended agents
   --toolsets LIST           comma list of: ${TOOLSETS.join(', ')} (env POSTHOG_TOOLSETS)
   --transport stdio|http    default stdio; http serves Streamable HTTP at /mcp
   --port N                  HTTP port (default 3000)
@@ -88,6 +92,7 @@ Environment:
                             off | e.g. 12/min,60/h (default free = 12/min,60/h)
   POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots may wait for that throttle (default 60000)
   POSTHOG_MAX_CONCURRENCY_PER_KEY  upstream requests in flight per API key (default 8)
+  POSTHOG_SANDBOX=1         same as --sandbox
 
 HTTP transport:
   Without POSTHOG_PERSONAL_API_KEY, each caller sends its own PostHog personal API key as
@@ -113,6 +118,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
       options: {
         sandbox: { type: 'boolean' },
         'read-only': { type: 'boolean' },
+        'no-confirm': { type: 'boolean' },
         toolsets: { type: 'string' },
         transport: { type: 'string' },
         port: { type: 'string' },
@@ -133,7 +139,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
   if (flags.version) return { kind: 'version' };
 
   const warnings: string[] = [];
-  const sandbox = flags.sandbox === true;
+  const sandbox = flags.sandbox === true || isTruthy(env.POSTHOG_SANDBOX);
   const transport = flags.transport ?? 'stdio';
   if (transport !== 'stdio' && transport !== 'http') {
     throw new ConfigurationError(`--transport must be "stdio" or "http", got "${transport}".`);
@@ -145,7 +151,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
   }
   if (!sandbox && apiKey === undefined && transport === 'stdio') {
     throw new ConfigurationError(
-      'POSTHOG_PERSONAL_API_KEY is not set. Create a personal API key in PostHog (Settings → Personal API keys, scopes session_recording and project) or run with --sandbox to try the demo data.',
+      'POSTHOG_PERSONAL_API_KEY is not set. Create a personal API key in PostHog (Settings → Personal API keys, scopes session_recording and project) or run with --sandbox (or POSTHOG_SANDBOX=1; "Demo mode" in the MCP Bundle) to try the demo data.',
     );
   }
 
@@ -177,6 +183,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     bindHost,
     sandbox,
     upstream,
+    confirmDestructive: flags['no-confirm'] !== true && parseSwitch(env.POSTHOG_CONFIRM_DESTRUCTIVE, 'POSTHOG_CONFIRM_DESTRUCTIVE', true),
     http,
     warnings,
   });
@@ -342,9 +349,22 @@ function parseInteger(raw: string | undefined, name: string, fallback: number, m
   return Number(value);
 }
 
+/**
+ * An empty value is unset, and so is a host's unfilled placeholder: an MCP Bundle host that has
+ * no value (and no default) for a setting may pass `${user_config.name}` through verbatim.
+ */
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
+  return trimmed && !/^\$\{user_config\.[^}]*\}$/.test(trimmed) ? trimmed : undefined;
+}
+
+/** On/off settings that default to on: 0/false/no/off turn them off. */
+function parseSwitch(raw: string | undefined, name: string, fallback: boolean): boolean {
+  const value = nonEmpty(raw)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigurationError(`${name} must be 1/true/yes/on or 0/false/no/off, got "${value}".`);
 }
 
 function isTruthy(value: string | undefined): boolean {

@@ -1,17 +1,23 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import { CallBudget, DEFAULT_CALL_LIMITS, type CallLimits, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
-import type { AnyToolDefinition } from './tools/define.js';
+import type { AnyToolDefinition, ToolContext } from './tools/define.js';
+import { clip } from './tools/format.js';
 import { ALL_TOOLS } from './tools/index.js';
+import { prepareArguments } from './tools/input.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
-export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'>;
+export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
+  /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
+  confirmDestructive?: boolean;
+};
 
 export interface ServerDependencies {
   client: PostHogClient;
@@ -20,6 +26,11 @@ export interface ServerDependencies {
   log?: (message: string) => void;
   /** What one tool call may spend upstream (requests, wall clock, throttle waits). */
   callLimits?: CallLimits;
+  /**
+   * Whether the transport can carry a question to the user during a call (stdio, in-memory: yes;
+   * stateless HTTP answering in plain JSON: no, the question would never arrive). Default true.
+   */
+  interactive?: boolean;
 }
 
 const INSTRUCTIONS = `Tools for PostHog session recordings and projects.
@@ -41,7 +52,8 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {}, callLimits = DEFAULT_CALL_LIMITS }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+  const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
@@ -53,7 +65,10 @@ export function serverFactory({ settings, log = () => {}, callLimits = DEFAULT_C
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
-    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log, callLimits);
+    const registered = new Map<string, Registration>();
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits) });
+    server.server.removeRequestHandler('tools/call');
+    server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
@@ -67,8 +82,58 @@ export function serverFactory({ settings, log = () => {}, callLimits = DEFAULT_C
   };
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, callLimits: CallLimits): void {
-  server.registerTool(
+interface Registration {
+  tool: AnyToolDefinition;
+  inputSchema: ReturnType<AnyToolDefinition['inputSchema']>;
+  handle: RegisteredTool;
+}
+
+/**
+ * tools/call with its arguments as the client sent them: the SDK's own request schema copies them
+ * into a new record and silently drops a `__proto__` key there, which must be refused instead.
+ */
+const RawCallToolRequest = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+});
+
+type CallHandler = (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>;
+
+/**
+ * tools/call, in place of the SDK's: an unknown tool is a JSON-RPC error (-32602, as the MCP spec
+ * asks), and arguments go through prepareArguments (null for "not given", JSON text for free-form
+ * values, guards no schema can express), whose refusals are tool results with a plain message.
+ */
+async function callTool(
+  registered: ReadonlyMap<string, Registration>,
+  params: { name: string; arguments?: unknown },
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  settings: ServerSettings,
+  log: (message: string) => void,
+): Promise<CallToolResult> {
+  const entry = registered.get(params.name);
+  if (!entry) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(clip(params.name, 100))}. tools/list names the tools this server offers.`);
+  }
+  const { tool, inputSchema, handle } = entry;
+  const prepared = prepareArguments(inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
+  if (!prepared.ok) return { isError: true, content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${prepared.message}` }] };
+  const result = await (handle.handler as unknown as CallHandler)(prepared.value, extra);
+  if (!result.isError) {
+    // What a client will check against the advertised outputSchema: a mismatch is our bug, said as one.
+    const checked = tool.outputSchema.safeParse(result.structuredContent);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
+      log(`[${tool.name}] result does not match its outputSchema${where}: ${issue?.message ?? ''}`);
+      return { isError: true, content: [{ type: 'text', text: `Internal error in ${tool.name}: its result did not match its output schema${where}. The server is still running; retrying may help, or report this.` }] };
+    }
+  }
+  return result;
+}
+
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits): RegisteredTool {
+  return server.registerTool(
     tool.name,
     {
       title: tool.title,
@@ -82,7 +147,8 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       // Every upstream request of this call spends one allowance (posthog/budget.ts).
       const callClient = client.forCall(new CallBudget(callLimits, progress));
       try {
-        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress });
+        const confirm = confirmer(server, extra, askUser, log);
+        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
         // The last line of defence: whatever upstream text an error carries, the key is not in it.
@@ -112,6 +178,39 @@ function progressReporter(extra: RequestHandlerExtra<ServerRequest, ServerNotifi
   };
 }
 
+/** How long the user may take to answer a confirmation before the step is called off. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+/** One checkbox, ticked: accepting the form is the confirmation; unticking it and accepting declines. */
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Yes, go ahead', description: 'Untick (or decline) to leave everything as it is.', default: true },
+  },
+};
+
+/**
+ * ToolContext.confirm over MCP elicitation (elicitation/create, form mode), for clients that
+ * declared it. Without it, or when confirmation is off, nobody is asked and tools behave as before.
+ */
+function confirmer(server: McpServer, extra: RequestHandlerExtra<ServerRequest, ServerNotification>, askUser: boolean, log: (message: string) => void): ToolContext['confirm'] {
+  return async (message) => {
+    if (!askUser || !server.server.getClientCapabilities()?.elicitation?.form) return 'not-asked';
+    const text = typeof message === 'string' ? message : await message();
+    try {
+      const answer = await server.server.elicitInput(
+        { mode: 'form', message: text, requestedSchema: CONFIRM_SCHEMA },
+        { signal: extra.signal, timeout: CONFIRM_TIMEOUT_MS, relatedRequestId: extra.requestId },
+      );
+      if (answer.action === 'accept') return answer.content?.confirm === false ? 'declined' : 'confirmed';
+      return answer.action === 'decline' ? 'declined' : 'cancelled';
+    } catch (error) {
+      log(`confirmation request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return 'failed';
+    }
+  };
+}
+
 /** Our bugs are errors; PostHog out of reach or failing is a warning; a refused request is information. */
 function logLevel(error: unknown): 'error' | 'warning' | 'info' {
   if (error instanceof UserInputError) return 'info';
@@ -125,12 +224,13 @@ function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, s
   if (error instanceof UpstreamUnavailableError) return error.message;
   if (error instanceof UpstreamError) {
     const specific = tool.explainError?.(error, input, { defaultProjectId: settings.defaultProjectId });
-    const what = [
-      `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
-      error.detail ? `: ${error.detail}` : '',
-      error.attr ? ` [field: ${error.attr}]` : '',
-      '.',
-    ].join('');
+    const what = sentence(
+      [
+        `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
+        said(error.detail) ? `: ${clip(error.detail!, 1000)}` : '',
+        error.attr ? ` [field: ${clip(error.attr, 200)}]` : '',
+      ].join(''),
+    );
     return `${what} ${specific ?? genericAdvice(error, tool, callerKey)}`;
   }
   // A bug of ours: keep the server up, tell the agent, leave a trace on stderr.
@@ -162,6 +262,16 @@ function genericAdvice(error: UpstreamError, tool: AnyToolDefinition, callerKey:
     case error.status >= 500:
       return `PostHog had a problem on its side${error.retryAfterSeconds !== undefined ? `; retry in about ${Math.ceil(error.retryAfterSeconds)} seconds` : '; retry shortly'}. If it persists, check status.posthog.com.`;
     default:
-      return 'See PostHog\'s message above.';
+      return said(error.detail) ? 'See PostHog\'s message above.' : 'PostHog gave no reason; check the arguments, and retry if it persists.';
   }
+}
+
+/** Whether PostHog's detail says anything: a body of `{}` or `[]` carries no message. */
+function said(detail: string | undefined): boolean {
+  return detail !== undefined && /[\p{L}\p{N}]/u.test(detail);
+}
+
+/** Ends the text with one full stop, not two when PostHog's own message has one. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
+import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
 import { projectIdInput, projectLine, projectNotFound, projectOutput, projectView } from './shape.js';
 
@@ -12,12 +13,17 @@ Returns what was deleted.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput }),
   outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), project: projectOutput }),
-  async handler(input, { client, signal }) {
+  async handler(input, { client, signal, confirm }) {
     const path = apiPath('projects', input.id);
     // Read first so the result names what was deleted, and an unknown id deletes nothing.
     const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
-    await client.json({ method: 'DELETE', path, signal });
     const project = projectView(before ?? { id: input.id }, false);
+    await confirmOrStop(confirm, {
+      message: `Delete PostHog project ${projectLine(project)} (organization ${project.organization ?? '?'}) and all its data: events, persons, recordings, insights, dashboards, feature flags? This cannot be undone.`,
+      action: `delete project ${input.id} "${project.name ?? ''}"`,
+      unchanged: 'Nothing was deleted.',
+    });
+    await client.json({ method: 'DELETE', path, signal });
     return {
       data: { deleted: true as const, id: input.id, project },
       text: `Deleted project ${projectLine(project)} (organization ${project.organization ?? '?'}). PostHog removes its data in the background; this cannot be undone.`,

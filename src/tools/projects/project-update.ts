@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
+import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
+import { describeProjectChanges } from './confirm-changes.js';
 import { optionalProjectFields, projectDetail, projectIdInput, projectNotFound, projectOutput, projectView } from './shape.js';
 
 export const projectUpdate = defineTool({
@@ -15,7 +17,13 @@ Returns the updated project and the fields changed.`,
       message: 'give at least one field to change besides id, e.g. {"id": 123, "name": "New name"}',
     }),
   outputSchema: z.looseObject({ updated_fields: z.array(z.string()), project: projectOutput }),
-  async handler(input, { client, signal }) {
+  async handler(input, { client, signal, confirm }) {
+    // Asked only when someone can answer: then the project is read first, to show current → new.
+    await confirmOrStop(confirm, {
+      message: () => describeProjectChanges(client, input, signal),
+      action: `change ${Object.keys(input).filter((k) => k !== 'id' && input[k as keyof typeof input] !== undefined).join(', ')} of project ${input.id}`,
+      unchanged: 'Nothing was changed.',
+    });
     const { id, ...fields } = input;
     const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     const raw = await client.json<Record<string, unknown>>({ method: 'PATCH', path: apiPath('projects', id), body, signal });

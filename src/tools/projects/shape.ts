@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UpstreamUnavailableError } from '../../errors.js';
-import { clip, joinParts, shortTime } from '../format.js';
+import { asText, clip, joinParts, shortTime } from '../format.js';
 import { timezoneField } from '../schemas.js';
 
 /** Project secrets and credentials never reach the model, even when settings are asked for. */
@@ -43,7 +43,7 @@ export function projectView(raw: Record<string, unknown>, includeSettings: boole
   if (!Number.isInteger(id)) throw new UpstreamUnavailableError('malformed', 'PostHog answered with a project that has no id; check POSTHOG_HOST points at the PostHog app.');
   view.id = id;
   for (const key of ['uuid', 'name', 'organization', 'timezone'] as const) {
-    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'string') view[key] = String(view[key]);
+    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'string') view[key] = asText(view[key]);
   }
   for (const key of ['is_demo', 'ingested_event'] as const) {
     if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'boolean') view[key] = null;
@@ -53,8 +53,8 @@ export function projectView(raw: Record<string, unknown>, includeSettings: boole
 
 export function projectLine(p: Record<string, unknown>): string {
   return joinParts([
-    `${p.id} "${clip(String(p.name ?? ''), 80)}"`,
-    p.timezone ? String(p.timezone) : '',
+    `${asText(p.id)} "${clip(asText(p.name), 80)}"`,
+    p.timezone ? asText(p.timezone) : '',
     p.is_demo ? 'demo' : '',
     p.ingested_event === false ? 'no events yet' : '',
   ]);
@@ -81,17 +81,19 @@ export function projectDetail(p: ProjectOutput, heading: string): string {
     if (HEADING_FIELDS.has(key) || STRUCTURED_ONLY.has(key) || value === null || value === undefined || value === '') continue;
     if (typeof value === 'boolean') (value ? on : off).push(key);
     else if (Array.isArray(value)) {
-      if (value.length) settings.push(`${key}=${clip(value.map(String).join(','), 120)}`);
-    } else settings.push(`${key}=${clip(typeof value === 'object' ? JSON.stringify(value) : String(value), 120)}`);
+      // A list of names reads as a,b,c; a list of filter objects as the JSON it is.
+      const scalars = value.every((v) => v === null || typeof v !== 'object');
+      if (value.length) settings.push(`${key}=${clip(scalars ? value.map(asText).join(',') : asText(value), 120)}`);
+    } else settings.push(`${key}=${clip(asText(value), 120)}`);
   }
   const lines = [
     joinParts([
       heading,
-      p.timezone ? String(p.timezone) : '',
+      p.timezone ? asText(p.timezone) : '',
       p.is_demo ? 'demo' : '',
       p.ingested_event === false ? 'no events yet' : '',
-      p.created_at ? `created ${shortTime(String(p.created_at)).slice(0, 10)}` : '',
-      p.updated_at ? `updated ${shortTime(String(p.updated_at)).slice(0, 10)}` : '',
+      p.created_at ? `created ${shortTime(asText(p.created_at)).slice(0, 10)}` : '',
+      p.updated_at ? `updated ${shortTime(asText(p.updated_at)).slice(0, 10)}` : '',
     ]),
   ];
   if (typeof p.product_description === 'string' && p.product_description) lines.push(clip(p.product_description, 160));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { clip, shortTime } from '../format.js';
+import { asText, clip, shortTime } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
@@ -67,10 +67,10 @@ PostHog's endpoint is internal and refuses scoped API keys (403); the error says
 
 /** Newer PostHog answers {uuid, timestamp}; older builds sent raw rows [uuid, timestamp, …]. */
 function normalizeMatch(row: unknown): { uuid: string | null; timestamp: string | null } {
-  if (Array.isArray(row)) return { uuid: row[0] != null ? String(row[0]) : null, timestamp: row[1] != null ? String(row[1]) : null };
+  if (Array.isArray(row)) return { uuid: row[0] != null ? asText(row[0]) : null, timestamp: row[1] != null ? asText(row[1]) : null };
   const record = (row ?? {}) as Record<string, unknown>;
   return {
-    uuid: record.uuid != null ? String(record.uuid) : null,
-    timestamp: record.timestamp != null ? String(record.timestamp) : null,
+    uuid: record.uuid != null ? asText(record.uuid) : null,
+    timestamp: record.timestamp != null ? asText(record.timestamp) : null,
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { clip } from '../format.js';
+import { asText, clip } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
@@ -32,9 +32,9 @@ PostHog's endpoint is internal: removed in newer versions (404), closed to scope
     });
     const results = (Array.isArray(body?.results) ? body.results : [])
       .filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
-      .map((r) => ({ id: String(r.id ?? r.session_id ?? ''), properties: isRecord(r.properties) ? r.properties : {} }));
+      .map((r) => ({ id: asText(r.id ?? r.session_id), properties: isRecord(r.properties) ? r.properties : {} }));
     const missing = input.session_ids.filter((id) => !results.some((r) => r.id === id));
-    const lines = results.map((r) => `${r.id}: ${clip(Object.entries(r.properties).map(([k, v]) => `${k}=${String(v)}`).join(' '), 400)}`);
+    const lines = results.map((r) => `${r.id}: ${clip(Object.entries(r.properties).map(([k, v]) => `${k}=${asText(v)}`).join(' '), 400)}`);
     if (missing.length) lines.push(`No properties for: ${clip(missing.join(', '), 400)} (no pageview recorded, or unknown id).`);
     return { data: { project_id: projectId, results }, text: lines.join('\n') || 'No properties returned.' };
   },
