@@ -125,6 +125,22 @@ describe('no false success', () => {
     }
   });
 
+  it('wrong types in every field of every answer: each tool answers, none with "Internal error"', async () => {
+    h.sandbox.setHostile({ kind: 'wrong-types' });
+    for (const [tool, args] of [
+      ['projects-list', {}],
+      ['project-get', { id: DEMO.mainProjectId }],
+      ['project-update', { id: DEMO.mainProjectId, name: 'x' }],
+      ['session-recordings-list', { project_id: P }],
+      ['session-recording-get', { project_id: P, id: R.checkoutFailure }],
+      ['session-recording-snapshots', { project_id: P, id: R.checkoutFailure }],
+      ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
+    ] as const) {
+      const r = await h.call(tool, args);
+      expect(text(r), tool).not.toMatch(/Internal error/);
+    }
+  });
+
   it('a snapshot listing without a sources list is not "0 sources"', async () => {
     h.sandbox.injectFault({ path: `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`, status: 200, body: { detail: 'ok' } });
     const r = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure });
