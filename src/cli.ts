@@ -40,11 +40,21 @@ async function main(): Promise<void> {
     }
   }
 
-  const client = new PostHogClient({ baseUrl, apiKey, timeoutMs: config.timeoutMs });
+  const { upstream } = config;
+  const client = new PostHogClient({
+    baseUrl,
+    apiKey,
+    timeoutMs: config.timeoutMs,
+    maxResponseBytes: upstream.maxResponseBytes,
+    maxConcurrencyPerKey: upstream.maxConcurrencyPerKey,
+    // The sandbox's own throttle is generous; pacing to the free plan there would only slow the playground.
+    replayRates: config.sandbox ? [] : upstream.replayRates,
+  });
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive };
   const toolCount = selectTools(settings).length;
+  const callLimits = { maxRequests: upstream.callMaxRequests, wallClockMs: upstream.callTimeoutMs, throttleWaitMs: upstream.throttleWaitMs };
   // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
-  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio' });
+  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits });
 
   const shutdown = async (code: number) => {
     await Promise.allSettled([client.close(), closeSandbox()]);
@@ -64,13 +74,14 @@ async function main(): Promise<void> {
       allowedHosts: config.http.allowedHosts,
       allowedOrigins: config.http.allowedOrigins,
       maxConcurrency: config.http.maxConcurrency,
+      maxConcurrencyPerUser: config.http.maxConcurrencyPerUser,
     });
     log(`${banner(config, toolCount, baseUrl, demoProject)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
     onStopSignal(async (signal) => {
       const grace = config.http.shutdownTimeoutMs;
       log(`${signal}: no longer accepting connections; letting ${http.inFlight} running request(s) finish (up to ${grace} ms).`);
       const { abandoned } = await http.shutdown(grace);
-      log(abandoned === 0 ? 'all requests finished; stopped.' : `${abandoned} request(s) still running after ${grace} ms were cut off; stopped.`);
+      log(abandoned === 0 ? 'all requests finished; stopped.' : `${abandoned} request(s) still running after ${grace} ms were answered with an error and stopped.`);
       await shutdown(0);
     });
     return;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { parseRates } from './posthog/throttle.js';
 
 export const TOOLSETS = ['recordings', 'projects'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
@@ -25,6 +26,15 @@ const configSchema = z.object({
   sandbox: z.boolean(),
   /** Which PostHog the sandbox imitates: today's Cloud (default) or the 2024 API. */
   sandboxApi: z.enum(['today', '2024']),
+  /** Bounds on what upstream may cost (issue 10) and PostHog's replay throttle (issue 9). */
+  upstream: z.object({
+    maxResponseBytes: z.number().int().min(1024),
+    maxConcurrencyPerKey: z.number().int().min(1),
+    replayRates: z.array(z.object({ count: z.number().int().min(1), windowMs: z.number().int().min(1) })),
+    callMaxRequests: z.number().int().min(1),
+    callTimeoutMs: z.number().int().min(1000),
+    throttleWaitMs: z.number().int().min(0),
+  }),
   /** Ask the user (MCP elicitation, when the client supports it) before a delete or a project change. */
   confirmDestructive: z.boolean(),
   /** HTTP transport only (issue 4): access control, rebinding checks, limits. */
@@ -36,6 +46,7 @@ const configSchema = z.object({
     /** Origins accepted besides those whose host is an allowed host. */
     allowedOrigins: z.array(z.string()),
     maxConcurrency: z.number().int().min(1).max(100_000),
+    maxConcurrencyPerUser: z.number().int().min(1).max(100_000),
     shutdownTimeoutMs: z.number().int().min(0).max(600_000),
   }),
   /** Non-fatal notes for stderr (e.g. an ingestion host was mapped). */
@@ -78,6 +89,13 @@ Environment:
   POSTHOG_HOST              us | eu | https://your-posthog.example.com (default us)
   POSTHOG_PROJECT_ID        default project for recording tools (a number or @current)
   POSTHOG_TIMEOUT_MS        upstream request timeout in ms (default 30000)
+  POSTHOG_MAX_RESPONSE_BYTES  largest JSON answer read from PostHog (default 8388608, 8 MiB)
+  POSTHOG_CALL_MAX_REQUESTS upstream requests one tool call may make (default 100)
+  POSTHOG_CALL_TIMEOUT_MS   wall clock of one tool call, waits included (default 120000)
+  POSTHOG_REPLAY_RATE_LIMITS  PostHog's replay throttle to pace by: free | paid | enterprise |
+                            off | e.g. 12/min,60/h (default free = 12/min,60/h)
+  POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots may wait for that throttle (default 60000)
+  POSTHOG_MAX_CONCURRENCY_PER_KEY  upstream requests in flight per API key (default 8)
   POSTHOG_SANDBOX=1         same as --sandbox
 
 HTTP transport:
@@ -87,6 +105,7 @@ HTTP transport:
                             "Authorization: Bearer …" (at least 16 characters). Required
                             to listen on a non-loopback address with the server's own key.
   MCP_MAX_CONCURRENCY       MCP requests handled at once; more get 503 (default 64)
+  MCP_MAX_CONCURRENCY_PER_USER  of those, how many one caller (key or token) may have (default 16)
   MCP_SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long running calls may finish (default 10000)
 `;
 
@@ -153,6 +172,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
   const toolsets = toolsetList === undefined ? [...TOOLSETS] : parseToolsets(toolsetList);
 
   const timeoutMs = parseInteger(env.POSTHOG_TIMEOUT_MS, 'POSTHOG_TIMEOUT_MS', 30_000, 100, 600_000);
+  const upstream = parseUpstreamSettings(env);
   const port = parseInteger(flags.port, '--port', 3000, 0, 65_535);
   const bindHost = flags.host?.trim() || '127.0.0.1';
   const http = parseHttpSettings(flags, env, { transport, bindHost, serverHasKey: sandbox || apiKey !== undefined, sandbox }, warnings);
@@ -169,6 +189,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     bindHost,
     sandbox,
     sandboxApi,
+    upstream,
     confirmDestructive: flags['no-confirm'] !== true && parseSwitch(env.POSTHOG_CONFIRM_DESTRUCTIVE, 'POSTHOG_CONFIRM_DESTRUCTIVE', true),
     http,
     warnings,
@@ -187,6 +208,22 @@ function parseSandboxApi(flag: string | undefined, envValue: string | undefined,
     warnings.push('POSTHOG_SANDBOX_API is ignored without --sandbox.');
   }
   return value;
+}
+
+function parseUpstreamSettings(env: Env): Config['upstream'] {
+  const ratesText = nonEmpty(env.POSTHOG_REPLAY_RATE_LIMITS) ?? 'free';
+  const replayRates = parseRates(ratesText);
+  if (!replayRates) {
+    throw new ConfigurationError(`POSTHOG_REPLAY_RATE_LIMITS must be free, paid, enterprise, off, or a list like "12/min,60/h"; got "${ratesText.slice(0, 80)}".`);
+  }
+  return {
+    maxResponseBytes: parseInteger(env.POSTHOG_MAX_RESPONSE_BYTES, 'POSTHOG_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxConcurrencyPerKey: parseInteger(env.POSTHOG_MAX_CONCURRENCY_PER_KEY, 'POSTHOG_MAX_CONCURRENCY_PER_KEY', 8, 1, 1_000),
+    replayRates,
+    callMaxRequests: parseInteger(env.POSTHOG_CALL_MAX_REQUESTS, 'POSTHOG_CALL_MAX_REQUESTS', 100, 1, 100_000),
+    callTimeoutMs: parseInteger(env.POSTHOG_CALL_TIMEOUT_MS, 'POSTHOG_CALL_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    throttleWaitMs: parseInteger(env.POSTHOG_THROTTLE_WAIT_MS, 'POSTHOG_THROTTLE_WAIT_MS', 60_000, 0, 3_600_000),
+  };
 }
 
 interface HttpContext {
@@ -212,6 +249,7 @@ function parseHttpSettings(flags: Record<string, string | boolean | undefined>, 
     allowedHosts: hostList === undefined ? undefined : parseAllowedHosts(hostList),
     allowedOrigins: originList === undefined ? [] : parseAllowedOrigins(originList),
     maxConcurrency: parseInteger(env.MCP_MAX_CONCURRENCY, 'MCP_MAX_CONCURRENCY', 64, 1, 100_000),
+    maxConcurrencyPerUser: parseInteger(env.MCP_MAX_CONCURRENCY_PER_USER, 'MCP_MAX_CONCURRENCY_PER_USER', 16, 1, 100_000),
     shutdownTimeoutMs: parseInteger(env.MCP_SHUTDOWN_TIMEOUT_MS, 'MCP_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
   if (context.transport !== 'http') {

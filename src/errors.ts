@@ -51,7 +51,7 @@ export class UpstreamError extends Error {
   }
 }
 
-export type NetworkFailure = 'timeout' | 'connection' | 'malformed' | 'cancelled';
+export type NetworkFailure = 'timeout' | 'connection' | 'malformed' | 'cancelled' | 'budget';
 
 /** No usable answer: timeout, connection failure, or a body that is not what PostHog sends. */
 export class UpstreamUnavailableError extends Error {

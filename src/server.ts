@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
+import { CallBudget, DEFAULT_CALL_LIMITS, type CallLimits, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition, ToolContext } from './tools/define.js';
 import { clip } from './tools/format.js';
@@ -23,6 +24,8 @@ export interface ServerDependencies {
   settings: ServerSettings;
   /** Diagnostics sink (stderr in the CLI); never stdout. */
   log?: (message: string) => void;
+  /** What one tool call may spend upstream (requests, wall clock, throttle waits). */
+  callLimits?: CallLimits;
   /**
    * Whether the transport can carry a question to the user during a call (stdio, in-memory: yes;
    * stateless HTTP answering in plain JSON: no, the question would never arrive). Default true.
@@ -49,7 +52,7 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {}, interactive = true }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
   const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
@@ -63,7 +66,7 @@ export function serverFactory({ settings, log = () => {}, interactive = true }: 
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
     const registered = new Map<string, Registration>();
-    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser) });
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits) });
     server.server.removeRequestHandler('tools/call');
     server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
@@ -129,7 +132,7 @@ async function callTool(
   return result;
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean): RegisteredTool {
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits): RegisteredTool {
   return server.registerTool(
     tool.name,
     {
@@ -140,12 +143,16 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       annotations: tool.annotations,
     },
     async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
+      const progress = progressReporter(extra);
+      // Every upstream request of this call spends one allowance (posthog/budget.ts).
+      const callClient = client.forCall(new CallBudget(callLimits, progress));
       try {
         const confirm = confirmer(server, extra, askUser, log);
-        const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal, confirm });
+        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
-        const text = errorMessage(error, tool, input, settings, log, client.callerKey);
+        // The last line of defence: whatever upstream text an error carries, the key is not in it.
+        const text = client.redact(errorMessage(error, tool, input, settings, (m) => log(client.redact(m)), client.callerKey));
         // The client's log (filtered by its logging/setLevel) hears of failures too; the text is the
         // agent's, as free of the key as the result. (Stateless HTTP has no stream to carry it.)
         server.sendLoggingMessage({ level: logLevel(error), logger: PRODUCT_NAME, data: `${tool.name} failed: ${text}` }, extra.sessionId).catch(() => {});
@@ -153,6 +160,22 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       }
     },
   );
+}
+
+/**
+ * notifications/progress for the call, when the client asked for them (a progressToken): long
+ * waits for PostHog's throttle report what they wait for, so the client knows the call is alive.
+ */
+function progressReporter(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): ProgressReporter | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let step = 0;
+  return (message) => {
+    step++;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => {
+      // The client went away or the transport cannot carry notifications: the call goes on.
+    });
+  };
 }
 
 /** How long the user may take to answer a confirmation before the step is called off. */

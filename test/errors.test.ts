@@ -9,6 +9,9 @@ describe('upstream failures become actionable tool errors, and the server surviv
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ client: { timeoutMs: 400, backoffMs: 20 } });
+    // The sandbox builds its demo recordings on first use, in this process: a build inside a
+    // 400 ms timeout would make the first listing here race its own timer.
+    await h.call('session-recordings-list', { project_id: P, limit: 1 });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
@@ -49,11 +52,21 @@ describe('upstream failures become actionable tool errors, and the server surviv
   });
 
   it('429 with a long wait is not waited out: the error says when to retry', async () => {
-    h.sandbox.injectFault({ path: LIST, times: 5, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 45 seconds.', attr: null } });
-    const r = await list();
-    expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/retry in about 45 seconds/);
-    expect(apiRequests(h.sandbox)).toHaveLength(1);
+    // Its own server: the client remembers PostHog's 45 s for this key, which would hold up the other tests.
+    const own = await startHarness({ client: { timeoutMs: 400, backoffMs: 20 } });
+    try {
+      own.sandbox.injectFault({ path: LIST, times: 5, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 45 seconds.', attr: null } });
+      const r = await own.call('session-recordings-list', { project_id: P, limit: 1 });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/retry in about 45 seconds/);
+      expect(apiRequests(own.sandbox)).toHaveLength(1);
+      // Until then, nothing is sent that PostHog would refuse again.
+      const again = await own.call('session-recordings-list', { project_id: P, limit: 1 });
+      expect(text(again)).toMatch(/retry in about 4\d seconds/);
+      expect(apiRequests(own.sandbox)).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('honours Retry-After on 503', async () => {

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLSETS, type Toolset } from '../src/config.js';
+import type { CallLimits } from '../src/posthog/budget.js';
 import { PostHogClient, type ClientOptions } from '../src/posthog/client.js';
 import { endpointMemory } from '../src/posthog/hogql.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
@@ -14,6 +15,8 @@ export interface HarnessOptions {
   defaultProjectId?: string;
   /** Overrides for the upstream client (e.g. a short timeout, fast backoff). */
   client?: Partial<ClientOptions>;
+  /** What one tool call may spend (default: the server's defaults). */
+  callLimits?: CallLimits;
 }
 
 export interface Harness {
@@ -34,6 +37,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     client: posthog,
     settings: { readOnly: options.readOnly ?? false, toolsets: options.toolsets ?? [...TOOLSETS], defaultProjectId: options.defaultProjectId },
     log: (message) => stderr.push(message),
+    ...(options.callLimits ? { callLimits: options.callLimits } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test-client', version: '1.0.0' });

@@ -1,6 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Dispatcher, Pool } from 'undici';
 import { UpstreamError, UpstreamUnavailableError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBounded, readPrefix } from './body.js';
+import { BudgetExceeded, type CallBudget } from './budget.js';
+import { KeyGate } from './gate.js';
+import { Redactor } from './redact.js';
+import { expectationFor, judgeBody, refuseStatus, type Expectation } from './status.js';
+import { ReplayPacer, describeRates, isReplayThrottled, type Rate } from './throttle.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -11,6 +18,13 @@ export interface RequestOptions {
   body?: unknown;
   /** The MCP request's signal: cancelling the tool call aborts the upstream request. */
   signal?: AbortSignal | undefined;
+  /** What counts as success (default: a JSON object, or for DELETE a 2xx that is no page). */
+  expect?: Expectation | undefined;
+  /**
+   * The call may wait for PostHog's replay throttle up to its budget's throttle allowance
+   * (reporting progress), instead of the 10 s retry budget (summary and snapshots).
+   */
+  patient?: boolean | undefined;
 }
 
 export interface ClientOptions {
@@ -23,6 +37,12 @@ export interface ClientOptions {
   /** Base of the exponential backoff when upstream names no wait. */
   backoffMs?: number;
   connections?: number;
+  /** The most one JSON answer may be (POSTHOG_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+  /** Upstream requests in flight per API key (POSTHOG_MAX_CONCURRENCY_PER_KEY). */
+  maxConcurrencyPerKey?: number;
+  /** PostHog's replay throttle to pace by, per key (POSTHOG_REPLAY_RATE_LIMITS); [] = no pacing. */
+  replayRates?: Rate[];
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -34,6 +54,10 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 const MAX_ERROR_BODY = 64 * 1024;
+/** Longest Retry-After / "available in" honoured: a day. A number too large to be finite (a 400-digit header) counts as no Retry-After. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+/** While waiting for a throttle, a progress notification at least this often. */
+const PROGRESS_EVERY_MS = 5_000;
 /** undici's timeout errors, by code: the module itself may not be loaded yet (see loadUndici). */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -45,8 +69,27 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 let undici: Promise<typeof import('undici')> | undefined;
 const loadUndici = () => (undici ??= import('undici'));
 
-/** One keep-alive pool, created on first use, shared by a client and its withApiKey() copies. */
+/**
+ * What a client shares with its withApiKey() and forCall() copies: one keep-alive pool (created
+ * on first use), the per-key concurrency gate and the per-key replay pacer.
+ */
 class SharedPool {
+  readonly gate: KeyGate;
+  readonly pacer: ReplayPacer;
+  /** Per key, what is derived from it (its redactor, its hash), made once: HTTP mode makes a client per request. */
+  private readonly identities = new Map<string, { redactor: Redactor; keyId: string }>();
+
+  identity(key: string | undefined): { redactor: Redactor; keyId: string } {
+    const known = key === undefined ? undefined : this.identities.get(key);
+    if (known) return known;
+    const made = { redactor: new Redactor(key), keyId: key ? createHash('sha256').update(key).digest('hex').slice(0, 32) : '' };
+    if (key !== undefined) {
+      if (this.identities.size >= 1_000) this.identities.delete(this.identities.keys().next().value!);
+      this.identities.set(key, made);
+    }
+    return made;
+  }
+
   private pool: Pool | undefined;
   private creating: Promise<Pool> | undefined;
 
@@ -55,7 +98,12 @@ class SharedPool {
     private readonly connections: number,
     /** Connecting counts toward a request's timeout; undici's own default is 10 s. */
     private readonly connectTimeoutMs: number,
-  ) {}
+    perKey: number,
+    rates: Rate[],
+  ) {
+    this.gate = new KeyGate(perKey);
+    this.pacer = new ReplayPacer(rates);
+  }
 
   /** The pool, synchronously once it exists (the common case, with no extra await per request). */
   get ready(): Pool | undefined {
@@ -91,12 +139,18 @@ export class PostHogClient {
   private readonly pool: SharedPool;
   private readonly apiKey: string | undefined;
   private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'baseUrl'>>;
+  private readonly redactor: Redactor;
+  /** The key as PostHog's throttle counts it (a hash), for the per-key gate and pacer. */
+  private readonly keyId: string;
 
   /** The key came with the request (HTTP mode, per-user keys), not from the server's environment. */
   readonly callerKey: boolean;
+  /** The tool call this copy serves (forCall), whose allowance every request spends. */
+  readonly budget: CallBudget | undefined;
 
-  constructor(options: ClientOptions, pool?: SharedPool, callerKey = false) {
+  constructor(options: ClientOptions, pool?: SharedPool, callerKey = false, budget?: CallBudget, redactor?: Redactor) {
     this.callerKey = callerKey;
+    this.budget = budget;
     const url = new URL(options.baseUrl);
     this.baseUrl = options.baseUrl;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -106,14 +160,33 @@ export class PostHogClient {
       maxRetryWaitMs: options.maxRetryWaitMs ?? 10_000,
       maxRetries: options.maxRetries ?? 3,
       backoffMs: options.backoffMs ?? 300,
-      connections: options.connections ?? 16,
+      connections: options.connections ?? 64,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxConcurrencyPerKey: options.maxConcurrencyPerKey ?? 8,
+      // No pacing unless asked: the CLI passes POSTHOG_REPLAY_RATE_LIMITS (default: the free plan).
+      replayRates: options.replayRates ?? [],
     };
-    this.pool = pool ?? new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs));
+    this.pool =
+      pool ??
+      new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, this.options.replayRates);
+    const identity = this.pool.identity(options.apiKey);
+    this.redactor = redactor ?? identity.redactor;
+    this.keyId = identity.keyId;
   }
 
   /** The same pool and settings with another key (per-user keys in HTTP mode). */
   withApiKey(apiKey: string): PostHogClient {
     return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey }, this.pool, true);
+  }
+
+  /** The same client for one tool call: its requests spend `budget` (request count, wall clock, throttle waits). */
+  forCall(budget: CallBudget): PostHogClient {
+    return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey: this.apiKey }, this.pool, this.callerKey, budget, this.redactor);
+  }
+
+  /** Upstream text made safe to show: the key removed in every form (see redact.ts). */
+  redact(text: string): string {
+    return this.redactor.text(text);
   }
 
   get hasApiKey(): boolean {
@@ -131,28 +204,29 @@ export class PostHogClient {
     });
   }
 
-  /** JSON in, JSON out. Answers with `undefined` for 204/empty bodies. */
+  /**
+   * JSON in, JSON out, read through one bounded reader (maxResponseBytes) and judged by one
+   * rule (status.ts): a JSON object for reads and writes; for DELETE, undefined (204) or the
+   * JSON PostHog sent. Strings holding the key in any form come back redacted.
+   */
   async json<T = unknown>(options: RequestOptions): Promise<T> {
+    const where = `${options.method} ${stripQuery(options.path)}`;
+    const expect = options.expect ?? expectationFor(options.method);
     // The body is read inside the retry loop, so a reset mid-body is retried like any other.
-    const text = await this.send(options, (response) => response.body.text());
-    if (!text) return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new UpstreamUnavailableError(
-        'malformed',
-        `PostHog answered ${options.method} ${stripQuery(options.path)} with a body that is not JSON (${this.redact(text).slice(0, 120)}…). Check POSTHOG_HOST points at the PostHog app (not a proxy or login page).`,
-      );
-    }
+    return this.send({ ...options, expect }, async (response) => {
+      const text = await readBounded(response.body, this.options.maxResponseBytes, response.headers['content-length'], where);
+      return judgeBody(text, expect, where, (t) => this.redactor.parse(t), (t) => this.redact(t)) as T;
+    });
   }
 
-  /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. */
+  /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. The key is removed from them. */
   async stream(options: RequestOptions): Promise<StreamedResponse> {
-    const response = await this.send(options, async (r) => r);
+    const response = await this.send({ ...options, expect: options.expect ?? 'data' }, async (r) => r);
     const classify = (err: unknown) => this.classify(err, options).error;
+    const redactor = this.redactor;
     async function* chunks(): AsyncGenerator<Buffer> {
       try {
-        for await (const chunk of response.body as AsyncIterable<Buffer>) yield chunk;
+        yield* redactor.stream(response.body as AsyncIterable<Buffer>);
       } catch (err) {
         throw err instanceof UpstreamUnavailableError ? err : classify(err);
       }
@@ -170,24 +244,43 @@ export class PostHogClient {
       throw new UpstreamUnavailableError('connection', 'No PostHog personal API key is available for this request.');
     }
     const idempotent = options.method === 'GET' || options.method === 'DELETE';
-    let waited = 0;
+    const where = `${options.method} ${stripQuery(options.path)}`;
+    // Paced by the configured budget, and in any case by what PostHog's last 429 said.
+    const paced = isReplayThrottled(options.method, options.path);
+    const waits = { retry: 0 };
+    let lastThrottle: UpstreamError | undefined;
     for (let attempt = 0; ; attempt++) {
       if (options.signal?.aborted) {
-        throw new UpstreamUnavailableError('cancelled', `The request ${options.method} ${stripQuery(options.path)} was cancelled by the client.`);
+        throw new UpstreamUnavailableError('cancelled', `The request ${where} was cancelled by the client.`);
       }
+      const slot = paced ? await this.pace(options, where, waits, lastThrottle) : undefined;
+      this.budget?.spend(where);
       let response: Dispatcher.ResponseData | undefined;
       try {
-        response = await this.attempt(options);
-        if (response.statusCode < 400) return await consume(response);
+        try {
+          response = await this.attempt(options);
+        } finally {
+          if (slot !== undefined) this.pool.pacer.settle(this.keyId, slot);
+        }
+        if (response.statusCode < 400) {
+          const refusal = refuseStatus({ status: response.statusCode, headers: response.headers }, options.expect ?? expectationFor(options.method), where, (t) => this.redact(t));
+          if (refusal) {
+            discard(response.body);
+            throw refusal;
+          }
+          return await consume(response);
+        }
       } catch (err) {
+        // Our own verdicts (a refused answer, a spent budget) are final.
+        if (err instanceof UpstreamUnavailableError && err.kind !== 'cancelled' && !(err instanceof TimeoutMarker)) throw err;
         // Once a POST/PATCH has its answer's headers, it reached PostHog: never again.
         if (response !== undefined && !idempotent) throw this.classify(err, options).error;
         const failure = this.classify(err, options);
         // A request that never connected (ECONNREFUSED) cannot have reached PostHog, so even a POST may go again.
         const neverSent = failure.code === 'ECONNREFUSED';
         const wait = this.backoff(attempt);
-        if (failure.retryable && (idempotent || neverSent) && attempt < this.options.maxRetries && waited + wait < this.options.maxRetryWaitMs) {
-          waited += wait;
+        if (failure.retryable && (idempotent || neverSent) && attempt < this.options.maxRetries && waits.retry + wait < this.options.maxRetryWaitMs) {
+          waits.retry += wait;
           await sleep(wait, options.signal);
           continue;
         }
@@ -195,16 +288,54 @@ export class PostHogClient {
       }
 
       const error = await this.toUpstreamError(response, options);
+      // PostHog could not load these blocks: asking again gets the same answer (facts §10).
+      if (error.status === 502 && error.code === 'recording_blocks_unavailable') throw error;
+      if (paced && error.status === 429) {
+        // PostHog's window is full (maybe other clients share the key): nothing goes before it reopens.
+        const seconds = error.retryAfterSeconds ?? Math.min(60, 2 ** attempt);
+        this.pool.pacer.blockUntil(this.keyId, Date.now() + seconds * 1000);
+        lastThrottle = error;
+        // pace() waits (within what this call may wait) or stops the call with when to continue.
+        if (attempt < this.options.maxRetries) continue;
+      }
       if (idempotent && RETRYABLE_STATUS.has(response.statusCode) && attempt < this.options.maxRetries) {
         const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.backoff(attempt);
-        if (waited + wait < this.options.maxRetryWaitMs) {
-          waited += wait;
+        if (waits.retry + wait < this.options.maxRetryWaitMs) {
+          waits.retry += wait;
           await sleep(wait, options.signal);
           continue;
         }
       }
       throw error;
     }
+  }
+
+  /**
+   * Holds a replay request back until PostHog's per-key window has room. A patient call (summary,
+   * snapshots) may wait up to its throttle allowance, reporting progress; any other call up to
+   * what is left of the 10 s retry budget. A longer wait stops the call with when to continue.
+   */
+  private async pace(options: RequestOptions, where: string, waits: { retry: number }, lastThrottle: UpstreamError | undefined): Promise<number> {
+    const budget = this.budget;
+    if (budget && budget.remainingMs() <= 0) throw budget.timeUp(where);
+    const patient = options.patient === true && budget !== undefined;
+    const allowance = patient ? budget.throttleAllowanceMs() : Math.max(0, this.options.maxRetryWaitMs - waits.retry);
+    const { waitMs, reserved, slot } = this.pool.pacer.reserve(this.keyId, Math.min(allowance, budget ? budget.remainingMs() : Infinity));
+    if (!reserved) {
+      const seconds = Math.ceil(waitMs / 1000);
+      const said = lastThrottle?.detail ? ` PostHog said: "${lastThrottle.detail.slice(0, 160)}"` : '';
+      const rates = this.options.replayRates.length > 0 ? ` (${describeRates(this.options.replayRates)}, POSTHOG_REPLAY_RATE_LIMITS)` : '';
+      throw new BudgetExceeded(
+        'throttle',
+        `PostHog limits replay list and snapshot requests per key${rates}.${said} The next one (${where}) can go in about ${seconds} s, longer than this call may wait: retry in about ${seconds} seconds.`,
+        seconds,
+      );
+    }
+    if (waitMs <= 0) return slot;
+    if (patient) budget.throttleWaitedMs += waitMs;
+    else waits.retry += waitMs;
+    await waitWithProgress(waitMs, options.signal, patient ? budget.progress : undefined, `Waiting ${Math.ceil(waitMs / 1000)} s for PostHog's replay rate limit (${describeRates(this.options.replayRates)}) before ${where}`);
+    return slot;
   }
 
   /** Exponential backoff with a little jitter, for failures that name no wait. */
@@ -225,12 +356,26 @@ export class PostHogClient {
     const cancel = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) cancel();
     else options.signal?.addEventListener('abort', cancel, { once: true });
+    // The call's wall clock may end before the request's own timeout: then it is the call that is up.
+    const callLeft = this.budget ? this.budget.remainingMs() : Infinity;
+    const limit = Math.max(1, Math.min(this.options.timeoutMs, callLeft));
+    const reason = limit < this.options.timeoutMs ? new TimeoutMarker() : new DOMException(`No complete answer within ${this.options.timeoutMs} ms`, 'TimeoutError');
     // undici rejects (or fails the body) with this reason: a TimeoutError, reported as a timeout.
-    const deadline = setTimeout(() => controller.abort(new DOMException(`No complete answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs).unref();
+    const deadline = setTimeout(() => controller.abort(reason), limit).unref();
+    let release: (() => void) | undefined;
     const done = () => {
       clearTimeout(deadline);
       options.signal?.removeEventListener('abort', cancel);
+      release?.();
     };
+    try {
+      // One key's requests beyond its share wait here, not in the pool everyone shares.
+      const granted = this.pool.gate.acquire(this.keyId, controller.signal);
+      release = typeof granted === 'function' ? granted : await granted;
+    } catch (err) {
+      done();
+      throw err;
+    }
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       'user-agent': USER_AGENT,
@@ -256,12 +401,17 @@ export class PostHogClient {
       done();
       throw err;
     }
-    response.body.once('close', done);
+    // An empty body (204) may have closed already; then the slot and timer are freed now.
+    if (response.body.closed || response.body.destroyed) done();
+    else response.body.once('close', done);
     return response;
   }
 
   private classify(err: unknown, options: RequestOptions): { error: Error; retryable: boolean; code?: string } {
     const where = `${options.method} ${stripQuery(options.path)}`;
+    if (err instanceof TimeoutMarker || (err as { cause?: unknown })?.cause instanceof TimeoutMarker) {
+      return { error: this.budget?.timeUp(where) ?? new UpstreamUnavailableError('timeout', err instanceof Error ? err.message : String(err)), retryable: false };
+    }
     if (options.signal?.aborted) {
       return { error: new UpstreamUnavailableError('cancelled', `The request ${where} was cancelled by the client.`), retryable: false };
     }
@@ -294,13 +444,15 @@ export class PostHogClient {
   private async toUpstreamError(response: Dispatcher.ResponseData, options: RequestOptions): Promise<UpstreamError> {
     let text = '';
     try {
-      text = await readCapped(response.body, MAX_ERROR_BODY);
+      text = await readPrefix(response.body, MAX_ERROR_BODY);
     } catch {
       // A body that breaks off still leaves us the status.
     }
-    // Redact the whole text before anything is cut, so no part of the key can survive a cut.
+    // Redact the whole text before anything is cut, so no part of the key can survive a cut;
+    // and the parsed fields again, as JSON decoding can join what escapes kept apart.
     const parsed = parseErrorBody(this.redact(text));
-    const detail = parsed.detail;
+    const detail = parsed.detail === undefined ? undefined : this.redact(parsed.detail);
+    if (parsed.attr !== undefined) parsed.attr = this.redact(parsed.attr);
     return new UpstreamError({
       status: response.statusCode,
       method: options.method,
@@ -313,9 +465,23 @@ export class PostHogClient {
     });
   }
 
-  /** Upstream text is shown to the agent; the key must never be, even if a proxy echoes it. */
-  private redact(text: string): string {
-    return this.apiKey ? text.split(this.apiKey).join('[redacted]') : text;
+}
+
+/** The abort reason when a call's wall clock, not the request's own timeout, cut a request. */
+class TimeoutMarker extends UpstreamUnavailableError {
+  constructor() {
+    super('timeout', 'The call reached its time budget.');
+  }
+}
+
+/** Sleeps, telling the MCP client every few seconds what it is waiting for. */
+async function waitWithProgress(ms: number, signal: AbortSignal | undefined, progress: ((message: string) => void) | undefined, message: string): Promise<void> {
+  const until = Date.now() + ms;
+  while (true) {
+    const left = until - Date.now();
+    if (left <= 0) return;
+    progress?.(`${message}: ${Math.ceil(left / 1000)} s left.`);
+    await sleep(Math.min(left, progress ? PROGRESS_EVERY_MS : left), signal);
   }
 }
 
@@ -360,23 +526,15 @@ export function parseErrorBody(text: string): ParsedErrorBody {
 /** Retry-After (seconds or an HTTP date), else PostHog's "Expected available in N seconds". */
 export function retryAfterSeconds(header: string | string[] | undefined, detail: string | undefined): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
-  if (value !== undefined) {
-    if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value));
+  // A number beyond a day (a 400-digit header is Infinity) says nothing usable: capped at a day.
+  const sane = (seconds: number) => (Number.isFinite(seconds) ? Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, seconds)) : undefined);
+  if (value !== undefined && value.length <= 100) {
+    if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return sane(Number(value));
     const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+    if (!Number.isNaN(date)) return sane(Math.ceil((date - Date.now()) / 1000));
   }
-  const match = detail ? /available in (\d+(?:\.\d+)?) seconds?/i.exec(detail) : null;
-  return match ? Number(match[1]) : undefined;
-}
-
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    if (size < cap) chunks.push(chunk);
-    size += chunk.length;
-  }
-  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
+  const match = detail ? /available in (\d{1,30}(?:\.\d{1,10})?) seconds?/i.exec(detail) : null;
+  return match ? sane(Number(match[1])) : undefined;
 }
 
 function stripQuery(path: string): string {

@@ -4,6 +4,8 @@
  * of every source PostHog has served, and posthog-js's compressed event fields.
  */
 
+import { UpstreamUnavailableError } from '../errors.js';
+
 export type SnapshotSource = {
   source: string;
   blob_key: string | null;
@@ -30,12 +32,15 @@ export type FetchUnit =
   /** Realtime holds the newest, unflushed events; `after` skips what the blocks already hold. */
   | { kind: 'realtime'; after?: number };
 
-/** PostHog lets a personal API key fetch at most this many blocks per request (SPEC: 20). */
-export const MAX_BLOCKS_PER_REQUEST = 20;
+/** PostHog lets a personal API key fetch at most this many blocks per request (end − start ≤ 20, facts §3). */
+export const MAX_BLOCKS_PER_REQUEST = 21;
 
+/** The sources listing; an answer without a `sources` list is not PostHog's (no "0 sources" from a login page). */
 export function parseSources(body: unknown): SnapshotSource[] {
   const list = (body as { sources?: unknown })?.sources;
-  if (!Array.isArray(list)) return [];
+  if (!Array.isArray(list)) {
+    throw new UpstreamUnavailableError('malformed', 'PostHog\'s snapshot listing had no "sources" list; POSTHOG_HOST may not point at the PostHog API. Nothing was read.');
+  }
   return list
     .filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null && typeof s.source === 'string')
     .map((s) => ({

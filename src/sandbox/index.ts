@@ -19,13 +19,17 @@ import {
   ltsBlobKey,
   type StoryName,
 } from './demo/catalog.js';
+import { Hostile, type HostileMode } from './hostile.js';
 import { ApiError, authenticationFailed, defaultErrorBody, errors, notAuthenticated, wwwAuthenticate, type Reply } from './http.js';
 import { dispatch, matchRoute } from './router.js';
 import { SandboxState, type RequestContext, type ResolvedOptions, type SandboxApi } from './state.js';
+import { GENEROUS_RATES, ReplayThrottle, type ThrottleRate } from './throttle.js';
 
 export { SANDBOX_TIMEZONES, type SandboxTimezone } from './timezones.js';
 export type { SandboxApi } from './state.js';
 export { BIG_RECORDING_ID };
+export { FREE_PLAN_RATES, type ThrottleRate } from './throttle.js';
+export type { EchoForm, HostileMode } from './hostile.js';
 
 export const SANDBOX_API_KEY = 'phx_sandbox_demo_key_not_secret';
 
@@ -53,6 +57,8 @@ export interface SandboxOptions {
   bigRecording?: { copies: number };
   /** Add this many recordings to the main project: copies of its demo recordings with ids of their own (for list-size benchmarks). */
   extraRecordings?: number;
+  /** Per-key replay throttle (recordings list, snapshots): windows like PostHog's; default generous, [] = none. */
+  replayThrottle?: ThrottleRate[];
 }
 
 export interface RecordedRequest {
@@ -83,7 +89,9 @@ export interface Sandbox {
   requests: RecordedRequest[]; // every request received, in order
   injectFault(fault: Fault): void;
   clearFaults(): void;
-  reset(): void; // restore demo data to pristine, clear requests and faults
+  /** Misbehave as a hostile upstream would (hostile.ts), until called with undefined. */
+  setHostile(mode: HostileMode | undefined): void;
+  reset(): void; // restore demo data to pristine, clear requests, faults, throttle counts and hostile mode
   close(): Promise<void>; // also closes keep-alive connections so tests end fast
 }
 
@@ -160,6 +168,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = new SandboxState((options.now ?? new Date()).getTime(), extraSeeds);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];
+  const throttle = new ReplayThrottle(options.replayThrottle ?? GENEROUS_RATES);
+  let hostile: Hostile | undefined;
   // Pending fault delays: close() ends them at once so nothing outlives the sandbox.
   const delays = new Map<NodeJS.Timeout, () => void>();
   let siteUrl = '';
@@ -217,6 +227,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const query = Object.fromEntries(url.searchParams);
     const authorization = req.headers.authorization;
     requests.push({ method, path: url.pathname, query, authorization, headers: { ...req.headers }, body });
+    const hostileNow = hostile?.applies(url.pathname, method) ? hostile : undefined;
+    if (hostileNow && (await hostileNow.before(req, res, url.pathname, query, sleep)) === 'handled') return;
 
     let extraHeaders: Record<string, string> | undefined;
     const active = faults.find((f) => f.remaining > 0 && faultMatches(f.fault, method, url.pathname, query));
@@ -251,6 +263,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         authenticate(authorization);
         const matched = matchRoute(url.pathname);
         if (!matched) throw errors.endpointNotFound();
+        throttle.check(matched.route.name, method, authorization);
         timing = matched.route.name;
         const ctx: RequestContext = { method, url, query, body, headers: req.headers, siteUrl, state, options: resolved };
         reply = dispatch(ctx, matched);
@@ -262,6 +275,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           : { status: 500, body: JSON.stringify({ error: 'An internal server error occurred. Please try again later.' }), contentType: 'application/json' };
     }
     if (extraHeaders) reply.headers = { ...reply.headers, ...extraHeaders };
+    if (hostileNow) reply = hostileNow.after(reply);
     send(res, method, reply, started, timing);
   }
 
@@ -302,10 +316,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clearFaults(): void {
       faults = [];
     },
+    setHostile(mode: HostileMode | undefined): void {
+      hostile?.close();
+      hostile = mode ? new Hostile(mode, resolved.apiKey) : undefined;
+    },
     reset(): void {
       state.reset();
       requests.length = 0;
       faults = [];
+      throttle.reset();
+      hostile?.close();
+      hostile = undefined;
     },
     close(): Promise<void> {
       closed ??= new Promise<void>((resolve) => {
@@ -314,6 +335,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           wake();
         }
         delays.clear();
+        hostile?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

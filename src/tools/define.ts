@@ -29,6 +29,8 @@ export interface ToolContext {
   defaultProjectId: string | undefined;
   /** Aborted when the MCP client cancels the call. */
   signal: AbortSignal;
+  /** Reports progress to the MCP client, when it asked for it (a long read, a wait for a throttle). */
+  progress?: ((message: string) => void) | undefined;
   /**
    * Asks the user (not the model) to confirm, naming exactly what will be deleted or changed. A
    * function message is called only when someone will be asked, so what it fetches costs nothing

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PostHogClient } from '../posthog/client.js';
+import { createHash } from 'node:crypto';
 import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
 
 export interface HttpOptions {
@@ -20,6 +21,8 @@ export interface HttpOptions {
   allowedOrigins?: readonly string[] | undefined;
   /** MCP requests handled at once; beyond it, 503 with Retry-After. */
   maxConcurrency?: number | undefined;
+  /** Of those, how many one caller (one key, or one access token) may have; beyond it, 503 for that caller only. */
+  maxConcurrencyPerUser?: number | undefined;
   maxBodyBytes?: number | undefined;
   /** How long a client may take to send a request body; then 408. */
   requestTimeoutMs?: number | undefined;
@@ -40,6 +43,9 @@ export interface RunningHttp {
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_CONCURRENCY = 64;
+const DEFAULT_MAX_CONCURRENCY_PER_USER = 16;
+/** After the grace period, how long the calls still running have to take their error answers out. */
+const FAREWELL_MS = 1_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Longer than the usual 60 s idle timeout of load balancers, so they never reuse a connection we just closed. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -56,6 +62,11 @@ const INVALID_REQUEST = -32600;
 export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  const maxPerUser = options.maxConcurrencyPerUser ?? DEFAULT_MAX_CONCURRENCY_PER_USER;
+  /** Calls in flight per caller (a hash of its credential), so one caller cannot take every slot. */
+  const perUser = new Map<string, number>();
+  /** What each running call needs for a last answer at shutdown: its JSON-RPC id and a way to stop it. */
+  const calls = new Map<ServerResponse, { id: unknown; stop: () => void }>();
   // A client trickling its body would hold a concurrency slot: it gets this long to send it.
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const active = new Set<ServerResponse>();
@@ -63,10 +74,15 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   let drained: (() => void) | undefined;
   let allowedHosts = resolveAllowedHosts(options.allowedHosts, options.host, options.port);
 
-  function admit(res: ServerResponse): void {
+  function admit(res: ServerResponse, user: string): void {
     active.add(res);
+    perUser.set(user, (perUser.get(user) ?? 0) + 1);
     res.once('close', () => {
       active.delete(res);
+      calls.delete(res);
+      const left = (perUser.get(user) ?? 1) - 1;
+      if (left > 0) perUser.set(user, left);
+      else perUser.delete(user);
       if (draining && active.size === 0) drained?.();
     });
   }
@@ -112,7 +128,12 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (active.size >= maxConcurrency) {
       return reply(res, 503, SERVER_ERROR, `Service unavailable: ${maxConcurrency} requests are already running; retry in a second.`, { 'retry-after': '1' });
     }
-    admit(res);
+    // Per-user keys tell callers apart; with the server's own key every caller is the same user.
+    const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
+    if (user && (perUser.get(user) ?? 0) >= maxPerUser) {
+      return reply(res, 503, SERVER_ERROR, `Service unavailable: you already have ${maxPerUser} requests running (MCP_MAX_CONCURRENCY_PER_USER); retry when one has finished.`, { 'retry-after': '1' });
+    }
+    admit(res, user);
 
     const body = await readBody(req, maxBodyBytes, requestTimeout);
     if (body.kind === 'too-slow') {
@@ -132,7 +153,10 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Also when the caller hangs up early: closing the server (and so its transport) aborts the
     // tool's upstream request.
-    res.once('close', () => void server.close().catch(() => {}));
+    const stop = () => void server.close().catch(() => {});
+    res.once('close', stop);
+    const message = body.value as { id?: unknown } | null;
+    calls.set(res, { id: typeof message === 'object' && message !== null && 'id' in message ? message.id : null, stop });
     await server.connect(transport);
     await transport.handleRequest(req, res, body.value);
   }
@@ -180,7 +204,30 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
           };
         });
       }
+      // Every call still running gets an answer, not a reset: an error saying it was not finished.
       const abandoned = active.size;
+      for (const res of [...active]) {
+        const call = calls.get(res);
+        if (!res.headersSent) {
+          const body = JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: SERVER_ERROR, message: 'The server is shutting down and could not finish this call in time; it was stopped. Retry it (another replica, or this server once restarted, will answer).' },
+            id: call?.id ?? null,
+          });
+          res.writeHead(503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close', 'retry-after': '1' });
+          res.end(body);
+        }
+        call?.stop();
+      }
+      if (active.size > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, FAREWELL_MS);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
       httpServer.closeAllConnections();
       await closed;
       return { abandoned };

@@ -112,7 +112,7 @@ describe('config', () => {
     const http = (argv: string[], env: Record<string, string>) => run(['--transport', 'http', ...argv], env);
 
     it('has limits and no token by default', () => {
-      expect(http([], {}).http).toEqual({ authToken: undefined, allowedHosts: undefined, allowedOrigins: [], maxConcurrency: 64, shutdownTimeoutMs: 10_000 });
+      expect(http([], {}).http).toEqual({ authToken: undefined, allowedHosts: undefined, allowedOrigins: [], maxConcurrency: 64, maxConcurrencyPerUser: 16, shutdownTimeoutMs: 10_000 });
     });
 
     it('refuses a non-loopback address when the server has its own key and no access token', () => {

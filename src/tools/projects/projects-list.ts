@@ -31,7 +31,7 @@ Use it to find the project_id the recording tools need, or to check a name befor
       path: apiPath('projects') + encodePlainQuery({ limit: input.limit, offset: input.offset, search: input.search }),
       signal,
     });
-    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list');
+    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list', input.limit);
     const results = page.results
       .filter((p) => Number.isInteger(p.id))
       .map((p) => {

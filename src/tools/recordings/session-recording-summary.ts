@@ -3,6 +3,7 @@ import type { Digest } from '../../digest/digest.js';
 import { MOMENT_KINDS } from '../../digest/model.js';
 import { momentsOf } from '../../digest/moments.js';
 import { UpstreamError } from '../../errors.js';
+import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { parseSources, planUnits, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
@@ -42,15 +43,29 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const recordingPath = apiPath('projects', projectId, 'session_recordings', input.id);
     const snapshotsPath = apiPath('projects', projectId, 'session_recordings', input.id, 'snapshots');
-    const [meta, listing] = await Promise.all([
-      client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal }),
-      client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal }),
-    ]);
+    let meta: Record<string, unknown>;
+    let listing: unknown;
+    try {
+      [meta, listing] = await Promise.all([
+        client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal }),
+        client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true }),
+      ]);
+    } catch (err) {
+      if (!(err instanceof BudgetExceeded)) throw err;
+      // Throttled before anything could be read: no summary yet, and when to ask again.
+      const partial = partialOf(err);
+      const when = partial.retry_after_seconds !== undefined ? ` Call again in about ${partial.retry_after_seconds} seconds.` : '';
+      return { data: { project_id: projectId, id: input.id, timeline: [], counts: {}, moments: [], partial }, text: `No summary of recording ${input.id} yet: ${err.message}${when}` };
+    }
 
-    const digest = await digestUnits(client, snapshotsPath, planUnits(parseSources(listing)), signal);
+    const { digest, stopped } = await digestUnits(client, snapshotsPath, planUnits(parseSources(listing)), signal);
     const { renderDigest } = await digestEngine.render();
     const person = personOf(meta);
     const rendered = renderDigest(digest, { id: input.id, projectId, person }, input.max_chars);
+    const partial = stopped ? partialOf(stopped) : undefined;
+    const partialText = partial
+      ? `\nPARTIAL: ${partial.message} The summary covers the recording up to where reading stopped.${partial.retry_after_seconds !== undefined ? ` Call again in about ${partial.retry_after_seconds} seconds for a whole summary, or read the rest with session-recording-snapshots.` : ' For the rest, read it with session-recording-snapshots.'}`
+      : '';
     const moments = momentsOf(digest);
     return {
       data: {
@@ -69,8 +84,9 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
         ...(moments.length > MOMENTS_MAX ? { moments_left_out: moments.length - MOMENTS_MAX } : {}),
         cut: rendered.cut,
         notes: digest.notes,
+        ...(partial ? { partial } : {}),
       },
-      text: rendered.text,
+      text: rendered.text + partialText,
     };
   },
   explainError: (error, input, { defaultProjectId }) => {
@@ -98,30 +114,42 @@ const digestEngine = {
  * a body cut off) becomes a note and the rest is still read; only when nothing at all could be
  * read does the error surface. Cancellation, or a failure of the digest itself, stops everything.
  */
-async function digestUnits(client: PostHogClient, path: string, units: FetchUnit[], signal: AbortSignal): Promise<Digest> {
+async function digestUnits(client: PostHogClient, path: string, units: FetchUnit[], signal: AbortSignal): Promise<{ digest: Digest; stopped?: BudgetExceeded }> {
   const { startDigest } = await digestEngine.runner();
   const runner = await startDigest(signal);
   try {
     let failures = 0;
     let firstError: unknown;
+    let read = 0;
     for (const unit of units) {
       runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
       try {
-        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal });
+        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true });
         for await (const chunk of response.body) await runner.data(chunk);
         runner.endUnit();
+        read++;
       } catch (err) {
         if (signal.aborted || runner.failure) throw runner.failure ?? err;
+        if (err instanceof BudgetExceeded) {
+          // The call's budget (requests, time, throttle wait) is spent: digest what was read.
+          runner.endUnit();
+          runner.note(`Stopped after ${read} of ${units.length} parts of the recording: ${err.message}`);
+          return { digest: await runner.finish(), stopped: err };
+        }
         failures++;
         firstError ??= err;
         runner.note(`${unitName(unit)} could not be read${err instanceof UpstreamError ? ` (HTTP ${err.status})` : ''}: ${err instanceof Error ? err.message.slice(0, 160) : String(err)}. Events from it are missing or partial.`);
       }
     }
     if (units.length > 0 && failures === units.length) throw firstError;
-    return await runner.finish();
+    return { digest: await runner.finish() };
   } finally {
     runner.close();
   }
+}
+
+function partialOf(err: BudgetExceeded): { reason: string; retry_after_seconds?: number; message: string } {
+  return { reason: err.reason, ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}), message: err.message };
 }
 
 function unitName(unit: FetchUnit): string {

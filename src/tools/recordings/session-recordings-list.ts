@@ -51,7 +51,7 @@ Next: session-recording-get or session-recording-snapshots. Page with offset=nex
       session_ids: input.session_ids,
     });
     const body = await client.json({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings') + query, signal });
-    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list');
+    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list', input.limit);
     const results = page.results.map((r) => recordingView(r, { detail: 'list', personProperties: input.include_person_properties }));
     const data = { project_id: projectId, ...page, results };
 

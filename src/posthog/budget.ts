@@ -1,0 +1,76 @@
+import { UpstreamUnavailableError } from '../errors.js';
+
+/** What one tool call may spend upstream (settings POSTHOG_CALL_MAX_REQUESTS, POSTHOG_CALL_TIMEOUT_MS, POSTHOG_THROTTLE_WAIT_MS). */
+export interface CallLimits {
+  /** Upstream requests (retries included) one tool call may make. */
+  maxRequests: number;
+  /** Wall clock of one tool call, waits included. */
+  wallClockMs: number;
+  /** How long the patient tools (summary, snapshots) may wait in all for PostHog's replay throttle. */
+  throttleWaitMs: number;
+}
+
+export const DEFAULT_CALL_LIMITS: CallLimits = { maxRequests: 100, wallClockMs: 120_000, throttleWaitMs: 60_000 };
+
+/** Tells the MCP client what a long call is doing (notifications/progress). */
+export type ProgressReporter = (message: string) => void;
+
+export type BudgetReason = 'requests' | 'time' | 'throttle';
+
+/**
+ * A call stopped short of its work: the request budget is spent, the wall clock is up, or
+ * PostHog's throttle asks for a longer wait than the call may make. Tools that read many pieces
+ * (snapshots, summary) catch it and return what they have, marked partial; for any other tool
+ * its message is the answer.
+ */
+export class BudgetExceeded extends UpstreamUnavailableError {
+  constructor(
+    readonly reason: BudgetReason,
+    message: string,
+    /** For 'throttle': seconds after which PostHog accepts the next request. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super('budget', message);
+  }
+}
+
+/** One tool call's allowance, shared by every request the call makes. */
+export class CallBudget {
+  readonly startedAt = Date.now();
+  requests = 0;
+  throttleWaitedMs = 0;
+
+  constructor(
+    readonly limits: CallLimits,
+    readonly progress?: ProgressReporter,
+  ) {}
+
+  get deadline(): number {
+    return this.startedAt + this.limits.wallClockMs;
+  }
+
+  remainingMs(): number {
+    return this.deadline - Date.now();
+  }
+
+  /** How long this call may still wait for a throttle. */
+  throttleAllowanceMs(): number {
+    return Math.max(0, Math.min(this.limits.throttleWaitMs - this.throttleWaitedMs, this.remainingMs()));
+  }
+
+  /** Counts one upstream request, or throws when the call has spent its allowance. */
+  spend(where: string): void {
+    if (this.requests >= this.limits.maxRequests) {
+      throw new BudgetExceeded(
+        'requests',
+        `This call reached its budget of ${this.limits.maxRequests} upstream requests (POSTHOG_CALL_MAX_REQUESTS) before ${where}.`,
+      );
+    }
+    if (this.remainingMs() <= 0) throw this.timeUp(where);
+    this.requests++;
+  }
+
+  timeUp(where: string): BudgetExceeded {
+    return new BudgetExceeded('time', `This call reached its time budget of ${Math.round(this.limits.wallClockMs / 1000)} s (POSTHOG_CALL_TIMEOUT_MS) at ${where}.`);
+  }
+}

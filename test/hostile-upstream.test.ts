@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { apiRequests, startHarness, text, type Harness } from './harness.js';
+
+// Issue 10: what the server does when whatever answers for PostHog misbehaves. The upstream is
+// the sandbox's hostile mode (src/sandbox/hostile.ts), over real HTTP.
+
+const P = String(DEMO.mainProjectId);
+const R = DEMO.recordingIds;
+
+describe('bounded bodies', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ client: { timeoutMs: 10_000, maxResponseBytes: 1024 * 1024 } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  it('an endless JSON answer is cut at the cap and refused, long before the timeout', async () => {
+    h.sandbox.setHostile({ kind: 'endless' });
+    const r = await h.call('projects-list', { limit: 5 });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/longer than this server reads \(1 MiB, POSTHOG_MAX_RESPONSE_BYTES\)/);
+  });
+
+  it('a list far larger than the cap is refused, not returned whole', async () => {
+    h.sandbox.setHostile({ kind: 'oversized', items: 50_000 });
+    const r = await h.call('projects-list', { limit: 5 });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/POSTHOG_MAX_RESPONSE_BYTES/);
+    expect(JSON.stringify(r).length).toBeLessThan(2_000);
+  });
+
+  it('a page longer than asked for is trimmed to the limit, the rest left for the next page', async () => {
+    h.sandbox.setHostile({ kind: 'oversized', items: 500 });
+    const r = await h.call('projects-list', { limit: 5 });
+    expect(r.isError, text(r)).toBeFalsy();
+    const page = r.structuredContent as { results: Array<{ id: number }>; has_more: boolean; next_offset: number };
+    expect(page.results.map((p) => p.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(page.has_more).toBe(true);
+    expect(page.next_offset).toBe(5);
+  });
+});
+
+describe('no false success', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ client: { timeoutMs: 5_000, backoffMs: 5 } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  const odd = [
+    { name: '302 to a login page', mode: { kind: 'redirect' as const }, says: /redirect \(302\) to https:\/\/sso\.example\.invalid\/login: POSTHOG_HOST may point at a login\/SSO page/ },
+    { name: '304', mode: { kind: 'no-content' as const, status: 304 as const }, says: /304 Not Modified/ },
+    { name: 'a 200 HTML page', mode: { kind: 'html' as const }, says: /HTML page, not JSON/ },
+  ];
+
+  for (const { name, mode, says } of odd) {
+    it(`deletes answered with ${name} are not reported as done`, async () => {
+      h.sandbox.setHostile({ ...mode, method: 'DELETE' });
+      for (const [tool, args] of [
+        ['project-delete', { id: DEMO.mainProjectId }],
+        ['session-recording-delete', { project_id: P, id: R.checkoutFailure }],
+      ] as const) {
+        const r = await h.call(tool, args);
+        expect(r.isError, `${tool}: ${text(r)}`).toBe(true);
+        expect(text(r)).toMatch(says);
+        expect(text(r)).not.toMatch(/^Deleted/);
+      }
+    });
+  }
+
+  it('204 is success for a DELETE (PostHog\'s real answer) but never where JSON belongs', async () => {
+    h.sandbox.setHostile({ kind: 'no-content', status: 204, method: 'DELETE' });
+    const deleted = await h.call('session-recording-delete', { project_id: P, id: R.checkoutFailure });
+    expect(deleted.isError, text(deleted)).toBeFalsy();
+
+    h.sandbox.setHostile({ kind: 'no-content', status: 204 });
+    for (const [tool, args] of [
+      ['project-get', { id: DEMO.mainProjectId }],
+      ['session-recording-get', { project_id: P, id: R.checkoutFailure }],
+      ['project-create', { name: 'never made' }],
+      ['project-update', { id: DEMO.mainProjectId, name: 'never renamed' }],
+      ['projects-list', {}],
+      ['session-recordings-list', { project_id: P }],
+      ['session-recording-snapshots', { project_id: P, id: R.checkoutFailure }],
+    ] as const) {
+      const r = await h.call(tool, args);
+      expect(r.isError, `${tool}: ${text(r)}`).toBe(true);
+      expect(text(r), tool).toMatch(/204 No Content where it always sends a JSON answer/);
+    }
+  });
+
+  for (const { name, mode, says } of odd) {
+    it(`reads and writes answered with ${name} are errors that say what happened`, async () => {
+      h.sandbox.setHostile(mode);
+      for (const [tool, args] of [
+        ['project-get', { id: DEMO.mainProjectId }],
+        ['project-create', { name: 'never made' }],
+        ['project-update', { id: DEMO.mainProjectId, name: 'never renamed' }],
+        ['session-recording-snapshots', { project_id: P, id: R.checkoutFailure }],
+        ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
+      ] as const) {
+        const r = await h.call(tool, args);
+        expect(r.isError, `${tool}: ${text(r)}`).toBe(true);
+        expect(text(r), tool).toMatch(says);
+      }
+    });
+  }
+
+  it('a 200 with an empty body, an HTML page sent as JSON, or JSON that is no object is not success', async () => {
+    const path = `/api/projects/${DEMO.mainProjectId}`;
+    for (const [body, says] of [
+      ['', /empty body where it always sends JSON/],
+      ['<!DOCTYPE html><html><body>Sign in</body></html>', /HTML page, not JSON/],
+      ['[1, 2]', /JSON that is not an object \(a list\)/],
+      ['null', /JSON that is not an object \(null\)/],
+    ] as const) {
+      h.sandbox.injectFault({ path, status: 200, headers: { 'content-type': 'application/json' }, body, times: 2 });
+      const r = await h.call('project-update', { id: DEMO.mainProjectId, name: 'never renamed' });
+      expect(r.isError, `${body}: ${text(r)}`).toBe(true);
+      expect(text(r)).toMatch(says);
+      h.sandbox.clearFaults();
+    }
+  });
+
+  it('wrong types in every field of every answer: each tool answers, none with "Internal error"', async () => {
+    h.sandbox.setHostile({ kind: 'wrong-types' });
+    for (const [tool, args] of [
+      ['projects-list', {}],
+      ['project-get', { id: DEMO.mainProjectId }],
+      ['project-update', { id: DEMO.mainProjectId, name: 'x' }],
+      ['session-recordings-list', { project_id: P }],
+      ['session-recording-get', { project_id: P, id: R.checkoutFailure }],
+      ['session-recording-snapshots', { project_id: P, id: R.checkoutFailure }],
+      ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
+    ] as const) {
+      const r = await h.call(tool, args);
+      expect(text(r), tool).not.toMatch(/Internal error/);
+    }
+  });
+
+  it('a snapshot listing without a sources list is not "0 sources"', async () => {
+    h.sandbox.injectFault({ path: `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`, status: 200, body: { detail: 'ok' } });
+    const r = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/no "sources" list/);
+  });
+
+  it('a Retry-After of 400 digits is not "Infinity seconds"', async () => {
+    h.sandbox.injectFault({ path: '/api/projects', status: 503, times: 10, headers: { 'retry-after': '9'.repeat(400) } });
+    const r = await h.call('projects-list', {});
+    expect(r.isError).toBe(true);
+    expect(text(r)).not.toMatch(/Infinity|e\+/);
+    expect(text(r)).toMatch(/retry shortly/);
+  });
+});
+
+/** Every way the key could still be read from a text: plain, unescaped, URL-decoded, entity-decoded, base64-decoded. */
+function leaks(output: string, key: string): string[] {
+  const views = [output];
+  const unescaped = output
+    .replace(/\\\\?u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCharCode(Number(d)));
+  views.push(unescaped);
+  for (const run of unescaped.match(/[A-Za-z0-9+/]{12,}={0,2}/g) ?? []) {
+    for (let shift = 0; shift < 4; shift++) views.push(Buffer.from(run.slice(shift), 'base64').toString('latin1'));
+  }
+  const found: string[] = [];
+  for (let i = 0; i + 8 <= key.length; i++) {
+    const window = key.slice(i, i + 8);
+    if (views.some((v) => v.includes(window))) found.push(window);
+  }
+  return found;
+}
+
+describe('the key in disguise', () => {
+  const key = 'phx_Disguised0123456789abcdefGHIJKLmnopqrstuv';
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { apiKey: key }, client: { apiKey: key, timeoutMs: 5_000, backoffMs: 5 } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  for (const form of ['plain', 'json-escape', 'url', 'base64', 'prefix', 'html-entity'] as const) {
+    it(`${form}: neither an error echo nor a 200 body shown as data shows it`, async () => {
+      h.sandbox.setHostile({ kind: 'echo-key', form, status: 400 });
+      const failed = await h.call('project-get', { id: DEMO.mainProjectId });
+      expect(failed.isError).toBe(true);
+      expect(leaks(JSON.stringify(failed), key)).toEqual([]);
+      expect(text(failed)).toMatch(/\[redacted\]/);
+
+      h.sandbox.setHostile({ kind: 'echo-key', form });
+      const shown = await h.call('project-get', { id: DEMO.mainProjectId });
+      expect(shown.isError, text(shown)).toBeFalsy();
+      expect(leaks(JSON.stringify(shown), key)).toEqual([]);
+      expect(JSON.stringify(shown.structuredContent)).toMatch(/\[redacted\]/);
+      expect(leaks(h.stderr.join('\n'), key)).toEqual([]);
+    });
+  }
+
+  it('the key inside snapshot data is removed too', async () => {
+    const path = `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`;
+    const event = (i: number, payload: string) => JSON.stringify(['w1', { type: 6, timestamp: 1_700_000_000_000 + i, data: { plugin: 'rrweb/console@1', payload: { level: 'log', payload: [payload] } } }]);
+    const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const body = [event(0, `token ${key}`), event(1, 'fine'), `["w1",{"type":6,"timestamp":1700000000002,"data":{"plugin":"rrweb/console@1","payload":{"level":"log","payload":["x ${escaped}"]}}}]`].join('\n');
+    h.sandbox.injectFault({ path, query: { source: 'blob_v2' }, status: 200, times: 5, headers: { 'content-type': 'application/jsonl' }, body });
+    const r = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure, max_events: 3 });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(text(r)).toMatch(/console\.log token \[redacted\]/);
+    expect(leaks(JSON.stringify(r), key)).toEqual([]);
+  });
+});
+
+describe('a budget per call', () => {
+  it('a listing of 3,000 sources costs at most the request budget, and the cursor goes on from there', async () => {
+    const h = await startHarness({ client: { timeoutMs: 5_000 }, callLimits: { maxRequests: 40, wallClockMs: 60_000, throttleWaitMs: 10_000 } });
+    try {
+      h.sandbox.setHostile({ kind: 'many-sources', count: 3_000 });
+      const r = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(apiRequests(h.sandbox)).toHaveLength(40);
+      const first = r.structuredContent as { next_cursor: string; partial: { reason: string } };
+      expect(first.partial.reason).toBe('requests');
+      expect(text(r)).toMatch(/POSTHOG_CALL_MAX_REQUESTS.*cursor=/s);
+
+      h.sandbox.requests.length = 0;
+      const again = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure, cursor: first.next_cursor });
+      expect(again.isError, text(again)).toBeFalsy();
+      const asked = apiRequests(h.sandbox).map((q) => q.query.blob_key).filter(Boolean);
+      // 39 sources were read by the first call (one request went to the listing); the next starts at the 40th.
+      expect(asked[0]).toBe('k39');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('30 stalling sources end at the call\'s wall clock with a partial summary, not 30 timeouts', async () => {
+    const h = await startHarness({ client: { timeoutMs: 1_000, maxRetries: 0 }, callLimits: { maxRequests: 100, wallClockMs: 2_500, throttleWaitMs: 1_000 } });
+    try {
+      // The sandbox builds its demo data on first use, in this process: not inside this test's 1 s timeout.
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
+      const r = await h.call('session-recording-summary', { project_id: P, id: R.checkoutFailure });
+      expect(r.isError, text(r)).toBeFalsy();
+      const blockRequests = apiRequests(h.sandbox).filter((q) => q.query.blob_key !== undefined);
+      expect(blockRequests.length).toBeLessThan(30);
+      expect((r.structuredContent as { partial: { reason: string } }).partial.reason).toBe('time');
+      expect(text(r)).toMatch(/PARTIAL: .*POSTHOG_CALL_TIMEOUT_MS/);
+    } finally {
+      await h.close();
+    }
+  });
+});

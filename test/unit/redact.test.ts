@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/posthog/redact.js';
+
+const KEY = 'phx_Abc123def456GHI789jkl012MNO345pqr678STU901';
+
+describe('Redactor', () => {
+  const r = new Redactor(KEY);
+
+  it('removes the key whole, and any run of 8 or more of its characters', () => {
+    expect(r.text(`a ${KEY} b`)).toBe('a [redacted] b');
+    expect(r.text(`cut: ${KEY.slice(0, 20)}…`)).toBe('cut: [redacted]…');
+    expect(r.text(`middle ${KEY.slice(13, 21)} end`)).toBe('middle [redacted] end');
+    // Seven characters are not the key.
+    expect(r.text(`short ${KEY.slice(13, 20)} end`)).toBe(`short ${KEY.slice(13, 20)} end`);
+  });
+
+  it('sees through JSON, URL and HTML escapes (also escaped twice) and shows the decoded text redacted', () => {
+    const json = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(r.text(`x ${json} y`)).toBe('x [redacted] y');
+    expect(r.text(`q=${encodeURIComponent(KEY).replace(/_/g, '%5F')}`)).toBe('q=[redacted]');
+    expect(r.text(`q=${[...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`)).toBe('q=[redacted]');
+    expect(r.text(`q=${[...KEY].map((c) => `%25${c.charCodeAt(0).toString(16)}`).join('')}`)).toBe('q=[redacted]');
+    expect(r.text([...KEY].map((c) => `&#${c.charCodeAt(0)};`).join(''))).toBe('[redacted]');
+    // Text without the key keeps its escapes.
+    expect(r.text('a%20b \\u00e9')).toBe('a%20b \\u00e9');
+  });
+
+  it('finds the key base64-encoded at any byte alignment', () => {
+    for (const prefix of ['', 'x', 'xy', 'Bearer ']) {
+      const encoded = Buffer.from(prefix + KEY).toString('base64');
+      expect(r.text(`auth ${encoded}`), prefix).toMatch(/\[redacted\]/);
+    }
+  });
+
+  it('parses JSON and redacts only the strings (and names) that hold the key', () => {
+    const raw = `{"name":"${KEY}","ok":"fine","nested":[{"k":"${KEY.slice(4, 30)}"}],"${KEY}":1}`;
+    expect(r.parse(raw)).toEqual({ name: '[redacted]', ok: 'fine', nested: [{ k: '[redacted]' }], '[redacted]': 1 });
+    const clean = '{"a":"b","url":"https://x/?q=%20"}';
+    expect(r.parse(clean)).toEqual({ a: 'b', url: 'https://x/?q=%20' });
+  });
+
+  it('redacts a stream whose chunks split the key', async () => {
+    const text = `line one\n["w",{"t":"${KEY}"}]\nlast ${KEY}`;
+    async function* chunks() {
+      for (let i = 0; i < text.length; i += 5) yield Buffer.from(text.slice(i, i + 5));
+    }
+    let out = '';
+    for await (const chunk of r.stream(chunks())) out += chunk.toString();
+    expect(out).toBe('line one\n["w",{"t":"[redacted]"}]\nlast [redacted]');
+  });
+
+  it('without a key, text passes unchanged', () => {
+    expect(new Redactor(undefined).text('phx_anything_at_all')).toBe('phx_anything_at_all');
+  });
+});
