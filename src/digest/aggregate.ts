@@ -1,0 +1,266 @@
+/**
+ * What went wrong across many recordings (issue 13): the digests of single recordings, folded
+ * into problems ranked by how many sessions they hit. Pure: it reads digests, fetches nothing.
+ *
+ * A problem is one kind of trouble with one signature:
+ * - console errors and warnings: the message with numbers, ids and URLs folded;
+ * - failed requests: method, path pattern (ids folded, no query) and status;
+ * - rage and dead clicks: the page's path pattern and the element.
+ */
+
+import { clip } from '../tools/format.js';
+import type { Digest, ItemKind, TimelineItem } from './digest.js';
+
+export type ProblemKind = 'console-error' | 'console-warn' | 'request-failed' | 'rage-click' | 'dead-click';
+const PROBLEM_KINDS = new Set<ItemKind>(['console-error', 'console-warn', 'request-failed', 'rage-click', 'dead-click']);
+
+/** How much each kind weighs when sessions and pages are ranked by trouble. */
+const WEIGHT: Record<ProblemKind, number> = {
+  'console-error': 3,
+  'request-failed': 3,
+  'rage-click': 2,
+  'dead-click': 1,
+  'console-warn': 0.5,
+};
+
+export interface TriageInput {
+  id: string;
+  /** Who was recorded (person uuid or distinct id), to count people; null when unknown. */
+  person: string | null;
+  digest: Digest;
+}
+
+export interface ProblemExample {
+  session_id: string;
+  /** Seconds into the recording. */
+  at_s: number;
+  link?: string | undefined;
+}
+
+export interface Problem {
+  kind: ProblemKind;
+  /** The folded message, `METHOD /path/:id → 500`, or `page: element`. */
+  signature: string;
+  /** One real instance, unfolded (clipped). */
+  sample: string;
+  sessions: number;
+  people: number;
+  /** Every occurrence, repeats included. */
+  occurrences: number;
+  first_seen: string | null;
+  last_seen: string | null;
+  examples: ProblemExample[];
+}
+
+export interface PageTrouble {
+  page: string;
+  sessions: number;
+  problems: number;
+  score: number;
+}
+
+export interface SessionTrouble {
+  id: string;
+  score: number;
+  console_errors: number;
+  failed_requests: number;
+  rage_clicks: number;
+  dead_clicks: number;
+  console_warnings: number;
+  duration_s: number;
+  start_url: string | null;
+}
+
+export interface Triage {
+  problems: Problem[];
+  pages: PageTrouble[];
+  sessions: SessionTrouble[];
+}
+
+export interface AggregateOptions {
+  /** Examples kept per problem. */
+  examples?: number;
+  /** A link to PostHog's player at a moment, where the host has one. */
+  link?: (sessionId: string, seconds: number) => string | undefined;
+}
+
+interface Group {
+  kind: ProblemKind;
+  signature: string;
+  sample: string;
+  sessions: Set<string>;
+  people: Set<string>;
+  occurrences: number;
+  first: number | null;
+  last: number | null;
+  examples: ProblemExample[];
+}
+
+export function aggregate(inputs: readonly TriageInput[], options: AggregateOptions = {}): Triage {
+  const maxExamples = options.examples ?? 3;
+  const groups = new Map<string, Group>();
+  const pages = new Map<string, { sessions: Set<string>; problems: number; score: number }>();
+  const sessions: SessionTrouble[] = [];
+
+  for (const { id, person, digest } of inputs) {
+    const trouble: SessionTrouble = {
+      id,
+      score: 0,
+      console_errors: 0,
+      failed_requests: 0,
+      rage_clicks: 0,
+      dead_clicks: 0,
+      console_warnings: 0,
+      duration_s: Math.round(digest.duration_ms / 1000),
+      start_url: digest.pages[0]?.url ?? null,
+    };
+    // One example per session and problem: the first moment it happened there.
+    const seenHere = new Set<string>();
+    for (const item of digest.timeline) {
+      if (!PROBLEM_KINDS.has(item.kind)) continue;
+      const kind = item.kind as ProblemKind;
+      const count = item.count ?? 1;
+      const page = pageAt(digest, item);
+      const { signature, sample } = signatureOf(kind, item, page);
+      const groupKey = `${kind}\u0000${signature}`;
+      let group = groups.get(groupKey);
+      if (!group) {
+        group = { kind, signature, sample, sessions: new Set(), people: new Set(), occurrences: 0, first: null, last: null, examples: [] };
+        groups.set(groupKey, group);
+      }
+      group.sessions.add(id);
+      group.people.add(person ?? `session:${id}`);
+      group.occurrences += count;
+      const when = digest.start === null ? null : digest.start + item.t;
+      if (when !== null && Number.isFinite(when)) {
+        group.first = group.first === null ? when : Math.min(group.first, when);
+        group.last = group.last === null ? when : Math.max(group.last, when);
+      }
+      if (!seenHere.has(groupKey)) {
+        seenHere.add(groupKey);
+        if (group.examples.length < maxExamples) {
+          const at = Math.max(0, Math.floor(item.t / 1000));
+          group.examples.push({ session_id: id, at_s: at, link: options.link?.(id, at) });
+        }
+      }
+
+      trouble.score += WEIGHT[kind] * count;
+      if (kind === 'console-error') trouble.console_errors += count;
+      else if (kind === 'console-warn') trouble.console_warnings += count;
+      else if (kind === 'request-failed') trouble.failed_requests += count;
+      else if (kind === 'rage-click') trouble.rage_clicks += count;
+      else trouble.dead_clicks += count;
+
+      const pageKey = page ?? '(unknown page)';
+      let pageTrouble = pages.get(pageKey);
+      if (!pageTrouble) {
+        pageTrouble = { sessions: new Set(), problems: 0, score: 0 };
+        pages.set(pageKey, pageTrouble);
+      }
+      pageTrouble.sessions.add(id);
+      pageTrouble.problems += count;
+      pageTrouble.score += WEIGHT[kind] * count;
+    }
+    sessions.push(trouble);
+  }
+
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    problems: [...groups.values()]
+      .map((g) => ({
+        kind: g.kind,
+        signature: g.signature,
+        sample: g.sample,
+        sessions: g.sessions.size,
+        people: g.people.size,
+        occurrences: g.occurrences,
+        first_seen: iso(g.first),
+        last_seen: iso(g.last),
+        examples: g.examples,
+      }))
+      .sort((a, b) => b.sessions - a.sessions || WEIGHT[b.kind] - WEIGHT[a.kind] || b.occurrences - a.occurrences || a.signature.localeCompare(b.signature)),
+    pages: [...pages.entries()]
+      .map(([page, p]) => ({ page, sessions: p.sessions.size, problems: p.problems, score: round(p.score) }))
+      .sort((a, b) => b.score - a.score || b.sessions - a.sessions || a.page.localeCompare(b.page)),
+    sessions: sessions.map((s) => ({ ...s, score: round(s.score) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)),
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** The page the window showed at the item's time, as a path pattern; null before any page. */
+function pageAt(digest: Digest, item: TimelineItem): string | null {
+  let url: string | undefined;
+  for (const page of digest.pages) {
+    if (page.w !== item.w) continue;
+    if (page.t > item.t) break;
+    url = page.url;
+  }
+  return url === undefined ? null : urlPattern(url);
+}
+
+function signatureOf(kind: ProblemKind, item: TimelineItem, page: string | null): { signature: string; sample: string } {
+  if (kind === 'console-error' || kind === 'console-warn') {
+    const message = item.detail ?? '';
+    return { signature: foldMessage(message) || '(empty message)', sample: clip(message, 200) };
+  }
+  if (kind === 'request-failed') {
+    const target = item.target ?? '';
+    const space = target.indexOf(' ');
+    const hasMethod = space > 0 && /^[A-Z]{1,10}$/.test(target.slice(0, space));
+    const method = hasMethod ? target.slice(0, space) : '';
+    const url = hasMethod ? target.slice(space + 1) : target;
+    const status = item.detail ?? 'failed';
+    return { signature: `${method ? `${method} ` : ''}${urlPattern(url)} → ${foldStatus(status)}`, sample: clip(`${target} → ${status}`, 200) };
+  }
+  const element = item.target ?? '(unknown element)';
+  return { signature: `${page ?? '(unknown page)'}: ${element}`, sample: clip(element, 200) };
+}
+
+/** A status stays as it is; an error text is folded like a message. */
+function foldStatus(status: string): string {
+  return /^\d{3}$/.test(status) ? status : foldMessage(status);
+}
+
+const URL_IN_TEXT = /\b(?:https?|wss?|file|chrome-extension|moz-extension):\/\/[^\s'"`<>()[\]{}]+/gi;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+/** Hex or base64-ish tokens with digits in them: ids, hashes, tokens. */
+const ID_TOKEN = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{12,}\b|\b[0-9a-f]{8,}\b/gi;
+const NUMBER = /(?<![A-Za-z_])-?\d+(?:\.\d+)?(?![A-Za-z_])/g;
+
+/** Numbers, ids and URLs folded, so the same error from different users and pages is one problem. */
+export function foldMessage(message: string): string {
+  return clip(
+    message
+      .replace(URL_IN_TEXT, (url) => `<${urlPattern(url)}>`)
+      .replace(UUID, '<id>')
+      .replace(ID_TOKEN, '<id>')
+      .replace(NUMBER, 'N')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    200,
+  );
+}
+
+const ID_SEGMENT = /^(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{8,}|(?=.*\d)[A-Za-z0-9_-]{16,})$/i;
+
+/** A URL's host and path with id-like segments folded to `:id`; no query, no fragment. */
+export function urlPattern(url: string): string {
+  let host = '';
+  let path = url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'data:' || parsed.protocol === 'blob:') return `${parsed.protocol}…`;
+    host = parsed.host;
+    path = parsed.pathname;
+  } catch {
+    path = url.replace(/[?#].*$/, '');
+  }
+  const folded = path
+    .split('/')
+    .map((segment) => (ID_SEGMENT.test(segment) ? ':id' : segment))
+    .join('/');
+  return clip(`${host}${folded || '/'}`, 160);
+}
