@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createDigestCache } from './cache/index.js';
 import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
 import { PostHogClient } from './posthog/client.js';
 import { selectTools, serverFactory } from './server.js';
@@ -54,10 +55,11 @@ async function main(): Promise<void> {
   const toolCount = selectTools(settings).length;
   const callLimits = { maxRequests: upstream.callMaxRequests, wallClockMs: upstream.callTimeoutMs, throttleWaitMs: upstream.throttleWaitMs };
   // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
-  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits });
+  const cache = createDigestCache(config.cache, log);
+  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache });
 
   const shutdown = async (code: number) => {
-    await Promise.allSettled([client.close(), closeSandbox()]);
+    await Promise.allSettled([client.close(), closeSandbox(), cache.close()]);
     process.exit(code);
   };
 

@@ -26,6 +26,8 @@ const configSchema = z.object({
   sandbox: z.boolean(),
   /** Which PostHog the sandbox imitates: today's Cloud (default) or the 2024 API. */
   sandboxApi: z.enum(['today', '2024']),
+  /** Where digests are kept (issue 13): memory, off, or a Redis URL (a secret when it carries a password). */
+  cache: z.object({ target: z.string(), maxMb: z.number().int().min(1), ttlMs: z.number().int().min(1000) }),
   /** Bounds on what upstream may cost (issue 10) and PostHog's replay throttle (issue 9). */
   upstream: z.object({
     maxResponseBytes: z.number().int().min(1024),
@@ -74,6 +76,9 @@ Options:
   --no-confirm              do not ask the user before deletes and project changes
                             (env POSTHOG_CONFIRM_DESTRUCTIVE=0), for unattended agents
   --toolsets LIST           comma list of: ${TOOLSETS.join(', ')} (env POSTHOG_TOOLSETS)
+  --cache memory|off|URL    where digests are kept so a recording is not read twice: in this
+                            process (default), nowhere, or a shared redis://… (env MCP_DIGEST_CACHE;
+                            prefer the variable for a URL with a password)
   --transport stdio|http    default stdio; http serves Streamable HTTP at /mcp
   --port N                  HTTP port (default 3000)
   --host ADDR               HTTP bind address (default 127.0.0.1)
@@ -107,6 +112,11 @@ HTTP transport:
   MCP_MAX_CONCURRENCY       MCP requests handled at once; more get 503 (default 64)
   MCP_MAX_CONCURRENCY_PER_USER  of those, how many one caller (key or token) may have (default 16)
   MCP_SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long running calls may finish (default 10000)
+
+Digest cache:
+  MCP_DIGEST_CACHE          memory (default) | off | redis://[:password@]host:port (same as --cache)
+  MCP_DIGEST_CACHE_MB       in-process cache size in MiB (default 64)
+  MCP_DIGEST_CACHE_TTL_S    how long a digest is kept, in seconds (default 86400)
 `;
 
 export type CliAction = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
@@ -124,6 +134,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
         'sandbox-api': { type: 'string' },
         'read-only': { type: 'boolean' },
         'no-confirm': { type: 'boolean' },
+        cache: { type: 'string' },
         toolsets: { type: 'string' },
         transport: { type: 'string' },
         port: { type: 'string' },
@@ -173,6 +184,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
 
   const timeoutMs = parseInteger(env.POSTHOG_TIMEOUT_MS, 'POSTHOG_TIMEOUT_MS', 30_000, 100, 600_000);
   const upstream = parseUpstreamSettings(env);
+  const cache = parseCacheSettings(stringFlag(flags.cache), env);
   const port = parseInteger(flags.port, '--port', 3000, 0, 65_535);
   const bindHost = flags.host?.trim() || '127.0.0.1';
   const http = parseHttpSettings(flags, env, { transport, bindHost, serverHasKey: sandbox || apiKey !== undefined, sandbox }, warnings);
@@ -190,6 +202,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     sandbox,
     sandboxApi,
     upstream,
+    cache,
     confirmDestructive: flags['no-confirm'] !== true && parseSwitch(env.POSTHOG_CONFIRM_DESTRUCTIVE, 'POSTHOG_CONFIRM_DESTRUCTIVE', true),
     http,
     warnings,
@@ -208,6 +221,20 @@ function parseSandboxApi(flag: string | undefined, envValue: string | undefined,
     warnings.push('POSTHOG_SANDBOX_API is ignored without --sandbox.');
   }
   return value;
+}
+
+/** --cache / MCP_DIGEST_CACHE: memory, off, or a Redis URL (never echoed: it may hold a password). */
+function parseCacheSettings(flag: string | undefined, env: Env): Config['cache'] {
+  const target = (flag ?? nonEmpty(env.MCP_DIGEST_CACHE) ?? 'memory').trim();
+  const name = flag !== undefined ? '--cache' : 'MCP_DIGEST_CACHE';
+  if (target !== 'memory' && target !== 'off' && !/^rediss?:\/\/[^\s]+$/i.test(target)) {
+    throw new ConfigurationError(`${name} must be "memory", "off" or a redis:// (or rediss://) URL.`);
+  }
+  return {
+    target,
+    maxMb: parseInteger(env.MCP_DIGEST_CACHE_MB, 'MCP_DIGEST_CACHE_MB', 64, 1, 16_384),
+    ttlMs: parseInteger(env.MCP_DIGEST_CACHE_TTL_S, 'MCP_DIGEST_CACHE_TTL_S', 86_400, 1, 30 * 86_400) * 1000,
+  };
 }
 
 function parseUpstreamSettings(env: Env): Config['upstream'] {

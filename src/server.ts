@@ -3,6 +3,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { DigestCache } from './cache/index.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import { CallBudget, DEFAULT_CALL_LIMITS, type CallLimits, type ProgressReporter } from './posthog/budget.js';
@@ -26,6 +27,8 @@ export interface ServerDependencies {
   log?: (message: string) => void;
   /** What one tool call may spend upstream (requests, wall clock, throttle waits). */
   callLimits?: CallLimits;
+  /** Digests already made (in-process or shared on Redis); none: every digest is made afresh. */
+  cache?: DigestCache;
   /**
    * Whether the transport can carry a question to the user during a call (stdio, in-memory: yes;
    * stateless HTTP answering in plain JSON: no, the question would never arrive). Default true.
@@ -52,7 +55,7 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS, cache }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
   const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
@@ -66,7 +69,7 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
     const registered = new Map<string, Registration>();
-    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits) });
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache) });
     server.server.removeRequestHandler('tools/call');
     server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
@@ -132,7 +135,7 @@ async function callTool(
   return result;
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits): RegisteredTool {
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined): RegisteredTool {
   return server.registerTool(
     tool.name,
     {
@@ -145,10 +148,11 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
     async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
       const progress = progressReporter(extra);
       // Every upstream request of this call spends one allowance (posthog/budget.ts).
-      const callClient = client.forCall(new CallBudget(callLimits, progress));
+      const limits = tool.callLimits ? tool.callLimits(callLimits, input) : callLimits;
+      const callClient = client.forCall(new CallBudget(limits, progress));
       try {
         const confirm = confirmer(server, extra, askUser, log);
-        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm });
+        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
         // The last line of defence: whatever upstream text an error carries, the key is not in it.

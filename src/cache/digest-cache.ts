@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 
 /**
  * A cache of recording digests, so the same recording is not fetched and digested twice while it
@@ -35,6 +34,11 @@ export interface CacheStats {
   stale: number;
   /** Operations that failed (Redis unreachable, too slow, or a corrupt entry). */
   errors: number;
+}
+
+/** node:crypto on first use, not at start-up (every client waits for start-up; few ever digest). */
+function createHash(algorithm: string) {
+  return process.getBuiltinModule('node:crypto').createHash(algorithm);
 }
 
 /**

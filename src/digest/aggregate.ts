@@ -207,21 +207,27 @@ function signatureOf(kind: ProblemKind, item: TimelineItem, page: string | null)
     return { signature: foldMessage(message) || '(empty message)', sample: clip(message, 200) };
   }
   if (kind === 'request-failed') {
-    const target = item.target ?? '';
-    const space = target.indexOf(' ');
-    const hasMethod = space > 0 && /^[A-Z]{1,10}$/.test(target.slice(0, space));
-    const method = hasMethod ? target.slice(0, space) : '';
-    const url = hasMethod ? target.slice(space + 1) : target;
-    const status = item.detail ?? 'failed';
-    return { signature: `${method ? `${method} ` : ''}${urlPattern(url)} → ${foldStatus(status)}`, sample: clip(`${target} → ${status}`, 200) };
+    // The digest keeps a failed request's parts; older cached digests only have its words.
+    const request = item.request ?? requestFromWords(item);
+    const status = request.status !== undefined ? String(request.status) : request.error ? foldMessage(request.error) : 'failed';
+    const shown = `${request.method ? `${request.method} ` : ''}${request.url}`;
+    return { signature: `${request.method ? `${request.method} ` : ''}${urlPattern(request.url)} → ${status}`, sample: clip(`${shown} → ${request.status ?? request.error ?? 'failed'}`, 200) };
   }
   const element = item.target ?? '(unknown element)';
   return { signature: `${page ?? '(unknown page)'}: ${element}`, sample: clip(element, 200) };
 }
 
-/** A status stays as it is; an error text is folded like a message. */
-function foldStatus(status: string): string {
-  return /^\d{3}$/.test(status) ? status : foldMessage(status);
+/** `POST https://…` and `500` as the digest words them. */
+function requestFromWords(item: TimelineItem): NonNullable<TimelineItem['request']> {
+  const target = item.target ?? '';
+  const space = target.indexOf(' ');
+  const hasMethod = space > 0 && /^[A-Z]{1,10}$/.test(target.slice(0, space));
+  const status = /^\d{3}$/.test(item.detail ?? '') ? Number(item.detail) : undefined;
+  return {
+    ...(hasMethod ? { method: target.slice(0, space) } : {}),
+    url: hasMethod ? target.slice(space + 1) : target,
+    ...(status !== undefined ? { status } : item.detail ? { error: item.detail } : {}),
+  };
 }
 
 const URL_IN_TEXT = /\b(?:https?|wss?|file|chrome-extension|moz-extension):\/\/[^\s'"`<>()[\]{}]+/gi;

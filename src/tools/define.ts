@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { Toolset } from '../config.js';
 import type { UpstreamError } from '../errors.js';
+import type { DigestCache } from '../cache/index.js';
+import type { CallLimits } from '../posthog/budget.js';
 import type { PostHogClient } from '../posthog/client.js';
 
 /** All four hints are required: read-only mode and the README's safety table are derived from them. */
@@ -29,6 +31,8 @@ export interface ToolContext {
   defaultProjectId: string | undefined;
   /** Aborted when the MCP client cancels the call. */
   signal: AbortSignal;
+  /** Digests already made, by upstream, project and recording (consulted only after the caller's key read the recording's listing). */
+  cache?: DigestCache | undefined;
   /** Reports progress to the MCP client, when it asked for it (a long read, a wait for a throttle). */
   progress?: ((message: string) => void) | undefined;
   /**
@@ -60,6 +64,12 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
    * lists valid ones). server.ts adds the generic advice for the status when this returns nothing.
    */
   explainError?: (error: UpstreamError, input: z.output<Input>, context: { defaultProjectId: string | undefined }) => string | undefined;
+  /**
+   * What one call of this tool may spend upstream, from the configured limits and the input: a
+   * tool that reads many recordings (triage) needs more requests than one that reads one. The
+   * wall clock and the throttle wait stay as configured.
+   */
+  callLimits?: (limits: CallLimits, input: z.output<Input>) => CallLimits;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

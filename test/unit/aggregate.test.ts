@@ -14,6 +14,7 @@ function digest(timeline: TimelineItem[], pages: Digest['pages'] = [{ t: 0, w: '
     pages,
     timeline,
     counts: {} as Digest['counts'],
+    timing: { frozen: false, stray: 0 },
     notes: [],
   };
 }
@@ -45,7 +46,7 @@ describe('aggregate', () => {
       person: 'p1',
       digest: digest([
         { t: 1_000, w: 'w1', kind: 'click', target: 'button "Pay"' },
-        { t: 2_000, w: 'w1', kind: 'request-failed', target: 'POST https://api.example.com/orders/17', detail: '500' },
+        { t: 2_000, w: 'w1', kind: 'request-failed', target: 'POST https://api.example.com/orders/17', detail: '500', request: { method: 'POST', url: 'https://api.example.com/orders/17', status: 500 } },
         { t: 2_100, w: 'w1', kind: 'console-error', detail: 'Order 17 failed', count: 2 },
         { t: 3_000, w: 'w1', kind: 'rage-click', target: 'button "Pay"', count: 4 },
       ]),

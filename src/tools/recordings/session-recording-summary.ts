@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import type { Digest } from '../../digest/digest.js';
 import { MOMENT_KINDS } from '../../digest/model.js';
 import { momentsOf } from '../../digest/moments.js';
-import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import type { PostHogClient } from '../../posthog/client.js';
-import { apiPath, encodePlainQuery } from '../../posthog/query.js';
-import { parseSources, planUnits, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
+import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { digestFromListing, fetchListing, partialOf } from './recording-digest.js';
 import { recordingNotFound } from './session-recording-get.js';
 
 export const sessionRecordingSummary = defineTool({
@@ -39,16 +36,15 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
       )
       .describe('Pages, rage and dead clicks, console errors and warnings, failed requests (method, url, status): the whole recording, whatever max_chars cut from the text.'),
   }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { client, defaultProjectId, signal, cache }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const recordingPath = apiPath('projects', projectId, 'session_recordings', input.id);
-    const snapshotsPath = apiPath('projects', projectId, 'session_recordings', input.id, 'snapshots');
     let meta: Record<string, unknown>;
     let listing: unknown;
     try {
       [meta, listing] = await Promise.all([
         client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal }),
-        client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true }),
+        fetchListing(client, projectId, input.id, signal),
       ]);
     } catch (err) {
       if (!(err instanceof BudgetExceeded)) throw err;
@@ -58,8 +54,8 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
       return { data: { project_id: projectId, id: input.id, timeline: [], counts: {}, moments: [], partial }, text: `No summary of recording ${input.id} yet: ${err.message}${when}` };
     }
 
-    const { digest, stopped } = await digestUnits(client, snapshotsPath, planUnits(parseSources(listing)), signal);
-    const { renderDigest } = await digestEngine.render();
+    const { digest, stopped } = await digestFromListing({ client, signal, cache }, projectId, input.id, listing);
+    const { renderDigest } = await loadRenderer();
     const person = personOf(meta);
     const rendered = renderDigest(digest, { id: input.id, projectId, person }, input.max_chars);
     const partial = stopped ? partialOf(stopped) : undefined;
@@ -99,64 +95,8 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
 /** Moments returned at most (a long recording can have thousands; the result stays bounded). */
 const MOMENTS_MAX = 500;
 
-/**
- * The digest engine (DOM mirror, digester, renderer, worker runner, with node:crypto and
- * worker_threads) is loaded by the first summary, not at start-up: a client waits for start-up
- * at every launch, and most sessions never ask for a summary.
- */
-const digestEngine = {
-  runner: () => import('../../digest/runner.js'),
-  render: () => import('../../digest/render.js'),
-};
-
-/**
- * Streams every unit through the digest. A unit that fails (a block range PostHog cannot serve,
- * a body cut off) becomes a note and the rest is still read; only when nothing at all could be
- * read does the error surface. Cancellation, or a failure of the digest itself, stops everything.
- */
-async function digestUnits(client: PostHogClient, path: string, units: FetchUnit[], signal: AbortSignal): Promise<{ digest: Digest; stopped?: BudgetExceeded }> {
-  const { startDigest } = await digestEngine.runner();
-  const runner = await startDigest(signal);
-  try {
-    let failures = 0;
-    let firstError: unknown;
-    let read = 0;
-    for (const unit of units) {
-      runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
-      try {
-        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true });
-        for await (const chunk of response.body) await runner.data(chunk);
-        runner.endUnit();
-        read++;
-      } catch (err) {
-        if (signal.aborted || runner.failure) throw runner.failure ?? err;
-        if (err instanceof BudgetExceeded) {
-          // The call's budget (requests, time, throttle wait) is spent: digest what was read.
-          runner.endUnit();
-          runner.note(`Stopped after ${read} of ${units.length} parts of the recording: ${err.message}`);
-          return { digest: await runner.finish(), stopped: err };
-        }
-        failures++;
-        firstError ??= err;
-        runner.note(`${unitName(unit)} could not be read${err instanceof UpstreamError ? ` (HTTP ${err.status})` : ''}: ${err instanceof Error ? err.message.slice(0, 160) : String(err)}. Events from it are missing or partial.`);
-      }
-    }
-    if (units.length > 0 && failures === units.length) throw firstError;
-    return { digest: await runner.finish() };
-  } finally {
-    runner.close();
-  }
-}
-
-function partialOf(err: BudgetExceeded): { reason: string; retry_after_seconds?: number; message: string } {
-  return { reason: err.reason, ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}), message: err.message };
-}
-
-function unitName(unit: FetchUnit): string {
-  if (unit.kind === 'blob_v2') return unit.start === unit.end ? `Block ${unit.start}` : `Blocks ${unit.start}-${unit.end}`;
-  if (unit.kind === 'realtime') return 'The realtime (not yet stored) data';
-  return `Source ${unit.kind} ${unit.key.slice(0, 60)}`;
-}
+/** The renderer is loaded by the first summary, not at start-up (see recording-digest.ts). */
+const loadRenderer = () => import('../../digest/render.js');
 
 function personOf(meta: Record<string, unknown> | null | undefined): { distinct_id: string | null; name: string | null } | null {
   if (!meta) return null;
