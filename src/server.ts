@@ -6,7 +6,8 @@ import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition } from './tools/define.js';
-import { ALL_TOOLS } from './tools/index.js';
+import { ALL_APP_RESOURCES, ALL_TOOLS } from './tools/index.js';
+import type { AppResource } from './tools/recordings/player.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
@@ -42,6 +43,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
+  const resources = ALL_APP_RESOURCES.filter((resource) => selected.some((tool) => uiOf(tool)?.resourceUri === resource.uri));
   // Started now, read when the client first asks: by then it is usually ready.
   const listing = loadListing(selected, schemaOptions);
   // Each SDK server otherwise builds its own Ajv instance (for elicitation, which we never use):
@@ -51,6 +53,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
     for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
+    for (const resource of resources) registerAppResource(server, resource);
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
@@ -73,6 +76,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       inputSchema,
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
+      ...(tool._meta ? { _meta: tool._meta } : {}),
     },
     async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
       try {
@@ -86,6 +90,20 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         return { isError: true, content: [{ type: 'text', text }] };
       }
     },
+  );
+}
+
+function uiOf(tool: AnyToolDefinition): { resourceUri?: string } | undefined {
+  return tool._meta?.ui as { resourceUri?: string } | undefined;
+}
+
+/** An MCP Apps view (ui://…, text/html;profile=mcp-app), with its CSP and border preference in `_meta.ui`. */
+function registerAppResource(server: McpServer, resource: AppResource): void {
+  server.registerResource(
+    resource.name,
+    resource.uri,
+    { title: resource.title, description: resource.description, mimeType: resource.mimeType, _meta: resource.meta },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: resource.mimeType, text: await resource.read(), _meta: resource.meta }] }),
   );
 }
 

@@ -45,6 +45,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
    * lists valid ones). server.ts adds the generic advice for the status when this returns nothing.
    */
   explainError?: (error: UpstreamError, input: z.output<Input>, context: { defaultProjectId: string | undefined }) => string | undefined;
+  /**
+   * Protocol metadata listed with the tool, as given: the MCP Apps extension's `ui` (the player
+   * resource a host renders the result with, and who may call the tool).
+   */
+  _meta?: Record<string, unknown>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
