@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { DEMO } from '../src/sandbox/index.js';
+import { PLAYER_URI } from '../src/tools/recordings/player.js';
+import { startHarness, type Harness } from './harness.js';
+
+/**
+ * The player in a real browser: Debian's headless Chromium (never a downloaded one) loads a test
+ * host page that renders session-recording-replay's result the way MCP Apps hosts do (sandboxed
+ * iframe, CSP from the resource's declaration, ext-apps' AppBridge), against our server and the
+ * sandbox's real recorded checkout. Assertions are made from inside the replayed document.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`player-browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+
+const P = String(DEMO.mainProjectId);
+const R = DEMO.recordingIds;
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+interface HostPage {
+  page: Page;
+  /** the host page's and its sandbox proxy's */
+  origins: string[];
+  requests: string[];
+  close(): Promise<void>;
+}
+
+describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Apps host', { timeout: 90_000 }, () => {
+  let h: Harness;
+  let context: BrowserContext;
+  let profile: string;
+  let hostScript: string;
+
+  beforeAll(async () => {
+    const { build } = await import('esbuild');
+    const bundled = await build({ entryPoints: [new URL('./browser/host.js', import.meta.url).pathname], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error' });
+    hostScript = bundled.outputFiles[0]!.text;
+    h = await startHarness();
+    profile = await mkdtemp(join(tmpdir(), 'player-chromium-'));
+    const { chromium } = await import('playwright-core');
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await h?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+  });
+
+  /** Serves the host page, the tool result and resource it renders, and /call for the view's tool calls. */
+  async function openHost(args: Record<string, unknown>, theme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+    const result = await h.client.callTool({ name: 'session-recording-replay', arguments: args });
+    const resource = (await h.client.readResource({ uri: PLAYER_URI })).contents[0] as unknown as { text: string; _meta: { ui: { csp: unknown } } };
+    const sandboxPage = await readFile(new URL('./browser/sandbox.html', import.meta.url), 'utf8');
+    let session = '';
+    const server: Server = createServer(async (req, res) => {
+      if (req.url === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><html><head><meta charset="utf-8"><title>test host</title><style>body{margin:0;font:14px system-ui;background:${theme === 'dark' ? '#1b1b1b' : '#fafafa'}}#chat{max-width:960px;margin:0 auto;padding:8px}#sandbox{width:100%;border:0;height:700px}</style></head><body><div id="chat"></div><script type="module">${hostScript}</script></body></html>`);
+      } else if (req.url === '/sandbox.html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(sandboxPage);
+      } else if (req.url === '/session') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(session);
+      } else if (req.url === '/call' && req.method === 'POST') {
+        let body = '';
+        for await (const chunk of req) body += chunk;
+        const params = JSON.parse(body) as { name: string; arguments?: Record<string, unknown> };
+        const answer = await h.client.callTool(params);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const origin = `http://127.0.0.1:${port}`;
+    // The sandbox proxy must have another origin than the host: same server, another host name.
+    const sandboxOrigin = `http://localhost:${port}`;
+    session = JSON.stringify({ arguments: args, result, html: resource.text, csp: resource._meta.ui.csp, theme, width: 960, sandboxUrl: `${sandboxOrigin}/sandbox.html` });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`${origin}/`);
+    return {
+      page,
+      origins: [origin, sandboxOrigin],
+      requests,
+      close: async () => {
+        await page.close();
+        // Chromium keeps its connections alive after the page is gone.
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  /**
+   * The player's document and its replayed page. The replayed page is a sandboxed iframe without
+   * scripts (rrweb's), so it is read through the DOM from the player's document, its same-origin parent.
+   */
+  async function frames(page: Page): Promise<{ player: Frame }> {
+    const proxy = await (await page.waitForSelector('#sandbox')).contentFrame();
+    const player = await (await proxy!.waitForSelector('#view')).contentFrame();
+    await player!.waitForSelector('#player[data-ready="true"] .replayer-wrapper iframe', { timeout: 30_000 }).catch(async (e) => {
+      throw new Error(`${e}\nplayer status: ${await player!.textContent('#status')}\n${await player!.evaluate(() => JSON.stringify({ screen: document.getElementById('screen')?.innerHTML.slice(0, 500), ready: document.getElementById('player')?.dataset.ready, loaded: document.getElementById('player')?.dataset.loaded }))}`);
+    });
+    return { player: player! };
+  }
+
+  it('plays the recorded checkout: its page renders, the console-error marker seeks to the error, and nothing is fetched from outside', async () => {
+    const host = await openHost({ project_id: P, id: R.recordedCheckout });
+    try {
+      const { player } = await frames(host.page);
+      const replayed = (script: string) => player.evaluate(`(() => { const document = window.document.querySelector('.replayer-wrapper iframe').contentDocument; ${script} })()`);
+      // The recording starts on the shop's home page, rendered from the snapshot.
+      await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Light and wood for calm desks');
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+
+      // Pause, then jump to the first console error ("Payment failed…" on /checkout).
+      if ((await player.getAttribute('#play', 'aria-pressed')) === 'true') await player.click('#play');
+      const marker = player.locator('.marker[data-kind="console-error"]').first();
+      const t = Number(await marker.getAttribute('data-t'));
+      expect(t).toBeGreaterThan(10_000);
+      await marker.click();
+      await expect.poll(async () => Math.abs(Number(await player.getAttribute('#time', 'data-ms')) - t), { timeout: 10_000 }).toBeLessThan(250);
+      expect(await player.getAttribute('#play', 'aria-pressed')).toBe('false');
+
+      // From inside the replayed document: the checkout page with its "Place order" button.
+      await expect
+        .poll(() => replayed(`return [...document.querySelectorAll('button')].map((b) => b.textContent.trim())`), { timeout: 10_000 })
+        .toContain('Place order');
+      expect(await player.textContent('#url')).toBe('http://shop.example.test/checkout');
+      // The console panel lists the error by then; the failed request too.
+      expect(await player.textContent('#console')).toContain('Payment failed: order service returned 500');
+      expect(await player.textContent('#requests')).toContain('POST http://shop.example.test/api/orders');
+
+      await mkdir(new URL('../docs/', import.meta.url), { recursive: true });
+      await host.page.locator('#sandbox').screenshot({ path: new URL('../docs/replay.png', import.meta.url).pathname });
+
+      const outside = host.requests.filter((url) => !host.origins.some((origin) => url.startsWith(`${origin}/`)) && !/^(data|blob|about):/.test(url));
+      expect(outside).toEqual([]);
+      // The view's own traffic went through the bridge: the host page made the tool calls.
+      expect(host.requests.filter((url) => url === `${host.origins[0]}/call`).length).toBeGreaterThan(0);
+    } finally {
+      await host.close();
+    }
+  });
+});
