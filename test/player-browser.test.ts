@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     const proxy = await (await page.waitForSelector('#sandbox')).contentFrame();
     const player = await (await proxy!.waitForSelector('#view')).contentFrame();
     await player!.waitForSelector('#player[data-ready="true"] .replayer-wrapper iframe', { timeout: 30_000 }).catch(async (e) => {
-      throw new Error(`${e}\nplayer status: ${await player!.textContent('#status')}\n${await player!.evaluate(() => JSON.stringify({ screen: document.getElementById('screen')?.innerHTML.slice(0, 500), ready: document.getElementById('player')?.dataset.ready, loaded: document.getElementById('player')?.dataset.loaded }))}`);
+      throw new Error(`${e}\nplayer status: ${await player!.textContent('#status')}`);
     });
     return { player: player! };
   }
