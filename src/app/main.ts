@@ -100,6 +100,7 @@ async function start(digest: ReplayDigest): Promise<void> {
     } while (cursor);
     loaded = true;
     ui.root.dataset.loaded = 'true';
+    ui.root.dataset.loadedAt = String(Date.now());
     if (!replayer) setStatus('This recording has no full snapshot of a page: there is nothing to show.', true);
     else setStatus('');
   } catch (error) {
@@ -144,6 +145,10 @@ function show(track: WindowTrack, t: number, autoplay: boolean): void {
     UNSAFE_replayCanvas: false,
   });
   replayer.on('resize', () => fit());
+  // When the first page was drawn and when everything had loaded (epoch ms): for the benchmark.
+  replayer.on('fullsnapshot-rebuilded', () => {
+    ui.root.dataset.firstFrameAt ??= String(Date.now());
+  });
   replayer.on('finish', () => {
     if (!loaded) starved = true;
     else setPlaying(false);
