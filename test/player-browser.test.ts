@@ -160,4 +160,53 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
       await host.close();
     }
   });
+  it('shows one tab at a time with a switch, in the host\'s dark theme, scaled to the host\'s width', async () => {
+    const host = await openHost({ project_id: P, id: R.recordedSearchTabs }, 'dark');
+    try {
+      const { player } = await frames(host.page);
+      const replayed = (script: string) => player.evaluate(`(() => { const document = window.document.querySelector('.replayer-wrapper iframe').contentDocument; ${script} })()`);
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+      if ((await player.getAttribute('#play', 'aria-pressed')) === 'true') await player.click('#play');
+
+      // The host's theme: the document is dark, its background too.
+      expect(await player.getAttribute('html', 'data-theme')).toBe('dark');
+      const background = (await player.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
+      const [r, g, b] = background.match(/\d+/g)!.map(Number);
+      expect(r! + g! + b!).toBeLessThan(200);
+
+      // Two tabs: a switch with both; the first shows the shop, the second its help page.
+      expect(await player.isVisible('#windows')).toBe(true);
+      expect(await player.locator('#windows option').count()).toBe(2);
+      await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Lumen & Oak');
+      await player.selectOption('#windows', 'w2');
+      await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('How long does shipping take?');
+      expect(await player.textContent('#url')).toBe('http://shop.example.test/help');
+      await player.selectOption('#windows', 'w1');
+      await expect.poll(() => player.textContent('#url')).not.toBe('http://shop.example.test/help');
+      // The failed request's marker belongs to the second tab: clicking it switches there, to that moment.
+      const marker = player.locator('.marker[data-kind="request-failed"]').first();
+      const t = Number(await marker.getAttribute('data-t'));
+      await marker.click();
+      await expect.poll(() => player.inputValue('#windows')).toBe('w2');
+      await expect.poll(async () => Math.abs(Number(await player.getAttribute('#time', 'data-ms')) - t), { timeout: 10_000 }).toBeLessThan(250);
+      // That tab's failed requests up to then: the 503 (recorded without a method, none shown).
+      expect(await player.textContent('#requests')).toBe(`${await player.textContent('#requests li .at')}503http://shop.example.test/api/chat/status`);
+      // Its console at the end of the recording: the chat widget's warning (logged after the 503).
+      await player.focus('#scrubber');
+      await player.press('#scrubber', 'End');
+      await expect.poll(() => player.textContent('#console')).toContain('Chat widget: live chat is offline');
+
+      // Recorded at 1280 px wide, shown within the 960 px the host offers: scaled, not cropped.
+      const fit = (await player.evaluate(`({
+        stage: document.getElementById('stage').clientWidth,
+        screen: document.getElementById('screen').getBoundingClientRect().width,
+        frame: Number(document.querySelector('.replayer-wrapper iframe').getAttribute('width')),
+      })`)) as { stage: number; screen: number; frame: number };
+      expect(fit.frame).toBeGreaterThan(fit.stage);
+      expect(fit.screen).toBeLessThanOrEqual(fit.stage + 1);
+      expect(host.requests.filter((url) => !host.origins.some((origin) => url.startsWith(`${origin}/`)) && !/^(data|blob|about):/.test(url))).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
 });

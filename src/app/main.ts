@@ -84,20 +84,25 @@ async function start(digest: ReplayDigest): Promise<void> {
   }
   renderMarkers();
   renderWindows();
-  let cursor: string | null = null;
-  let first = true;
+  type Page = { events: Array<[string | null, RrwebEvent]>; next_cursor: string | null };
+  const fetchPage = async (cursor: string | null): Promise<Page> => {
+    const result = await app.callServerTool({
+      name: EVENTS_TOOL,
+      arguments: { project_id: digest.project_id, id: digest.id, max_bytes: cursor ? PAGE_BYTES : FIRST_PAGE_BYTES, ...(cursor ? { cursor } : {}) },
+    });
+    if (result.isError) throw new Error(result.content.map((c) => (c.type === 'text' ? c.text : '')).join(' '));
+    return result.structuredContent as Page;
+  };
   try {
-    do {
-      const result = await app.callServerTool({
-        name: EVENTS_TOOL,
-        arguments: { project_id: digest.project_id, id: digest.id, max_bytes: first ? FIRST_PAGE_BYTES : PAGE_BYTES, ...(cursor ? { cursor } : {}) },
-      });
-      if (result.isError) throw new Error(result.content.map((c) => (c.type === 'text' ? c.text : '')).join(' '));
-      const page = result.structuredContent as { events: Array<[string | null, RrwebEvent]>; next_cursor: string | null };
+    let page: Page | null = await fetchPage(null);
+    let first = true;
+    while (page) {
+      // Ask for the next page before taking this one in: the server reads while the browser replays.
+      const next: Promise<Page> | null = page.next_cursor ? fetchPage(page.next_cursor) : null;
       ingest(page.events, first);
-      cursor = page.next_cursor;
       first = false;
-    } while (cursor);
+      page = next ? await next : null;
+    }
     loaded = true;
     ui.root.dataset.loaded = 'true';
     ui.root.dataset.loadedAt = String(Date.now());
@@ -272,7 +277,7 @@ function update(): void {
   if (key === lastListed) return;
   lastListed = key;
   ui.console.replaceChildren(...logs.slice(-200).map((line) => row(line.t, `${line.level}`, line.text, `log ${line.level}`)));
-  ui.requests.replaceChildren(...failed.slice(-200).map((r) => row(r.t, String(r.status), `${r.method} ${r.url}`, 'log error')));
+  ui.requests.replaceChildren(...failed.slice(-200).map((r) => row(r.t, r.status, r.request, 'log error')));
   $('console-count').textContent = String(logs.length);
   $('requests-count').textContent = String(failed.length);
 }

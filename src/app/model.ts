@@ -43,9 +43,10 @@ export interface LogLine {
 
 export interface FailedRequest {
   t: number;
-  method: string;
-  url: string;
-  status: number;
+  /** method (when recorded) and URL */
+  request: string;
+  /** the HTTP status, or the error */
+  status: string;
 }
 
 export class WindowTrack {
@@ -87,7 +88,7 @@ export class RecordingModel {
         const href = (event.data as { href?: unknown } | undefined)?.href;
         if (typeof href === 'string') track.urls.push({ t, url: href });
       }
-      if (event.type === PLUGIN) readPlugin(track, t, event.data);
+      if (event.type === PLUGIN) readPlugin(track, t, event.timestamp, event.data);
       let list = added.get(track);
       if (!list) added.set(track, (list = []));
       list.push(event);
@@ -139,17 +140,24 @@ export function latestBefore<T extends { t: number }>(list: readonly T[], now: n
   return found;
 }
 
-function readPlugin(track: WindowTrack, t: number, data: unknown): void {
+function readPlugin(track: WindowTrack, t: number, eventTime: number, data: unknown): void {
   const { plugin, payload } = (data ?? {}) as { plugin?: unknown; payload?: Record<string, unknown> };
   if (typeof plugin !== 'string' || !payload) return;
   if (plugin.startsWith('rrweb/console')) {
     track.console.push({ t, level: typeof payload.level === 'string' ? payload.level : 'log', text: consoleText(payload.payload).slice(0, 500) });
   } else if (plugin.startsWith('rrweb/network')) {
+    // As the digest reads them: failed by status (Chromium's responseStatus first), an error or
+    // isFailed; timed at the request's own start (its marker's time); no method made up.
     const requests = Array.isArray(payload.requests) ? payload.requests : [];
     for (const request of requests as Array<Record<string, unknown>>) {
-      const status = Number(request.status ?? request.responseStatus);
-      if (!(status >= 400)) continue;
-      track.failed.push({ t, method: typeof request.method === 'string' ? request.method : 'GET', url: String(request.name ?? request.url ?? '').slice(0, 300), status });
+      if (typeof request !== 'object' || request === null) continue;
+      const status = Number(request.responseStatus ?? request.status);
+      const error = typeof request.error === 'string' ? request.error : '';
+      if (!((Number.isFinite(status) && status >= 400) || request.isFailed === true || error)) continue;
+      const at = typeof request.timestamp === 'number' && Number.isFinite(request.timestamp) ? t + (request.timestamp - eventTime) : t;
+      const method = typeof request.method === 'string' && /^[A-Za-z]{1,10}$/.test(request.method) ? `${request.method.toUpperCase()} ` : '';
+      track.failed.push({ t: at, request: `${method}${String(request.name ?? request.url ?? '?').slice(0, 300)}`, status: Number.isFinite(status) && status > 0 ? String(status) : error.slice(0, 60) || 'failed' });
     }
+    track.failed.sort((a, b) => a.t - b.t);
   }
 }
