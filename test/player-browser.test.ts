@@ -26,6 +26,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 
 interface HostPage {
   page: Page;
+  /** console lines saying the CSP refused something: an attempt to reach outside, blocked */
+  refused: string[];
   /** the host page's and its sandbox proxy's */
   origins: string[];
   requests: string[];
@@ -90,9 +92,14 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
     await page.goto(`${origin}/`);
     return {
       page,
+      refused,
       origins: [origin, sandboxOrigin],
       requests,
       close: async () => {
@@ -154,6 +161,8 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
 
       const outside = host.requests.filter((url) => !host.origins.some((origin) => url.startsWith(`${origin}/`)) && !/^(data|blob|about):/.test(url));
       expect(outside).toEqual([]);
+      // …and nothing tried: the CSP (no outside origin) refused nothing.
+      expect(host.refused).toEqual([]);
       // The view's own traffic went through the bridge: the host page made the tool calls.
       expect(host.requests.filter((url) => url === `${host.origins[0]}/call`).length).toBeGreaterThan(0);
     } finally {
