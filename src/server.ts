@@ -58,7 +58,7 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
     server.server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const tools = await listing;
+      const tools = forClient(await listing, server.server.getClientCapabilities());
       // The client has what it needs to start; load the HTTP stack while the model thinks.
       setImmediate(() => client.warm());
       return { tools };
@@ -93,8 +93,19 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
   );
 }
 
-function uiOf(tool: AnyToolDefinition): { resourceUri?: string } | undefined {
-  return tool._meta?.ui as { resourceUri?: string } | undefined;
+function uiOf(tool: { _meta?: Record<string, unknown> }): { resourceUri?: string; visibility?: string[] } | undefined {
+  return tool._meta?.ui as { resourceUri?: string; visibility?: string[] } | undefined;
+}
+
+/**
+ * App-only tools (MCP Apps `visibility: ["app"]`) are listed, for the host to keep from the model,
+ * to clients that said at initialize they render MCP Apps, and when the client is not known
+ * (stateless HTTP answers tools/list without an initialize). A client known not to render apps
+ * is not shown them: its model would take them for its own. They stay callable either way.
+ */
+function forClient<T extends { _meta?: Record<string, unknown> }>(tools: T[], client: { extensions?: Record<string, unknown> } | undefined): T[] {
+  if (!client || client.extensions?.['io.modelcontextprotocol/ui']) return tools;
+  return tools.filter((tool) => uiOf(tool)?.visibility?.includes('model') ?? !uiOf(tool)?.visibility);
 }
 
 /** An MCP Apps view (ui://…, text/html;profile=mcp-app), with its CSP and border preference in `_meta.ui`. */

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLSETS, type Toolset } from '../src/config.js';
 import { PostHogClient, type ClientOptions } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
@@ -13,6 +13,8 @@ export interface HarnessOptions {
   defaultProjectId?: string;
   /** Overrides for the upstream client (e.g. a short timeout, fast backoff). */
   client?: Partial<ClientOptions>;
+  /** What the MCP client declares at initialize (e.g. the MCP Apps extension). */
+  clientCapabilities?: ClientCapabilities;
 }
 
 export interface Harness {
@@ -35,7 +37,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     log: (message) => stderr.push(message),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, options.clientCapabilities ? { capabilities: options.clientCapabilities } : undefined);
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return {

@@ -15,13 +15,26 @@ describe('session-recording-replay', () => {
   });
   afterAll(() => h.close());
 
-  it('lists the tool with the player as its MCP Apps view, and the events tool as app-only', async () => {
+  it('lists the tool with the player as its MCP Apps view, and the events tool as app-only to a host that renders apps', async () => {
+    const apps = await startHarness({ clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
+    try {
+      const { tools } = await apps.client.listTools();
+      const replay = tools.find((t) => t.name === 'session-recording-replay')!;
+      expect(replay._meta).toMatchObject({ ui: { resourceUri: PLAYER_URI } });
+      const events = tools.find((t) => t.name === 'session-recording-replay-events')!;
+      // The spec (2026-01-26, "Visibility"): the server lists it; the host keeps it out of the model's list.
+      expect(events._meta).toMatchObject({ ui: { resourceUri: PLAYER_URI, visibility: ['app'] } });
+    } finally {
+      await apps.close();
+    }
+  });
+
+  it('does not show the app-only tool to a client that declared no MCP Apps support, yet answers it', async () => {
     const { tools } = await h.client.listTools();
-    const replay = tools.find((t) => t.name === 'session-recording-replay')!;
-    expect(replay._meta).toMatchObject({ ui: { resourceUri: PLAYER_URI } });
-    const events = tools.find((t) => t.name === 'session-recording-replay-events')!;
-    // The spec (2026-01-26, "Visibility"): the server lists it; a host keeps it out of the model's list.
-    expect(events._meta).toMatchObject({ ui: { resourceUri: PLAYER_URI, visibility: ['app'] } });
+    expect(tools.map((t) => t.name)).toContain('session-recording-replay');
+    expect(tools.map((t) => t.name)).not.toContain('session-recording-replay-events');
+    const result = await h.call('session-recording-replay-events', { project_id: P, id: R.recordedCheckout });
+    expect(result.isError).toBeFalsy();
   });
 
   it('serves the player as one self-contained HTML document with a CSP that allows no outside origin', async () => {
