@@ -91,20 +91,27 @@ describe('session-recording-replay', () => {
   });
 
   it('gives the player every event, decompressed, full snapshots whole, in pages that resume where they stopped', async () => {
-    const all: Array<[string | null, { type: number; timestamp: number; data?: unknown }]> = [];
+    type Pair = [string | null, { type: number; timestamp: number; data?: unknown }];
+    const parsed = (data: unknown) => {
+      const { events, count, next_cursor } = data as { events: string; count: number; next_cursor: string | null };
+      const list = JSON.parse(events) as Pair[];
+      expect(list.length).toBe(count);
+      return { events: list, next_cursor };
+    };
+    const all: Pair[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
       const result = await h.call('session-recording-replay-events', { project_id: P, id: R.recordedCheckout, max_bytes: 10_000, ...(cursor ? { cursor } : {}) });
       expect(result.isError, text(result)).toBeFalsy();
-      const data = result.structuredContent as { events: typeof all; next_cursor: string | null };
+      const data = parsed(result.structuredContent);
       if (pages === 0) expect(data.events.some(([, e]) => e.type === 2)).toBe(true);
       all.push(...data.events);
       cursor = data.next_cursor ?? undefined;
       pages++;
     } while (cursor && pages < 200);
     expect(pages).toBeGreaterThan(3);
-    const whole = (await h.call('session-recording-replay-events', { project_id: P, id: R.recordedCheckout })).structuredContent as { events: typeof all; next_cursor: string | null };
+    const whole = parsed((await h.call('session-recording-replay-events', { project_id: P, id: R.recordedCheckout })).structuredContent);
     expect(whole.next_cursor).toBeNull();
     expect(all).toEqual(whole.events);
     const full = whole.events.filter(([, e]) => e.type === 2).at(-1)![1]; // the checkout page

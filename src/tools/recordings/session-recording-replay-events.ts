@@ -31,8 +31,10 @@ export const sessionRecordingReplayEvents = defineTool({
       max_bytes: z.number().int().min(10_000).max(16_000_000).optional().describe('Page size in bytes of JSON (default 4 MB); a full snapshot is never split, so a page may pass it by one event.'),
     }),
   outputSchema: z.looseObject({
-    // [window_id, rrweb event] pairs, in the recording's order
-    events: z.array(z.unknown()),
+    // A JSON array of [window_id, rrweb event] pairs, in the recording's order, as one string:
+    // hosts copy, relay and validate one string far faster than a hundred thousand small objects.
+    events: z.string(),
+    count: z.number().int(),
     next_cursor: z.string().nullable(),
   }),
   _meta: { ui: { resourceUri: PLAYER_URI, visibility: ['app'] } },
@@ -49,7 +51,7 @@ export const sessionRecordingReplayEvents = defineTool({
     const page = await readEvents(client, snapshotsPath, start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal);
     const next_cursor = page.next ? encodeCursor(cursorAt(input.id, projectId, page.next)) : null;
     return {
-      data: { project_id: projectId, id: input.id, events: page.events, skipped_lines: page.skippedLines, bytes: page.bytes, next_cursor },
+      data: { project_id: projectId, id: input.id, events: `[${page.events.join(',')}]`, count: page.events.length, skipped_lines: page.skippedLines, bytes: page.bytes, next_cursor },
       text: `${page.events.length} events (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player. ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
     };
   },
@@ -67,7 +69,8 @@ interface Position {
 }
 
 interface EventsPage {
-  events: Array<[string | null, unknown]>;
+  /** each one `[window_id, event]` as JSON */
+  events: string[];
   bytes: number;
   skippedLines: number;
   next: Position | null;
@@ -105,8 +108,9 @@ async function readEvents(client: PostHogClient, path: string, start: Position, 
         for (const { windowId, event } of parsed) {
           seen++;
           if (seen <= skip || (unit.kind === 'realtime' && unit.after !== undefined && event.timestamp <= unit.after)) continue;
-          events.push([windowId, event]);
-          bytes += JSON.stringify(event).length + (windowId?.length ?? 4) + 8;
+          const json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
+          events.push(json);
+          bytes += json.length;
           if (event.type === FULL_SNAPSHOT) sawFull = true;
           if (pageFull()) {
             full = true;
