@@ -151,6 +151,10 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
       expect(await player.textContent('#console')).toContain('Payment failed: order service returned 500');
       expect(await player.textContent('#requests')).toContain('POST http://shop.example.test/api/orders');
 
+      // "Open in PostHog" asks the host to open PostHog's player at the tool's start (0 s here).
+      await player.click('#posthog-link');
+      await expect.poll(() => host.page.evaluate('window.__opened')).toEqual([`${h.sandbox.url}/project/${P}/replay/${R.recordedCheckout}?t=0`]);
+
       // The README's picture: written to docs/ when asked (UPDATE_SCREENSHOT=1), else taken and dropped.
       const picture = await host.page.locator('#sandbox').screenshot();
       expect(picture.length).toBeGreaterThan(10_000);

@@ -195,6 +195,11 @@ ui.play.addEventListener('click', () => {
   const t = now();
   seek(playing ? t : t >= model!.duration - 50 ? 0 : t, !playing);
 });
+// A sandboxed view may not open windows itself: the host opens links (ui/open-link).
+ui.link.addEventListener('click', (event) => {
+  event.preventDefault();
+  if (ui.link.href) void app.openLink({ url: ui.link.href }).catch(() => setStatus(`Open this link yourself: ${ui.link.href}`, true));
+});
 ui.speed.replaceChildren(...SPEEDS.map((s) => new Option(`${s}×`, String(s), s === 1, s === 1)));
 ui.speed.addEventListener('change', () => replayer?.setConfig({ speed: Number(ui.speed.value) }));
 ui.skip.addEventListener('change', () => replayer?.setConfig({ skipInactive: ui.skip.checked }));

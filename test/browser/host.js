@@ -21,7 +21,10 @@ async function main() {
     const response = await fetch('/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) });
     return response.json();
   };
-  bridge.onopenlink = async () => ({});
+  bridge.onopenlink = async ({ url }) => {
+    window.__opened = [...(window.__opened ?? []), url];
+    return {};
+  };
   bridge.onsizechange = ({ height }) => {
     if (height) proxy.style.height = `${Math.ceil(height)}px`;
   };
