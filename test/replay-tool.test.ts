@@ -50,6 +50,15 @@ describe('session-recording-replay', () => {
     expect(Object.values(content._meta.ui.csp).flat()).toEqual([]);
   });
 
+  it('offers the player only with the recordings toolset', async () => {
+    const projectsOnly = await startHarness({ toolsets: ['projects'] });
+    try {
+      await expect(projectsOnly.client.listResources()).rejects.toThrow(/Method not found/);
+    } finally {
+      await projectsOnly.close();
+    }
+  });
+
   it('returns the digest, where to start, and a link to PostHog\'s player at that moment', async () => {
     const result = await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout, start_at: '0:12' });
     expect(result.isError).toBeFalsy();
