@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['test/install/**', '**/node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

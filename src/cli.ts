@@ -24,18 +24,27 @@ async function main(): Promise<void> {
   let baseUrl = config.baseUrl;
   let apiKey = config.apiKey;
   let closeSandbox = async () => {};
+  let defaultProjectId = config.defaultProjectId;
+  let demoProject: string | undefined;
   if (config.sandbox) {
-    const { startSandbox } = await import('./sandbox/index.js');
-    const sandbox = await startSandbox();
+    const { startSandbox, DEMO } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ api: config.sandboxApi });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();
+    // A first call that works: the recording tools need no project id in the sandbox.
+    if (defaultProjectId === undefined) {
+      const main = DEMO.projects.find((p) => p.id === DEMO.mainProjectId);
+      defaultProjectId = String(DEMO.mainProjectId);
+      demoProject = `${defaultProjectId} "${main?.name ?? 'demo'}", the sandbox's demo project; set POSTHOG_PROJECT_ID for another`;
+    }
   }
 
   const client = new PostHogClient({ baseUrl, apiKey, timeoutMs: config.timeoutMs });
-  const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId: config.defaultProjectId };
+  const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive };
   const toolCount = selectTools(settings).length;
-  const makeServer = serverFactory({ settings, log });
+  // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
+  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio' });
 
   const shutdown = async (code: number) => {
     await Promise.allSettled([client.close(), closeSandbox()]);
@@ -56,7 +65,7 @@ async function main(): Promise<void> {
       allowedOrigins: config.http.allowedOrigins,
       maxConcurrency: config.http.maxConcurrency,
     });
-    log(`${banner(config, toolCount, baseUrl)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
+    log(`${banner(config, toolCount, baseUrl, demoProject)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
     onStopSignal(async (signal) => {
       const grace = config.http.shutdownTimeoutMs;
       log(`${signal}: no longer accepting connections; letting ${http.inFlight} running request(s) finish (up to ${grace} ms).`);
@@ -68,13 +77,17 @@ async function main(): Promise<void> {
   }
 
   onStopSignal(() => shutdown(0));
-  log(`${banner(config, toolCount, baseUrl)} Speaking MCP over stdio.`);
+  log(`${banner(config, toolCount, baseUrl, demoProject)} Speaking MCP over stdio.`);
   if (config.sandbox) {
     const cli = process.argv[1] ?? 'dist/cli.js';
+    // Started by npx, the path is npx's cache: name the command a user can type again instead.
+    const viaNpx = /[\\/]_npx[\\/]/.test(cli);
+    const start = viaNpx ? `npx -y ${PRODUCT_NAME} --sandbox` : `node ${cli} --sandbox`;
+    const entry = viaNpx ? `{"command": "npx", "args": ["-y", "${PRODUCT_NAME}", "--sandbox"]}` : `{"command": "node", "args": ["${cli}", "--sandbox"]}`;
     const lines = [
       'This is the embedded SANDBOX: demo data on 127.0.0.1, no PostHog account needed, nothing touches a real PostHog. To connect:',
-      `  MCP Inspector:  npx @modelcontextprotocol/inspector node ${cli} --sandbox`,
-      `  MCP client:     {"command": "node", "args": ["${cli}", "--sandbox"]} (see README)`,
+      `  MCP Inspector:  npx @modelcontextprotocol/inspector ${start}`,
+      `  MCP client:     ${entry} (see README)`,
     ];
     if (process.stdin.isTTY) lines.push('Waiting for an MCP client on stdin; press Ctrl+C to stop.');
     log(lines.join('\n'));
@@ -105,9 +118,17 @@ function accessSummary(config: Config): string {
   return 'per-user keys: each caller sends its own PostHog key as Bearer';
 }
 
-function banner(config: Config, toolCount: number, baseUrl: string): string {
-  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, nothing touches a real PostHog)` : baseUrl;
-  const mode = [config.readOnly ? 'read-only' : '', config.defaultProjectId ? `default project ${config.defaultProjectId}` : ''].filter(Boolean).join(', ');
+function banner(config: Config, toolCount: number, baseUrl: string, demoProject: string | undefined): string {
+  const imitating = config.sandboxApi === '2024' ? "imitating PostHog's 2024 API" : "imitating today's PostHog Cloud";
+  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, ${imitating}, nothing touches a real PostHog)` : baseUrl;
+  const project = demoProject ?? config.defaultProjectId;
+  const mode = [
+    config.readOnly ? 'read-only' : '',
+    project ? `default project ${project}` : '',
+    config.confirmDestructive ? '' : 'no confirmation before deletes and changes',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${PRODUCT_NAME} ${VERSION}: ${toolCount} tools against ${target}${mode ? ` (${mode})` : ''}.`;
 }
 

@@ -23,6 +23,10 @@ const configSchema = z.object({
   port: z.number().int().min(0).max(65_535),
   bindHost: z.string().min(1),
   sandbox: z.boolean(),
+  /** Which PostHog the sandbox imitates: today's Cloud (default) or the 2024 API. */
+  sandboxApi: z.enum(['today', '2024']),
+  /** Ask the user (MCP elicitation, when the client supports it) before a delete or a project change. */
+  confirmDestructive: z.boolean(),
   /** HTTP transport only (issue 4): access control, rebinding checks, limits. */
   http: z.object({
     /** Callers must send it as Bearer when the server uses its own PostHog key. A secret, like the key. */
@@ -53,7 +57,11 @@ MCP server for PostHog session recordings and projects.
 
 Options:
   --sandbox                 run against the embedded demo upstream (no PostHog account needed)
+  --sandbox-api today|2024  the PostHog the sandbox imitates: today's Cloud (default) or the
+                            2024 API (env POSTHOG_SANDBOX_API)
   --read-only               register only read-only tools (env POSTHOG_READ_ONLY=1)
+  --no-confirm              do not ask the user before deletes and project changes
+                            (env POSTHOG_CONFIRM_DESTRUCTIVE=0), for unattended agents
   --toolsets LIST           comma list of: ${TOOLSETS.join(', ')} (env POSTHOG_TOOLSETS)
   --transport stdio|http    default stdio; http serves Streamable HTTP at /mcp
   --port N                  HTTP port (default 3000)
@@ -70,6 +78,7 @@ Environment:
   POSTHOG_HOST              us | eu | https://your-posthog.example.com (default us)
   POSTHOG_PROJECT_ID        default project for recording tools (a number or @current)
   POSTHOG_TIMEOUT_MS        upstream request timeout in ms (default 30000)
+  POSTHOG_SANDBOX=1         same as --sandbox
 
 HTTP transport:
   Without POSTHOG_PERSONAL_API_KEY, each caller sends its own PostHog personal API key as
@@ -93,7 +102,9 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
       allowPositionals: false,
       options: {
         sandbox: { type: 'boolean' },
+        'sandbox-api': { type: 'string' },
         'read-only': { type: 'boolean' },
+        'no-confirm': { type: 'boolean' },
         toolsets: { type: 'string' },
         transport: { type: 'string' },
         port: { type: 'string' },
@@ -114,7 +125,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
   if (flags.version) return { kind: 'version' };
 
   const warnings: string[] = [];
-  const sandbox = flags.sandbox === true;
+  const sandbox = flags.sandbox === true || isTruthy(env.POSTHOG_SANDBOX);
   const transport = flags.transport ?? 'stdio';
   if (transport !== 'stdio' && transport !== 'http') {
     throw new ConfigurationError(`--transport must be "stdio" or "http", got "${transport}".`);
@@ -126,11 +137,12 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
   }
   if (!sandbox && apiKey === undefined && transport === 'stdio') {
     throw new ConfigurationError(
-      'POSTHOG_PERSONAL_API_KEY is not set. Create a personal API key in PostHog (Settings → Personal API keys, scopes session_recording and project) or run with --sandbox to try the demo data.',
+      'POSTHOG_PERSONAL_API_KEY is not set. Create a personal API key in PostHog (Settings → Personal API keys, scopes session_recording, project and query:read) or run with --sandbox (or POSTHOG_SANDBOX=1; "Demo mode" in the MCP Bundle) to try the demo data.',
     );
   }
 
   const baseUrl = sandbox ? 'http://127.0.0.1' : resolveHost(nonEmpty(env.POSTHOG_HOST), warnings);
+  const sandboxApi = parseSandboxApi(stringFlag(flags['sandbox-api']), nonEmpty(env.POSTHOG_SANDBOX_API), sandbox, warnings);
 
   const defaultProjectId = nonEmpty(env.POSTHOG_PROJECT_ID);
   if (defaultProjectId !== undefined && !PROJECT_ID_PATTERN.test(defaultProjectId)) {
@@ -156,10 +168,25 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     port,
     bindHost,
     sandbox,
+    sandboxApi,
+    confirmDestructive: flags['no-confirm'] !== true && parseSwitch(env.POSTHOG_CONFIRM_DESTRUCTIVE, 'POSTHOG_CONFIRM_DESTRUCTIVE', true),
     http,
     warnings,
   });
   return { kind: 'run', config };
+}
+
+/** --sandbox-api / POSTHOG_SANDBOX_API: only meaningful with --sandbox. */
+function parseSandboxApi(flag: string | undefined, envValue: string | undefined, sandbox: boolean, warnings: string[]): 'today' | '2024' {
+  const value = flag ?? envValue;
+  if (value === undefined) return 'today';
+  const name = flag !== undefined ? '--sandbox-api' : 'POSTHOG_SANDBOX_API';
+  if (value !== 'today' && value !== '2024') throw new ConfigurationError(`${name} must be "today" or "2024", got "${value.slice(0, 40)}".`);
+  if (!sandbox) {
+    if (flag !== undefined) throw new ConfigurationError('--sandbox-api only applies with --sandbox.');
+    warnings.push('POSTHOG_SANDBOX_API is ignored without --sandbox.');
+  }
+  return value;
 }
 
 interface HttpContext {
@@ -304,9 +331,22 @@ function parseInteger(raw: string | undefined, name: string, fallback: number, m
   return Number(value);
 }
 
+/**
+ * An empty value is unset, and so is a host's unfilled placeholder: an MCP Bundle host that has
+ * no value (and no default) for a setting may pass `${user_config.name}` through verbatim.
+ */
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
+  return trimmed && !/^\$\{user_config\.[^}]*\}$/.test(trimmed) ? trimmed : undefined;
+}
+
+/** On/off settings that default to on: 0/false/no/off turn them off. */
+function parseSwitch(raw: string | undefined, name: string, fallback: boolean): boolean {
+  const value = nonEmpty(raw)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigurationError(`${name} must be 1/true/yes/on or 0/false/no/off, got "${value}".`);
 }
 
 function isTruthy(value: string | undefined): boolean {

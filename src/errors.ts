@@ -8,6 +8,12 @@ export class UserInputError extends Error {
   override readonly name = 'UserInputError';
 }
 
+/**
+ * The user declined or dismissed a confirmation (or it got no answer): nothing was changed. A
+ * UserInputError, so it is reported as the message alone, never as a failure of PostHog's.
+ */
+export class NotConfirmedError extends UserInputError {}
+
 export interface UpstreamErrorInit {
   status: number;
   method: string;

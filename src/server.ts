@@ -1,23 +1,34 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import type { PostHogClient } from './posthog/client.js';
-import type { AnyToolDefinition } from './tools/define.js';
+import type { AnyToolDefinition, ToolContext } from './tools/define.js';
+import { clip } from './tools/format.js';
 import { ALL_APP_RESOURCES, ALL_TOOLS } from './tools/index.js';
+import { prepareArguments } from './tools/input.js';
 import type { AppResource } from './tools/recordings/player.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
-export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'>;
+export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
+  /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
+  confirmDestructive?: boolean;
+};
 
 export interface ServerDependencies {
   client: PostHogClient;
   settings: ServerSettings;
   /** Diagnostics sink (stderr in the CLI); never stdout. */
   log?: (message: string) => void;
+  /**
+   * Whether the transport can carry a question to the user during a call (stdio, in-memory: yes;
+   * stateless HTTP answering in plain JSON: no, the question would never arrive). Default true.
+   */
+  interactive?: boolean;
 }
 
 const INSTRUCTIONS = `Tools for PostHog session recordings and projects.
@@ -39,7 +50,8 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {} }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+  const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
@@ -52,7 +64,10 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
     const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
-    for (const { tool, inputSchema } of tools) register(server, tool, inputSchema, client, settings, log);
+    const registered = new Map<string, Registration>();
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser) });
+    server.server.removeRequestHandler('tools/call');
+    server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
     for (const resource of resources) registerAppResource(server, resource);
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
@@ -67,8 +82,58 @@ export function serverFactory({ settings, log = () => {} }: Omit<ServerDependenc
   };
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void): void {
-  server.registerTool(
+interface Registration {
+  tool: AnyToolDefinition;
+  inputSchema: ReturnType<AnyToolDefinition['inputSchema']>;
+  handle: RegisteredTool;
+}
+
+/**
+ * tools/call with its arguments as the client sent them: the SDK's own request schema copies them
+ * into a new record and silently drops a `__proto__` key there, which must be refused instead.
+ */
+const RawCallToolRequest = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+});
+
+type CallHandler = (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>;
+
+/**
+ * tools/call, in place of the SDK's: an unknown tool is a JSON-RPC error (-32602, as the MCP spec
+ * asks), and arguments go through prepareArguments (null for "not given", JSON text for free-form
+ * values, guards no schema can express), whose refusals are tool results with a plain message.
+ */
+async function callTool(
+  registered: ReadonlyMap<string, Registration>,
+  params: { name: string; arguments?: unknown },
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  settings: ServerSettings,
+  log: (message: string) => void,
+): Promise<CallToolResult> {
+  const entry = registered.get(params.name);
+  if (!entry) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(clip(params.name, 100))}. tools/list names the tools this server offers.`);
+  }
+  const { tool, inputSchema, handle } = entry;
+  const prepared = prepareArguments(inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
+  if (!prepared.ok) return { isError: true, content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${prepared.message}` }] };
+  const result = await (handle.handler as unknown as CallHandler)(prepared.value, extra);
+  if (!result.isError) {
+    // What a client will check against the advertised outputSchema: a mismatch is our bug, said as one.
+    const checked = tool.outputSchema.safeParse(result.structuredContent);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
+      log(`[${tool.name}] result does not match its outputSchema${where}: ${issue?.message ?? ''}`);
+      return { isError: true, content: [{ type: 'text', text: `Internal error in ${tool.name}: its result did not match its output schema${where}. The server is still running; retrying may help, or report this.` }] };
+    }
+  }
+  return result;
+}
+
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean): RegisteredTool {
+  return server.registerTool(
     tool.name,
     {
       title: tool.title,
@@ -80,7 +145,8 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
     },
     async (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
       try {
-        const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal });
+        const confirm = confirmer(server, extra, askUser, log);
+        const result = await tool.handler(input, { client, defaultProjectId: settings.defaultProjectId, signal: extra.signal, confirm });
         return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
       } catch (error) {
         const text = errorMessage(error, tool, input, settings, log, client.callerKey);
@@ -91,6 +157,39 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       }
     },
   );
+}
+
+/** How long the user may take to answer a confirmation before the step is called off. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+/** One checkbox, ticked: accepting the form is the confirmation; unticking it and accepting declines. */
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Yes, go ahead', description: 'Untick (or decline) to leave everything as it is.', default: true },
+  },
+};
+
+/**
+ * ToolContext.confirm over MCP elicitation (elicitation/create, form mode), for clients that
+ * declared it. Without it, or when confirmation is off, nobody is asked and tools behave as before.
+ */
+function confirmer(server: McpServer, extra: RequestHandlerExtra<ServerRequest, ServerNotification>, askUser: boolean, log: (message: string) => void): ToolContext['confirm'] {
+  return async (message) => {
+    if (!askUser || !server.server.getClientCapabilities()?.elicitation?.form) return 'not-asked';
+    const text = typeof message === 'string' ? message : await message();
+    try {
+      const answer = await server.server.elicitInput(
+        { mode: 'form', message: text, requestedSchema: CONFIRM_SCHEMA },
+        { signal: extra.signal, timeout: CONFIRM_TIMEOUT_MS, relatedRequestId: extra.requestId },
+      );
+      if (answer.action === 'accept') return answer.content?.confirm === false ? 'declined' : 'confirmed';
+      return answer.action === 'decline' ? 'declined' : 'cancelled';
+    } catch (error) {
+      log(`confirmation request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return 'failed';
+    }
+  };
 }
 
 function uiOf(tool: { _meta?: Record<string, unknown> }): { resourceUri?: string; visibility?: string[] } | undefined {
@@ -131,12 +230,13 @@ function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, s
   if (error instanceof UpstreamUnavailableError) return error.message;
   if (error instanceof UpstreamError) {
     const specific = tool.explainError?.(error, input, { defaultProjectId: settings.defaultProjectId });
-    const what = [
-      `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
-      error.detail ? `: ${error.detail}` : '',
-      error.attr ? ` [field: ${error.attr}]` : '',
-      '.',
-    ].join('');
+    const what = sentence(
+      [
+        `PostHog answered ${error.status}${error.code ? ` (${error.code})` : ''} to ${error.method} ${error.path}`,
+        said(error.detail) ? `: ${clip(error.detail!, 1000)}` : '',
+        error.attr ? ` [field: ${clip(error.attr, 200)}]` : '',
+      ].join(''),
+    );
     return `${what} ${specific ?? genericAdvice(error, tool, callerKey)}`;
   }
   // A bug of ours: keep the server up, tell the agent, leave a trace on stderr.
@@ -168,6 +268,16 @@ function genericAdvice(error: UpstreamError, tool: AnyToolDefinition, callerKey:
     case error.status >= 500:
       return `PostHog had a problem on its side${error.retryAfterSeconds !== undefined ? `; retry in about ${Math.ceil(error.retryAfterSeconds)} seconds` : '; retry shortly'}. If it persists, check status.posthog.com.`;
     default:
-      return 'See PostHog\'s message above.';
+      return said(error.detail) ? 'See PostHog\'s message above.' : 'PostHog gave no reason; check the arguments, and retry if it persists.';
   }
+}
+
+/** Whether PostHog's detail says anything: a body of `{}` or `[]` carries no message. */
+function said(detail: string | undefined): boolean {
+  return detail !== undefined && /[\p{L}\p{N}]/u.test(detail);
+}
+
+/** Ends the text with one full stop, not two when PostHog's own message has one. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLSETS, type Toolset } from '../src/config.js';
 import { PostHogClient, type ClientOptions } from '../src/posthog/client.js';
+import { endpointMemory } from '../src/posthog/hogql.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { createServer } from '../src/server.js';
 
@@ -51,6 +52,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await server.close();
       await posthog.close();
       await sandbox.close();
+      // What the server learnt about this upstream dies with it: a later sandbox may get its port.
+      endpointMemory.forget(sandbox.url);
     },
   };
 }

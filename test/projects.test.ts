@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO } from '../src/sandbox/index.js';
+import { DEMO, type SandboxApi } from '../src/sandbox/index.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
-describe('project tools against the sandbox', () => {
+// Every project tool against both PostHogs the sandbox imitates: today's Cloud and 2024's API.
+describe.each<SandboxApi>(['today', '2024'])('project tools against the sandbox (%s PostHog)', (api) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ sandbox: { api } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
@@ -22,7 +23,7 @@ describe('project tools against the sandbox', () => {
   });
 
   it('projects-list reads the has_next envelope too', async () => {
-    const alt = await startHarness({ sandbox: { projectsEnvelope: 'has_next' } });
+    const alt = await startHarness({ sandbox: { api, projectsEnvelope: 'has_next' } });
     try {
       const r = await alt.call('projects-list', { limit: 1 });
       expect(r.structuredContent).toMatchObject({ has_more: true, next_offset: 1 });
@@ -92,16 +93,73 @@ describe('project tools against the sandbox', () => {
     expect(JSON.parse(patch.body)).toEqual({ timezone: 'Asia/Tokyo', anonymize_ips: true });
   });
 
-  it('project-delete reads, deletes, names what it deleted; the project is then gone', async () => {
+  it('project-delete reads, deletes, names what it deleted; a second delete deletes nothing', async () => {
     const r = await h.call('project-delete', { id: DEMO.emptyProjectId });
     expect(r.isError, text(r)).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ deleted: true, id: DEMO.emptyProjectId, project: { name: DEMO.projects[2]!.name } });
     expect(text(r)).toContain(DEMO.projects[2]!.name);
-    const list = await h.call('projects-list', {});
-    expect((list.structuredContent as { results: Array<{ id: number }> }).results.map((p) => p.id)).not.toContain(DEMO.emptyProjectId);
     const again = await h.call('project-delete', { id: DEMO.emptyProjectId });
     expect(again.isError).toBe(true);
-    expect(text(again)).toMatch(/projects-list/);
-    expect(text(again)).toMatch(/Nothing was deleted/);
+    if (api === 'today') {
+      // Deletion runs in the background: the project is marked, and PostHog refuses a second delete.
+      const got = await h.call('project-get', { id: DEMO.emptyProjectId });
+      expect((got.structuredContent as { project: Record<string, unknown> }).project.is_pending_deletion).toBe(true);
+      expect(text(again)).toMatch(/already being deleted/);
+      // Read, seen pending, not deleted again.
+      expect(apiRequests(h.sandbox).filter((q) => q.method === 'DELETE')).toHaveLength(1);
+    } else {
+      const list = await h.call('projects-list', {});
+      expect((list.structuredContent as { results: Array<{ id: number }> }).results.map((p) => p.id)).not.toContain(DEMO.emptyProjectId);
+      expect(text(again)).toMatch(/projects-list/);
+      expect(text(again)).toMatch(/Nothing was deleted/);
+    }
+  });
+
+  it('writes the filter settings as arrays, as PostHog requires, and sends them as given', async () => {
+    const filters = [{ key: '$host', operator: 'not_regex', value: 'localhost', type: 'event' }];
+    const rules = [{ regex: '^/orders/[0-9]+$', alias: '/orders/<id>' }];
+    const r = await h.call('project-update', { id: DEMO.marketingProjectId, test_account_filters: filters, path_cleaning_filters: rules, data_attributes: ['data-attr', 'data-testid'] });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ not_applied: [] });
+    expect((r.structuredContent as { updated_fields: string[] }).updated_fields.sort()).toEqual(['data_attributes', 'path_cleaning_filters', 'test_account_filters']);
+    const patch = apiRequests(h.sandbox).find((q) => q.method === 'PATCH')!;
+    expect(JSON.parse(patch.body)).toEqual({ test_account_filters: filters, path_cleaning_filters: rules, data_attributes: ['data-attr', 'data-testid'] });
+    const got = await h.call('project-get', { id: DEMO.marketingProjectId, include_settings: true });
+    expect((got.structuredContent as { project: Record<string, unknown> }).project).toMatchObject({ test_account_filters: filters, path_cleaning_filters: rules, data_attributes: ['data-attr', 'data-testid'] });
+  });
+
+  it('an object for test_account_filters: refused by today\'s PostHog with its message, taken by 2024\'s', async () => {
+    const r = await h.call('project-update', { id: DEMO.marketingProjectId, test_account_filters: { key: '$host', value: 'localhost' } });
+    if (api === 'today') {
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/400/);
+      expect(text(r)).toMatch(/Must provide an array of valid property filters\./);
+      expect(text(r)).toMatch(/\[field: test_account_filters\]/);
+    } else {
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ updated_fields: ['test_account_filters'], not_applied: [] });
+    }
+  });
+
+  it('names slack_incoming_webhook when PostHog ignores it (today) instead of reporting it updated', async () => {
+    const hook = 'https://hooks.slack.com/services/T000/B000/XXXX';
+    const r = await h.call('project-update', { id: DEMO.marketingProjectId, slack_incoming_webhook: hook, anonymize_ips: true });
+    expect(r.isError, text(r)).toBeFalsy();
+    if (api === 'today') {
+      expect(r.structuredContent).toMatchObject({ updated_fields: ['anonymize_ips'], not_applied: ['slack_incoming_webhook'] });
+      expect(text(r)).toMatch(/PostHog did not apply: slack_incoming_webhook \(ignored/);
+      expect(text(r)).toMatch(/^Updated anonymize_ips of project|\nUpdated anonymize_ips of project/);
+      expect(text(r)).not.toMatch(/Updated [^\n]*slack_incoming_webhook/);
+      const only = await h.call('project-update', { id: DEMO.marketingProjectId, slack_incoming_webhook: hook });
+      expect(only.structuredContent).toMatchObject({ updated_fields: [], not_applied: ['slack_incoming_webhook'] });
+      expect(text(only)).toMatch(/Nothing updated in project/);
+      const created = await h.call('project-create', { name: 'Alerts', slack_incoming_webhook: hook });
+      expect(created.isError, text(created)).toBeFalsy();
+      expect(created.structuredContent).toMatchObject({ created: true, not_applied: ['slack_incoming_webhook'] });
+    } else {
+      expect((r.structuredContent as { updated_fields: string[] }).updated_fields.sort()).toEqual(['anonymize_ips', 'slack_incoming_webhook']);
+      expect(r.structuredContent).toMatchObject({ not_applied: [] });
+      expect(text(r)).not.toMatch(/did not apply/);
+    }
   });
 });

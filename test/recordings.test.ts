@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO } from '../src/sandbox/index.js';
+import { DEMO, type SandboxApi } from '../src/sandbox/index.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
 
-describe('recording tools against the sandbox', () => {
+// Every recording tool against both PostHogs the sandbox imitates: today's Cloud and 2024's API.
+describe.each<SandboxApi>(['today', '2024'])('recording tools against the sandbox (%s PostHog)', (api) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ sandbox: { api } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
@@ -61,7 +62,7 @@ describe('recording tools against the sandbox', () => {
   });
 
   it('reads the DRF envelope too', async () => {
-    const drf = await startHarness({ sandbox: { recordingsEnvelope: 'drf' } });
+    const drf = await startHarness({ sandbox: { api, recordingsEnvelope: 'drf' } });
     try {
       const r = await drf.call('session-recordings-list', { project_id: P, limit: 2, date_from: '-30d' });
       const page = r.structuredContent as { results: unknown[]; has_more: boolean; next_offset: number; count?: number };
@@ -110,41 +111,29 @@ describe('recording tools against the sandbox', () => {
 
   it('session-recording-properties returns properties per session', async () => {
     const r = await h.call('session-recording-properties', { project_id: P, session_ids: [R.checkoutFailure, R.successfulPurchase] });
-    expect(r.isError).toBeFalsy();
+    expect(r.isError, text(r)).toBeFalsy();
     const results = (r.structuredContent as { results: Array<{ id: string; properties: Record<string, unknown> }> }).results;
     expect(results.map((x) => x.id).sort()).toEqual([R.checkoutFailure, R.successfulPurchase].sort());
     expect(results[0]!.properties).toHaveProperty('$browser');
     expect(apiRequests(h.sandbox)[0]!.query.session_ids).toBe(JSON.stringify([R.checkoutFailure, R.successfulPurchase]));
   });
 
-  it('session-recording-matching-events sends session_ids and filters JSON-encoded', async () => {
+  it('session-recording-matching-events finds the events, trying the documented endpoint first with session_ids and filters JSON-encoded', async () => {
     const r = await h.call('session-recording-matching-events', { project_id: P, session_id: R.checkoutFailure, events: [{ id: '$pageview' }] });
-    expect(r.isError).toBeFalsy();
+    expect(r.isError, text(r)).toBeFalsy();
     const results = (r.structuredContent as { results: Array<{ uuid: string; timestamp: string }> }).results;
     expect(results.length).toBeGreaterThan(0);
     expect(results[0]!.uuid).toBeTruthy();
-    const query = apiRequests(h.sandbox)[0]!.query;
-    expect(JSON.parse(query.session_ids!)).toEqual([R.checkoutFailure]);
-    expect(JSON.parse(query.events!)[0]).toMatchObject({ id: '$pageview', type: 'events' });
+    const first = apiRequests(h.sandbox)[0]!;
+    expect(first.path).toBe(`/api/projects/${P}/session_recordings/matching_events/`);
+    expect(JSON.parse(first.query.session_ids!)).toEqual([R.checkoutFailure]);
+    expect(JSON.parse(first.query.events!)[0]).toMatchObject({ id: '$pageview', type: 'events' });
   });
 
-  it('session-recording-matching-events explains a 403 for scoped keys with what to do instead', async () => {
-    h.sandbox.injectFault({
-      path: /matching_events/,
-      status: 403,
-      body: { type: 'authentication_error', code: 'permission_denied', detail: 'This action does not support Personal API Key access', attr: null },
-    });
-    const r = await h.call('session-recording-matching-events', { project_id: P, session_id: R.checkoutFailure, actions: [{ id: DEMO.actions[0]!.id }] });
-    expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/internal/);
-    expect(text(r)).toMatch(/session-recording-snapshots/);
-  });
-
-  it('session-recording-properties explains a 404 on PostHog versions that removed it', async () => {
-    h.sandbox.injectFault({ path: /properties/, status: 404, body: { type: 'invalid_request', code: 'not_found', detail: 'Recording not found', attr: null } });
-    const r = await h.call('session-recording-properties', { project_id: P, session_ids: [R.checkoutFailure] });
-    expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/does not serve/);
-    expect(text(r)).toMatch(/session-recording-get/);
+  it('session-recording-matching-events by action gives the same events either way', async () => {
+    const action = DEMO.actions.find((a) => a.event === '$rageclick')!;
+    const r = await h.call('session-recording-matching-events', { project_id: P, session_id: R.checkoutFailure, actions: [{ id: action.id }] });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as { results: unknown[] }).results).toHaveLength(1);
   });
 });

@@ -66,8 +66,10 @@ describe('tools/list', () => {
   it('offers exactly the §2.5 timezones on project-create and project-update', () => {
     for (const name of ['project-create', 'project-update']) {
       const tool = tools.find((t) => t.name === name)!;
-      const timezone = (tool.inputSchema.properties as Record<string, { enum?: string[] }>).timezone;
-      expect(timezone?.enum).toEqual([...TIMEZONES]);
+      // Optional, so advertised nullable: the values are in the non-null branch.
+      const timezone = (tool.inputSchema.properties as Record<string, { anyOf?: Array<{ enum?: string[] }> }>).timezone;
+      expect(timezone?.anyOf?.[0]?.enum).toEqual([...TIMEZONES]);
+      expect(timezone?.anyOf?.[1]).toEqual({ type: 'null' });
     }
   });
 

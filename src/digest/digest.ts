@@ -2,13 +2,23 @@
  * Turns a recording's rrweb events, fed one at a time in stream order, into a digest: pages,
  * a timeline of what the user did, frustration signals, console trouble and failed requests.
  * Memory stays bounded whatever the recording's size: one DOM mirror per window, capped lists,
- * and counters for everything past the caps.
+ * and counters for everything past the caps. The rules live beside it: clicks (rage, dead),
+ * console, network and pages in rules/, naming in describe.ts, timestamps in clock.ts.
  */
 
-import { BUTTON_INPUT_TYPES, NodeMirror } from './mirror.js';
-import { quote } from './quote.js';
+import { CLUSTER_GAP_MS, TimestampClusters, isPossibleTime } from './clock.js';
+import { describeElement, describeField, type NamingContext } from './describe.js';
+import { NodeMirror } from './mirror.js';
+import { PRIORITY, type Digest, type DigestCounts, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
+import { ClickRules, newClickState, type ClickState } from './rules/clicks.js';
+import { readConsole } from './rules/console.js';
+import { outcomeOf, readRequests } from './rules/network.js';
+import { pageUrl, readCustom } from './rules/pages.js';
 import { clip } from '../tools/format.js';
-import { consoleText } from '../posthog/snapshots.js';
+
+export * from './model.js';
+export { DEAD_CLICK_MS, RAGE_CLICKS, RAGE_WINDOW_MS } from './rules/clicks.js';
+export { pageUrl } from './rules/pages.js';
 
 // rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
 const FULL_SNAPSHOT = 2;
@@ -30,14 +40,10 @@ const DOUBLE_CLICK = 4;
 
 /** Gaps between activity longer than this are idle time (PostHog's own threshold). */
 export const ACTIVITY_GAP_MS = 5_000;
-/** Rage click: this many clicks on one element… */
-export const RAGE_CLICKS = 3;
-/** …within this window. */
-export const RAGE_WINDOW_MS = 1_000;
-/** A click with no DOM change, navigation, scroll or input within this long is a dead click (posthog-js uses 2.5 s). */
-export const DEAD_CLICK_MS = 2_500;
 /** Scroll or resize events closer than this to the previous one extend it rather than add an entry. */
 const MERGE_MS = 3_000;
+/** Typing into one field with pauses shorter than this is one entry. */
+const TYPING_PAUSE_MS = 10_000;
 
 /** Identical errors or failed requests this close together are one entry with a count. */
 const REPEAT_WINDOW_MS = 10_000;
@@ -47,111 +53,18 @@ const TIMELINE_CAP = 2_000;
 /** Windows tracked one by one; events of any further window share one overflow entry. */
 const WINDOWS_CAP = 50;
 const PAGES_CAP = 200;
-const CONSOLE_TEXT_MAX = 300;
-const URL_MAX = 300;
 
-export type ItemKind =
-  | 'page'
-  | 'click'
-  | 'rage-click'
-  | 'dead-click'
-  | 'input'
-  | 'scroll'
-  | 'resize'
-  | 'console-error'
-  | 'console-warn'
-  | 'request-failed'
-  | 'tab-hidden'
-  | 'tab-visible';
-
-/** Lower is more important: what survives when the character budget is tight. */
-export const PRIORITY: Record<ItemKind, number> = {
-  'rage-click': 0,
-  'console-error': 0,
-  'request-failed': 0,
-  page: 1,
-  'dead-click': 2,
-  click: 2,
-  'console-warn': 2,
-  input: 3,
-  'tab-hidden': 3,
-  'tab-visible': 3,
-  scroll: 4,
-  resize: 4,
-};
-
-export interface TimelineItem {
-  /** ms since the recording's first event */
-  t: number;
-  /** window label, w1, w2… */
-  w: string;
-  kind: ItemKind;
-  /** the element, page or request concerned; recorded data */
-  target?: string;
-  /** what happened to it; may quote recorded data */
-  detail?: string;
-  /** repeated clicks, identical console messages */
-  count?: number;
-}
-
-export interface PageVisit {
-  t: number;
-  w: string;
-  url: string;
-  title?: string;
-  /** deepest vertical scroll seen on this page, px */
-  max_scroll_y?: number;
-}
-
-export interface DigestCounts {
-  events: number;
-  clicks: number;
-  rage_clicks: number;
-  dead_clicks: number;
-  inputs: number;
-  scrolls: number;
-  resizes: number;
-  page_views: number;
-  mutations: number;
-  console_errors: number;
-  console_warnings: number;
-  console_logs: number;
-  requests: number;
-  failed_requests: number;
-  custom_events: number;
-}
-
-export interface Digest {
-  start: number | null;
-  end: number | null;
-  duration_ms: number;
-  active_ms: number;
-  windows: Array<{ w: string; window_id: string | null; pages: number }>;
-  pages: PageVisit[];
-  timeline: TimelineItem[];
-  counts: DigestCounts;
-  /** what could not be read or was left out while reading, in words */
-  notes: string[];
-}
-
-interface PendingClick {
-  at: number;
-  item: TimelineItem;
-}
-
-interface WindowState {
+interface WindowState extends ClickState {
   label: string;
   id: string | null;
   mirror: NodeMirror;
   page: PageVisit | undefined;
-  pages: number;
   hadSnapshot: boolean;
-  /** the click burst on one element, for rage clicks: its last few click times */
-  burst: { node: number; times: number[]; clicks: number; item: TimelineItem; rage: boolean } | undefined;
-  pending: PendingClick[];
   /** a Meta for the page already shown: a reload or just a periodic re-snapshot, told by the next full snapshot */
   sameUrlMeta: number | undefined;
   lastItem: TimelineItem | undefined;
+  /** the field being typed into and when its last input came, so a pause or another field starts a new entry */
+  typing: { item: TimelineItem; at: number } | undefined;
   lastTimestamp: number;
 }
 
@@ -159,8 +72,6 @@ export class Digester {
   private readonly windows = new Map<string | null, WindowState>();
   private overflow: WindowState | undefined;
   private overflowWindows = 0;
-  /** Windows with clicks still waiting to be judged dead or alive. */
-  private readonly pendingWindows = new Set<WindowState>();
   /** Timeline entries actually kept (past the cap some are not). */
   private readonly kept = new WeakSet<TimelineItem>();
   private readonly pages: PageVisit[] = [];
@@ -182,8 +93,9 @@ export class Digester {
     failed_requests: 0,
     custom_events: 0,
   };
-  private first: number | null = null;
-  private last: number | null = null;
+  private readonly clusters = new TimestampClusters();
+  /** the last possible timestamp seen: the time given to an event whose own is impossible */
+  private now: number | undefined;
   private lastActive: number | undefined;
   private activeMs = 0;
   private outOfOrder = 0;
@@ -192,6 +104,7 @@ export class Digester {
   private pagesDropped = 0;
   private itemsDropped = 0;
   private readonly extraNotes: string[] = [];
+  private readonly clicks = new ClickRules({ counts: this.counts, promote: (item) => this.kept.has(item) || this.keep(item) });
 
   /** A reason something could not be read (a block range that failed, unparseable lines). */
   note(text: string): void {
@@ -199,19 +112,30 @@ export class Digester {
   }
 
   push(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
-    const ts = event.timestamp;
-    if (!Number.isFinite(ts)) {
+    let ts = event.timestamp;
+    if (typeof ts !== 'number' || Number.isNaN(ts)) {
       this.badEvents++;
       return;
     }
     this.counts.events++;
-    if (this.first === null || ts < this.first) this.first = ts;
-    if (this.last === null || ts > this.last) this.last = ts;
+    if (isPossibleTime(ts)) {
+      this.clusters.add(ts);
+      this.now = ts;
+    } else {
+      // Beyond Date's range (−1e17, 1e300, ±Infinity): not a time. The event still counts, at the
+      // time of the event before it.
+      this.clusters.addImpossible();
+      if (this.now === undefined) return;
+      ts = this.now;
+    }
     const win = this.window(windowId);
+    // A jump far ahead (a wild timestamp) neither makes every later event look out of order nor
+    // judges the clicks before it dead.
+    const believable = win.lastTimestamp === -Infinity || ts - win.lastTimestamp <= CLUSTER_GAP_MS;
     if (ts < win.lastTimestamp) this.outOfOrder++;
-    else win.lastTimestamp = ts;
+    else if (believable) win.lastTimestamp = ts;
     // Windows arrive in separate batches: a window's clicks are judged by its own clock only.
-    if (win.pending.length > 0) this.settleClicks(win, ts);
+    if (believable) this.clicks.settle(win, ts);
 
     const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
     try {
@@ -264,10 +188,10 @@ export class Digester {
         page: undefined,
         pages: 0,
         hadSnapshot: false,
-        burst: undefined,
-        pending: [],
+        ...newClickState(),
         sameUrlMeta: undefined,
         lastItem: undefined,
+        typing: undefined,
         lastTimestamp: -Infinity,
       };
   }
@@ -277,9 +201,6 @@ export class Digester {
     return [...new Set(this.windows.values())];
   }
 
-  private offset(ts: number): number {
-    return this.first === null ? 0 : Math.max(0, ts - this.first);
-  }
 
   private add(win: WindowState, ts: number, item: Omit<TimelineItem, 't' | 'w'>): TimelineItem {
     const full: TimelineItem = { t: ts, w: win.label, ...item };
@@ -300,7 +221,7 @@ export class Digester {
 
   private pageView(win: WindowState, ts: number, href: unknown, load: boolean): void {
     if (typeof href !== 'string' || href.length === 0) return;
-    const url = clip(href, URL_MAX);
+    const url = pageUrl(href);
     this.reacted(win, ts);
     if (win.page && win.page.url === url) {
       // posthog-js sends a $pageview next to the Meta of the same load: one visit. A later Meta
@@ -314,7 +235,7 @@ export class Digester {
   private visit(win: WindowState, ts: number, url: string, load: boolean): void {
     this.counts.page_views++;
     win.pages++;
-    win.burst = undefined;
+    this.clicks.endBurst(win);
     const visit: PageVisit = { t: ts, w: win.label, url };
     if (this.pages.length < PAGES_CAP) this.pages.push(visit);
     else this.pagesDropped++;
@@ -347,7 +268,7 @@ export class Digester {
         return;
       case MOUSE_INTERACTION:
         if (data.type === CLICK) this.click(win, ts, Number(data.id));
-        else if (data.type === DOUBLE_CLICK) this.doubleClick(win, Number(data.id));
+        else if (data.type === DOUBLE_CLICK) this.clicks.doubleClick(win, this.clickTarget(win, Number(data.id)));
         return;
       case SCROLL:
         this.scroll(win, ts, Number(data.id), Number(data.y));
@@ -369,7 +290,9 @@ export class Digester {
       const gap = ts - this.lastActive;
       if (gap > 0 && gap <= ACTIVITY_GAP_MS) this.activeMs += gap;
     }
-    if (this.lastActive === undefined || ts > this.lastActive) this.lastActive = ts;
+    // Far back in time from the last activity: that one was a wild timestamp (or an old window's
+    // batch), and the clock starts again from here rather than waiting for it to be caught up.
+    if (this.lastActive === undefined || ts > this.lastActive || this.lastActive - ts > CLUSTER_GAP_MS) this.lastActive = ts;
   }
 
   private mutate(win: WindowState, data: Record<string, unknown>): void {
@@ -406,67 +329,18 @@ export class Digester {
 
   private click(win: WindowState, ts: number, id: number): void {
     this.counts.clicks++;
-    const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
-    const burst = win.burst;
-    if (burst && burst.node === node && ts - burst.times[burst.times.length - 1]! <= RAGE_WINDOW_MS && ts >= burst.times[0]!) {
-      burst.clicks++;
-      burst.times.push(ts);
-      if (burst.times.length > RAGE_CLICKS) burst.times.shift();
-      burst.item.count = burst.clicks;
-      if (!burst.rage && burst.times.length >= RAGE_CLICKS && ts - burst.times[0]! <= RAGE_WINDOW_MS) {
-        burst.rage = true;
-        burst.item.kind = 'rage-click';
-        this.counts.rage_clicks++;
-        // Clicks that turned into a rage click are not also judged as dead…
-        win.pending = win.pending.filter((p) => p.item !== burst.item);
-        // …and a rage click past the timeline's cap for minor entries is kept after all.
-        if (!this.kept.has(burst.item)) this.keep(burst.item);
-      }
-      return;
-    }
-    const target = this.describe(win, node);
-    const item = this.add(win, ts, { kind: 'click', target });
-    win.burst = { node, times: [ts], clicks: 1, item, rage: false };
-    if (!this.isFormControl(win, node)) {
-      win.pending.push({ at: ts, item });
-      this.pendingWindows.add(win);
-    }
+    const node = this.clickTarget(win, id);
+    // A click into a field, or on the page background, is not expected to change anything.
+    const expectsNothing = this.isFormControl(win, node) || win.mirror.isDocument(node);
+    this.clicks.click(win, ts, node, () => this.add(win, ts, { kind: 'click', target: describeElement(naming(win), node) }), !expectsNothing);
   }
 
-  /** A browser reports a double-click as click, click, dblclick: the clicks are counted already. */
-  private doubleClick(win: WindowState, id: number): void {
-    const burst = win.burst;
-    const node = Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
-    if (burst && burst.node === node && !burst.rage && burst.clicks === 2) {
-      burst.item.detail = 'double-click';
-      delete burst.item.count;
-      // A second click a user meant is no sign of frustration: the next click starts afresh.
-      win.burst = undefined;
-    }
+  private clickTarget(win: WindowState, id: number): number {
+    return Number.isFinite(id) ? win.mirror.interactiveAncestor(id) : NaN;
   }
 
-  /** Something visible happened in `win` at `ts`: pending clicks before it were not dead. */
   private reacted(win: WindowState, ts: number): void {
-    if (win.pending.length > 0) win.pending = win.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
-    // A new tab opened by a click counts as its reaction too.
-    if (win.pages === 0) {
-      for (const other of this.pendingWindows) if (other !== win) other.pending = other.pending.filter((p) => p.at > ts || ts - p.at > DEAD_CLICK_MS);
-    }
-  }
-
-  /** A window's clicks with nothing after them for DEAD_CLICK_MS, judged once its own events are past that point. */
-  private settleClicks(win: WindowState, now: number): void {
-    const still: PendingClick[] = [];
-    for (const p of win.pending) {
-      if (now - p.at > DEAD_CLICK_MS) {
-        if (p.item.kind === 'click') {
-          p.item.kind = 'dead-click';
-          this.counts.dead_clicks++;
-        }
-      } else still.push(p);
-    }
-    win.pending = still;
-    if (still.length === 0) this.pendingWindows.delete(win);
+    this.clicks.reacted(win, ts);
   }
 
   private isFormControl(win: WindowState, id: number): boolean {
@@ -480,7 +354,7 @@ export class Digester {
     this.reacted(win, ts);
     if (!Number.isFinite(y)) return;
     const page = win.mirror.isDocument(id) || !win.mirror.has(id);
-    const where = page ? undefined : this.describe(win, id);
+    const where = page ? undefined : describeElement(naming(win), id);
     if (page && win.page) win.page.max_scroll_y = Math.max(win.page.max_scroll_y ?? 0, Math.round(y));
     const last = win.lastItem;
     if (last && last.kind === 'scroll' && last.target === where && ts - last.t <= MERGE_MS) {
@@ -504,41 +378,43 @@ export class Digester {
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
     this.counts.inputs++;
     this.reacted(win, ts);
-    const tag = win.mirror.get(id)?.tag;
-    const known = win.mirror.get(id)?.tag !== undefined;
-    const detail =
-      typeof data.isChecked === 'boolean' && (this.isToggle(win, id) || (!known && (typeof data.text !== 'string' || data.text === 'on')))
-        ? data.isChecked
-          ? 'checked'
-          : 'unchecked'
-        : tag === 'select'
-          ? 'option chosen'
-          : `${typeof data.text === 'string' ? [...data.text].length : 0} chars`;
-    const target = this.describeField(win, id);
-    const last = win.lastItem;
-    if (last && (last.kind === 'input' || last.kind === 'click') && last.target === target && ts - last.t <= 10_000) {
-      // Typing continues, or the click that focused this field: one entry says it all.
-      last.kind = 'input';
-      last.detail = detail;
-      delete last.count;
-      win.pending = win.pending.filter((p) => p.item !== last);
+    const node = win.mirror.get(id);
+    const tag = node?.tag;
+    const type = node?.attrs?.type;
+    const toggle = typeof data.isChecked === 'boolean' && (type === 'checkbox' || type === 'radio' || (tag === undefined && (typeof data.text !== 'string' || data.text === 'on')));
+    // Checking a radio unchecks its siblings, and rrweb records each of those too: the browser's
+    // doing, not the user's. Only the radio that became checked is told.
+    if (toggle && type === 'radio' && data.isChecked === false) return;
+    const length = typeof data.text === 'string' ? [...data.text].length : 0;
+    const detail = toggle ? (data.isChecked ? 'checked' : 'unchecked') : tag === 'select' ? 'option chosen' : length === 0 ? 'cleared' : `${length} chars`;
+    const target = describeField(naming(win), id);
+    const typing = win.typing;
+    if (!toggle && typing && typing.item.target === target && win.lastItem === typing.item && ts - typing.at <= TYPING_PAUSE_MS) {
+      // Typing goes on in the same field: one entry, shown from the first keystroke.
+      typing.item.detail = detail;
+      typing.at = ts;
       return;
     }
-    this.add(win, ts, { kind: 'input', target, detail });
-  }
-
-  private isToggle(win: WindowState, id: number): boolean {
-    const type = win.mirror.get(id)?.attrs?.type;
-    return type === 'checkbox' || type === 'radio';
+    const last = win.lastItem;
+    if (last && last.kind === 'click' && last.target === target && ts - last.t <= TYPING_PAUSE_MS) {
+      // The click that focused (or toggled) this field: the input says more, at its own time.
+      last.kind = 'input';
+      last.detail = detail;
+      last.t = ts;
+      delete last.count;
+      this.clicks.forget(win, last);
+      win.typing = toggle ? undefined : { item: last, at: ts };
+      return;
+    }
+    const item = this.add(win, ts, { kind: 'input', target, detail });
+    win.typing = toggle ? undefined : { item, at: ts };
   }
 
   private custom(win: WindowState, ts: number, data: Record<string, unknown>): void {
     this.counts.custom_events++;
-    const tag = data.tag;
-    const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
-    if (tag === '$pageview') this.pageView(win, ts, payload.href ?? payload.$current_url, false);
-    else if (tag === 'window hidden' || tag === '$visibility_hidden' || (tag === 'visibility' && payload.visibilityState === 'hidden')) this.add(win, ts, { kind: 'tab-hidden' });
-    else if (tag === 'window visible' || tag === '$visibility_visible' || (tag === 'visibility' && payload.visibilityState === 'visible')) this.add(win, ts, { kind: 'tab-visible' });
+    const meaning = readCustom(data);
+    if (meaning?.kind === 'pageview') this.pageView(win, ts, meaning.href, false);
+    else if (meaning) this.add(win, ts, { kind: meaning.kind });
   }
 
   private plugin(win: WindowState, ts: number, data: Record<string, unknown>): void {
@@ -548,35 +424,26 @@ export class Digester {
     else if (name.startsWith('rrweb/network')) this.network(win, ts, payload);
   }
 
-  private console(win: WindowState, ts: number, payload: Record<string, unknown>): void {
-    const level = String(payload.level ?? 'log');
-    const kind: ItemKind | undefined = level === 'error' || level === 'assert' ? 'console-error' : level === 'warn' ? 'console-warn' : undefined;
-    if (kind === 'console-error') this.counts.console_errors++;
-    else if (kind === 'console-warn') this.counts.console_warnings++;
-    else {
+  private console(win: WindowState, ts: number, record: Record<string, unknown>): void {
+    const message = readConsole(record);
+    if (message.kind === 'log') {
       this.counts.console_logs++;
       return;
     }
-    const text = clip(consoleText(payload.payload), CONSOLE_TEXT_MAX);
-    if (!this.repeat(win, ts, kind, undefined, text)) this.add(win, ts, { kind, detail: text });
+    if (message.kind === 'console-error') this.counts.console_errors++;
+    else this.counts.console_warnings++;
+    if (!this.repeat(win, ts, message.kind, undefined, message.text)) this.add(win, ts, { kind: message.kind, detail: message.text });
   }
 
   private network(win: WindowState, ts: number, payload: Record<string, unknown>): void {
-    for (const request of asArray(payload.requests)) {
-      if (typeof request !== 'object' || request === null) continue;
-      this.counts.requests++;
-      const r = request as Record<string, unknown>;
-      const status = Number(r.responseStatus ?? r.status);
-      const failed = (Number.isFinite(status) && status >= 400) || r.isFailed === true || (typeof r.error === 'string' && r.error.length > 0);
-      if (!failed) continue;
+    const { total, failed } = readRequests(payload);
+    this.counts.requests += total;
+    for (const { at: own, ...request } of failed) {
       this.counts.failed_requests++;
-      // Performance-timing entries carry no method: none is made up.
-      const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : undefined;
-      const url = clip(String(r.name ?? r.url ?? '?'), URL_MAX);
-      const at = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : ts;
-      const detail = Number.isFinite(status) && status > 0 ? `${status}` : typeof r.error === 'string' ? clip(r.error, 100) : 'failed';
-      const target = method ? `${method} ${url}` : url;
-      if (!this.repeat(win, at, 'request-failed', target, detail)) this.add(win, at, { kind: 'request-failed', target, detail });
+      const at = own !== undefined && isPossibleTime(own) ? own : ts;
+      const target = request.method ? `${request.method} ${request.url}` : request.url;
+      const detail = outcomeOf(request);
+      if (!this.repeat(win, at, 'request-failed', target, detail)) this.add(win, at, { kind: 'request-failed', target, detail, request });
     }
   }
 
@@ -596,50 +463,12 @@ export class Digester {
     return false;
   }
 
-  /** `button "Place order"`, `a "Shop" → "/shop"`, `input#email`: for the model, from the mirror. */
-  private describe(win: WindowState, id: number): string {
-    const node = Number.isFinite(id) ? win.mirror.get(id) : undefined;
-    if (!node?.tag) return win.hadSnapshot ? `element ${id}` : `element ${id} (no DOM snapshot seen)`;
-    // A field (or an option of one) by its label, never by what is in it.
-    if (win.mirror.isUserText(node)) return this.describeField(win, node.tag === 'option' || node.tag === 'datalist' ? this.fieldOf(win, node.id) : node.id);
-    const attrs = node.attrs ?? {};
-    let out = ident(node.tag);
-    if (attrs.id) out += `#${ident(attrs.id)}`;
-    const name = attrs['aria-label'] || (node.tag === 'input' ? attrs.value : undefined) || win.mirror.textOf(node.id, 60) || attrs.title || attrs.alt;
-    if (name) out += ` ${quote(name)}`;
-    else if (attrs.name) out += `[name=${quote(attrs.name)}]`;
-    if (node.tag === 'a' && attrs.href) out += ` → ${quote(clip(samePath(attrs.href, win.page?.url), 120))}`;
-    return out;
-  }
-
-  /** The select (or other element) an option belongs to. */
-  private fieldOf(win: WindowState, id: number): number {
-    let current = win.mirror.get(id);
-    for (let depth = 0; current && depth < 4; depth++) {
-      if (current.tag === 'select' || current.tag === 'input') return current.id;
-      current = win.mirror.get(current.parent);
-    }
-    return id;
-  }
-
-  /** A form field by its label, never its value: `input[email] "Email address"`. */
-  private describeField(win: WindowState, id: number): string {
-    const node = win.mirror.get(id);
-    if (!node?.tag) return win.hadSnapshot ? `field ${id}` : `field ${id} (no DOM snapshot seen)`;
-    const attrs = node.attrs ?? {};
-    let out = ident(node.tag);
-    if (attrs.type && node.tag === 'input') out += `[${ident(attrs.type)}]`;
-    if (attrs.id) out += `#${ident(attrs.id)}`;
-    const label = win.mirror.labelOf(id) || attrs['aria-label'] || attrs.placeholder || attrs.name;
-    if (label) out += ` ${quote(clip(label, 60))}`;
-    return out;
-  }
-
   finish(): Digest {
-    // Clicks still pending at the end had no time to show a reaction: not judged dead.
-    for (const win of this.pendingWindows) win.pending = [];
-    this.pendingWindows.clear();
+    this.clicks.finish();
     const notes: string[] = [];
+    const range = this.clusters.range();
+    if (range.frozen) notes.push(`Every event carries the same timestamp (the recorder's clock was frozen): the duration and times are unknown; the timeline is in recorded order.`);
+    if (range.stray > 0) notes.push(`${range.stray} event(s) have a timestamp far from the rest of the recording (or no possible time at all): left out of the duration; their entries are placed at the nearest end.`);
     if (this.outOfOrder > 0) notes.push(`${this.outOfOrder} event(s) arrived out of time order; the timeline is sorted by time.`);
     if (this.unknownEvents > 0) notes.push(`${this.unknownEvents} event(s) of unknown rrweb type skipped.`);
     if (this.badEvents > 0) notes.push(`${this.badEvents} malformed event(s) skipped.`);
@@ -652,15 +481,17 @@ export class Digester {
     if (this.pagesDropped > 0) notes.push(`${this.pagesDropped} later page view(s) not listed.`);
     notes.push(...this.extraNotes);
 
-    const start = this.first;
-    const relative = (t: number) => this.offset(t);
+    const start = range.start;
+    const end = range.end;
+    const relative = (t: number) => (start === null || end === null ? 0 : Math.min(Math.max(0, t - start), end - start));
     const timeline = this.timeline
       .map((item) => ({ ...item, t: relative(item.t) }))
       .sort((a, b) => a.t - b.t);
     return {
       start,
-      end: this.last,
-      duration_ms: start === null || this.last === null ? 0 : this.last - start,
+      end,
+      duration_ms: start === null || end === null ? 0 : end - start,
+      timing: { frozen: range.frozen, stray: range.stray },
       active_ms: this.activeMs,
       windows: this.allWindows().map((w) => ({ w: w.label, window_id: w.id, pages: w.pages })),
       pages: this.pages.map((p) => ({ ...p, t: relative(p.t) })).sort((a, b) => a.t - b.t),
@@ -671,20 +502,9 @@ export class Digester {
   }
 }
 
-/** Tag names, ids and types are page-authored too: only identifier characters pass unquoted. */
-function ident(text: string): string {
-  return text.replace(/[^A-Za-z0-9_:.-]/g, '').slice(0, 40) || '?';
-}
-
-/** A link's href as its path when it stays on the page's origin. */
-function samePath(href: string, pageUrl: string | undefined): string {
-  if (!pageUrl || !/^https?:/i.test(href)) return href;
-  try {
-    const target = new URL(href);
-    return target.origin === new URL(pageUrl).origin ? target.pathname + target.search + target.hash : href;
-  } catch {
-    return href;
-  }
+/** What the naming rules need of a window. */
+function naming(win: WindowState): NamingContext {
+  return { mirror: win.mirror, hadSnapshot: win.hadSnapshot, pageUrl: win.page?.url };
 }
 
 function asArray(value: unknown): unknown[] {

@@ -10,7 +10,7 @@
 const ELEMENT = 2;
 const TEXT = 3;
 
-/** Attributes that name or locate an element. `value` only on buttons: elsewhere it is user input. */
+/** Attributes that name or locate an element. `value` only on buttons, radios and checkboxes: elsewhere it is user input. */
 const KEPT_ATTRIBUTES = new Set(['id', 'name', 'type', 'role', 'aria-label', 'href', 'placeholder', 'title', 'alt', 'for', 'data-attr', 'value', 'contenteditable']);
 const ATTRIBUTE_MAX = 200;
 const TEXT_MAX = 200;
@@ -18,6 +18,8 @@ const TEXT_MAX = 200;
 export const MIRROR_NODE_CAP = 150_000;
 
 export const BUTTON_INPUT_TYPES = new Set(['button', 'submit', 'reset', 'image']);
+/** Inputs whose value attribute the page wrote (a button's caption, which radio of a group): never typed. */
+const AUTHORED_VALUE_TYPES = new Set([...BUTTON_INPUT_TYPES, 'radio', 'checkbox']);
 const INTERACTIVE_TAGS = new Set(['button', 'a', 'input', 'select', 'textarea', 'summary', 'label']);
 /** Elements whose text is what the user typed or chose: never read for a description. */
 const USER_TEXT_TAGS = new Set(['textarea', 'select', 'option', 'datalist']);
@@ -94,7 +96,7 @@ export class NodeMirror {
         entry.tag = node.tagName.toLowerCase();
         const attrs = keptAttributes(node.attributes);
         // An input's value attribute is what the user typed, except on buttons.
-        if (attrs?.value !== undefined && !(entry.tag === 'input' && BUTTON_INPUT_TYPES.has(attrs.type ?? ''))) delete attrs.value;
+        if (attrs?.value !== undefined && !(entry.tag === 'input' && AUTHORED_VALUE_TYPES.has(attrs.type ?? ''))) delete attrs.value;
         if (attrs) entry.attrs = attrs;
         if (entry.tag === 'label' && attrs?.for) this.labels.set(attrs.for, id);
       } else if (node.type === TEXT && typeof node.textContent === 'string' && node.isStyle !== true) {
@@ -163,7 +165,7 @@ export class NodeMirror {
     if (!node || !node.tag || typeof changes !== 'object' || changes === null) return;
     for (const [name, value] of Object.entries(changes as Record<string, unknown>)) {
       if (!KEPT_ATTRIBUTES.has(name)) continue;
-      if (name === 'value' && !(node.tag === 'input' && BUTTON_INPUT_TYPES.has(node.attrs?.type ?? ''))) continue;
+      if (name === 'value' && !(node.tag === 'input' && AUTHORED_VALUE_TYPES.has(node.attrs?.type ?? ''))) continue;
       if (typeof value === 'string') (node.attrs ??= {})[name] = value.slice(0, ATTRIBUTE_MAX);
       else if (value === null && node.attrs) delete node.attrs[name];
     }

@@ -21,14 +21,27 @@ import {
 } from './demo/catalog.js';
 import { ApiError, authenticationFailed, defaultErrorBody, errors, notAuthenticated, wwwAuthenticate, type Reply } from './http.js';
 import { dispatch, matchRoute } from './router.js';
-import { SandboxState, type RequestContext, type ResolvedOptions } from './state.js';
+import { SandboxState, type RequestContext, type ResolvedOptions, type SandboxApi } from './state.js';
 
 export { SANDBOX_TIMEZONES, type SandboxTimezone } from './timezones.js';
+export type { SandboxApi } from './state.js';
 export { BIG_RECORDING_ID };
 
 export const SANDBOX_API_KEY = 'phx_sandbox_demo_key_not_secret';
 
 export interface SandboxOptions {
+  /**
+   * Which PostHog to imitate (default 'today'): today's Cloud refuses personal API keys on
+   * matching_events, has no properties endpoint, requires arrays for the filter settings, drops
+   * slack_incoming_webhook and deletes projects in the background; '2024' is the older API.
+   */
+  api?: SandboxApi;
+  /**
+   * Scopes of the sandbox key, enforced as PostHog does (403 "API key missing required scope").
+   * Default ['*'] today; in 2024 mode a legacy key without scopes ([]), which PostHog then let
+   * call the internal endpoints.
+   */
+  scopes?: string[];
   host?: string; // default '127.0.0.1'
   port?: number; // default 0 (random free port)
   apiKey?: string; // accepted personal API key; default SANDBOX_API_KEY
@@ -134,7 +147,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const api = options.api ?? 'today';
   const resolved: ResolvedOptions = {
+    api,
+    scopes: options.scopes ?? (api === '2024' ? [] : ['*']),
     apiKey: options.apiKey ?? SANDBOX_API_KEY,
     acceptAnyKey: options.acceptAnyKey ?? false,
     recordingsEnvelope: options.recordingsEnvelope ?? 'has_next',

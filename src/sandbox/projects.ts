@@ -4,7 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { ORGANIZATION, TEST_ACCOUNT_FILTERS, type ProjectSeed } from './demo/catalog.js';
 import { ApiError, errors, json, noContent, pageLinks, parseJsonBody, positiveInt, type Reply } from './http.js';
-import type { RequestContext, SandboxState } from './state.js';
+import type { RequestContext, SandboxApi, SandboxState } from './state.js';
 import { SANDBOX_TIMEZONES } from './timezones.js';
 import { drfDate, pyType, uuidV7 } from './util.js';
 
@@ -269,6 +269,46 @@ const dict: Validator = (value, field) => {
   return value;
 };
 
+/** Property filter types PostHog's AnyPropertyFilter union knows (a filter without `type` is an event filter). */
+const PROPERTY_FILTER_TYPES = new Set([
+  'event', 'person', 'element', 'session', 'cohort', 'recording', 'group', 'hogql', 'feature', 'flag', 'data_warehouse',
+  'data_warehouse_person_property', 'error_tracking_issue', 'log_entry', 'revenue_analytics', 'log', 'event_metadata', 'workflow_variable',
+]);
+
+/**
+ * Today's test_account_filters: a list of valid property filters, else PostHog's message followed
+ * by the pydantic error (its wording here is an approximation).
+ */
+const propertyFilterList: Validator = (value, field) => {
+  const fail = (problem: string) => errors.validation(`Must provide an array of valid property filters. 1 validation error for list[AnyPropertyFilter]\n  ${problem}`, field);
+  if (!Array.isArray(value)) throw fail(`Input should be a valid list [type=list_type, input_type=${pyType(value)}]`);
+  value.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw fail(`${i}: Input should be a valid dictionary [type=model_type, input_type=${pyType(item)}]`);
+    const filter = item as Record<string, unknown>;
+    if (typeof filter.key !== 'string') throw fail(`${i}.key: Field required [type=missing]`);
+    if (filter.type !== undefined && !PROPERTY_FILTER_TYPES.has(String(filter.type))) throw fail(`${i}.type: Input tag '${String(filter.type)}' does not match any of the expected tags [type=union_tag_invalid]`);
+  });
+  return value;
+};
+
+/** Today's path_cleaning_filters (validate_path_cleaning_filters): empty, or rules with a regex that compiles. */
+const pathCleaningRules: Validator = (value, field) => {
+  const empty = value === null || value === '' || value === false || value === 0 || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
+  if (empty) return value;
+  if (!Array.isArray(value)) throw errors.validation('Must provide a list of path cleaning rules.', field);
+  for (const rule of value) {
+    if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) continue;
+    const regex = (rule as Record<string, unknown>).regex;
+    if (typeof regex !== 'string' || regex === '') throw errors.validation('A path cleaning rule needs a regex. Remove the rule or give it one.', field);
+    try {
+      new RegExp(regex);
+    } catch (e) {
+      throw errors.validation(`Invalid path cleaning regex '${regex}': ${(e as Error).message}`, field);
+    }
+  }
+  return value;
+};
+
 /** JSON fields that hold filter lists or settings objects: anything structured, not a scalar. */
 const structured: Validator = (value, field) => {
   if (value === null || typeof value !== 'object') throw errors.validation(`Expected a JSON object or array but got type "${pyType(value)}".`, field);
@@ -394,6 +434,30 @@ const WRITABLE: ReadonlyArray<[field: string, validate: Validator, merge?: boole
   ['web_analytics_pre_aggregated_tables_enabled', nullable(bool)],
 ];
 
+/** Today's serializer: array-typed settings, and slack_incoming_webhook no longer among its fields. */
+const TODAY_VALIDATORS: Record<string, Validator> = {
+  test_account_filters: notNull(propertyFilterList),
+  path_cleaning_filters: pathCleaningRules,
+};
+/** Fields the Team model still has but today's project serializer neither takes nor shows. */
+const DROPPED_TODAY = new Set(['slack_incoming_webhook']);
+
+/** A project as this PostHog's serializer shows it. */
+export function presentProject(project: Project, api: SandboxApi): Record<string, unknown> {
+  if (api !== 'today') return project;
+  return Object.fromEntries(Object.entries(project).filter(([key]) => !DROPPED_TODAY.has(key)));
+}
+
+/** validate_team_attrs' check of autocapture_exceptions_errors_to_ignore (a non-field error). */
+function validateErrorsToIgnore(value: unknown): void {
+  if (value === null || value === undefined) return;
+  if (!Array.isArray(value)) throw errors.validation('Must provide a list for field: autocapture_exceptions_errors_to_ignore.');
+  if (value.some((v) => typeof v !== 'string')) throw errors.validation('Must provide a list of strings to field: autocapture_exceptions_errors_to_ignore.');
+  if (JSON.stringify(value).length > 300) {
+    throw errors.validation('Field autocapture_exceptions_errors_to_ignore must be less than 300 characters. Complex config should be provided in posthog-js initialization.');
+  }
+}
+
 function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
@@ -403,7 +467,7 @@ function sameName(a: string, b: string): boolean {
  * checked first (its conflict is raised at once, as PostHog does), other field errors are
  * collected and the first one reported.
  */
-function validateBody(state: SandboxState, body: Record<string, unknown>, current: Project | null): Record<string, unknown> {
+function validateBody(state: SandboxState, body: Record<string, unknown>, current: Project | null, api: SandboxApi): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   if ('name' in body) {
     const raw = body.name;
@@ -422,8 +486,10 @@ function validateBody(state: SandboxState, body: Record<string, unknown>, curren
     changes.name = name;
   }
   let firstError: ApiError | undefined;
-  for (const [field, validate, merge] of WRITABLE) {
+  for (const [field, fallback, merge] of WRITABLE) {
     if (!(field in body)) continue;
+    if (api === 'today' && DROPPED_TODAY.has(field)) continue;
+    const validate = (api === 'today' ? TODAY_VALIDATORS[field] : undefined) ?? fallback;
     try {
       const value = validate(body[field], field);
       const previous = current?.[field];
@@ -435,6 +501,7 @@ function validateBody(state: SandboxState, body: Record<string, unknown>, curren
     }
   }
   if (firstError) throw firstError;
+  if (api === 'today' && 'autocapture_exceptions_errors_to_ignore' in changes) validateErrorsToIgnore(changes.autocapture_exceptions_errors_to_ignore);
   return changes;
 }
 
@@ -487,7 +554,7 @@ export function listProjects(ctx: RequestContext): Reply {
 export function createProject(ctx: RequestContext): Reply {
   const { state } = ctx;
   const body = parseJsonBody(ctx.body, ctx.headers['content-type']);
-  const changes = validateBody(state, body, null);
+  const changes = validateBody(state, body, null, ctx.options.api);
   const now = state.clock();
   const id = state.nextProjectId++;
   const name = (changes.name as string | undefined) ?? defaultName(state);
@@ -495,25 +562,32 @@ export function createProject(ctx: RequestContext): Reply {
   Object.assign(project, changes, { name });
   state.projects.set(id, project);
   state.currentProjectId = id;
-  return json(201, project);
+  return json(201, presentProject(project, ctx.options.api));
 }
 
 export function retrieveProject(ctx: RequestContext, rawId: string): Reply {
-  return json(200, lookup(ctx.state, rawId));
+  return json(200, presentProject(lookup(ctx.state, rawId), ctx.options.api));
 }
 
 export function updateProject(ctx: RequestContext, rawId: string): Reply {
   const { state } = ctx;
   const project = lookup(state, rawId);
   const body = parseJsonBody(ctx.body, ctx.headers['content-type']);
-  const changes = validateBody(state, body, project);
+  const changes = validateBody(state, body, project, ctx.options.api);
   Object.assign(project, changes, { updated_at: drfDate(state.clock()) });
-  return json(200, project);
+  return json(200, presentProject(project, ctx.options.api));
 }
 
 export function destroyProject(ctx: RequestContext, rawId: string): Reply {
   const { state } = ctx;
   const project = lookup(state, rawId);
+  if (ctx.options.api === 'today') {
+    // Today's PostHog deletes in the background: the project is marked and stays visible until
+    // the workflow has removed its data (the sandbox never runs that workflow).
+    if (project.is_pending_deletion === true) throw errors.validation('This project is already being deleted.');
+    project.is_pending_deletion = true;
+    return noContent();
+  }
   state.projects.delete(project.id);
   if (state.currentProjectId === project.id) {
     // PostHog moves the user to another project they can access.

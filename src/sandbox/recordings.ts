@@ -166,7 +166,8 @@ export function listRecordings(ctx: RequestContext, projectId: number): Reply {
   if (ctx.options.recordingsEnvelope === 'drf') {
     return json(200, { count: matching.length, ...pageLinks(ctx.url, matching.length, limit, offset), results });
   }
-  return json(200, { results, has_next: hasNext, version: 4 });
+  // The 2024 code answered version 3.
+  return json(200, { results, has_next: hasNext, version: ctx.options.api === '2024' ? 3 : 4 });
 }
 
 function findRecording(ctx: RequestContext, projectId: number, id: string): LiveRecording {

@@ -2,7 +2,8 @@
 // allowed methods, and the project-id resolution shared by nested routes.
 
 import { ORGANIZATION } from './demo/catalog.js';
-import { errors, json, type Reply } from './http.js';
+import { ApiError, errors, json, type Reply } from './http.js';
+import { runQuery } from './hogql.js';
 import { createProject, destroyProject, listProjects, resolveProjectId, retrieveProject, updateProject } from './projects.js';
 import {
   bulkDeleteRecordings,
@@ -24,6 +25,12 @@ interface Route {
   name: string;
   pattern: RegExp;
   methods: Partial<Record<string, Handler>>;
+  /** PostHog's scope object for the route: GET needs `<scope>:read`, other methods `<scope>:write`. */
+  scope?: string;
+  /** Every method counts as a read (the query API's POST does). */
+  readOnly?: boolean;
+  /** An action PostHog maps to no scope: personal API keys are refused (today always; 2024 unless unscoped). */
+  internal?: boolean;
 }
 
 /** Nested recording routes exist under /api/projects/ and the deprecated /api/environments/. */
@@ -51,24 +58,40 @@ const projectDetail: Partial<Record<string, Handler>> = {
 };
 
 const ROUTES: Route[] = [
-  { name: 'projects', pattern: /^\/api\/projects$/, methods: projectCollection },
+  { name: 'projects', pattern: /^\/api\/projects$/, methods: projectCollection, scope: 'project' },
   {
     name: 'projects',
     pattern: /^\/api\/organizations\/([^/]+)\/projects$/,
     methods: { GET: inOrganization(projectCollection.GET), POST: inOrganization(projectCollection.POST) },
+    scope: 'project',
   },
-  { name: 'project', pattern: /^\/api\/projects\/([^/]+)$/, methods: projectDetail },
+  { name: 'project', pattern: /^\/api\/projects\/([^/]+)$/, methods: projectDetail, scope: 'project' },
   {
     name: 'project',
     pattern: /^\/api\/organizations\/([^/]+)\/projects\/([^/]+)$/,
     methods: Object.fromEntries(Object.entries(projectDetail).map(([m, h]) => [m, inOrganization(h!)])),
+    scope: 'project',
   },
-  { name: 'session_recordings', pattern: new RegExp(`${TEAM}$`), methods: { GET: nested((ctx, p) => listRecordings(ctx, p)) } },
-  { name: 'matching_events', pattern: new RegExp(`${TEAM}/matching_events$`), methods: { GET: nested((ctx, p) => matchingEvents(ctx, p)) } },
-  { name: 'properties', pattern: new RegExp(`${TEAM}/properties$`), methods: { GET: nested((ctx, p) => recordingProperties(ctx, p)) } },
-  { name: 'bulk_delete', pattern: new RegExp(`${TEAM}/bulk_delete$`), methods: { POST: nested((ctx, p) => bulkDeleteRecordings(ctx, p)) } },
+  {
+    name: 'query',
+    pattern: /^\/api\/(?:projects|environments)\/([^/]+)\/query$/,
+    methods: { POST: nested((ctx, p) => runQuery(ctx, p)) },
+    scope: 'query',
+    readOnly: true,
+  },
+  { name: 'session_recordings', pattern: new RegExp(`${TEAM}$`), methods: { GET: nested((ctx, p) => listRecordings(ctx, p)) }, scope: 'session_recording' },
+  { name: 'matching_events', pattern: new RegExp(`${TEAM}/matching_events$`), methods: { GET: nested((ctx, p) => matchingEvents(ctx, p)) }, internal: true },
+  {
+    name: 'properties',
+    pattern: new RegExp(`${TEAM}/properties$`),
+    // Gone from today's PostHog: the path reaches the retrieve handler with the id "properties".
+    methods: { GET: nested((ctx, p) => (ctx.options.api === 'today' ? retrieveRecording(ctx, p, 'properties') : recordingProperties(ctx, p))) },
+    internal: true,
+  },
+  { name: 'bulk_delete', pattern: new RegExp(`${TEAM}/bulk_delete$`), methods: { POST: nested((ctx, p) => bulkDeleteRecordings(ctx, p)) }, scope: 'session_recording' },
   {
     name: 'session_recording',
+    scope: 'session_recording',
     pattern: new RegExp(`${TEAM}/([^/]+)$`),
     methods: {
       GET: nested((ctx, p, id) => retrieveRecording(ctx, p, id!)),
@@ -79,7 +102,7 @@ const ROUTES: Route[] = [
   },
   { name: 'users', pattern: /^\/api\/users\/([^/]+)$/, methods: { GET: (ctx, [who]) => currentUser(ctx, who!) } },
   { name: 'personal_api_keys', pattern: /^\/api\/personal_api_keys\/([^/]+)$/, methods: { GET: (ctx, [which]) => currentPersonalApiKey(ctx, which!) } },
-  { name: 'snapshots', pattern: new RegExp(`${TEAM}/([^/]+)/snapshots$`), methods: { GET: nested((ctx, p, id) => snapshots(ctx, p, id!)) } },
+  { name: 'snapshots', pattern: new RegExp(`${TEAM}/([^/]+)/snapshots$`), methods: { GET: nested((ctx, p, id) => snapshots(ctx, p, id!)) }, scope: 'session_recording' },
 ];
 
 export interface Matched {
@@ -112,5 +135,27 @@ export function dispatch(ctx: RequestContext, matched: Matched): Reply {
   }
   const handler = route.methods[method];
   if (!handler) throw errors.methodNotAllowed(ctx.method, [...allowed, 'OPTIONS']);
+  authorize(ctx, route, method);
   return handler(ctx, params);
+}
+
+const permissionDenied = (detail: string) => new ApiError(403, { type: 'authentication_error', code: 'permission_denied', detail, attr: null });
+
+/** PostHog's APIScopePermission for a personal API key (posthog-api-facts.md §0). */
+function authorize(ctx: RequestContext, route: Route, method: string): void {
+  const { scopes, api } = ctx.options;
+  let scope = route.scope;
+  if (route.internal) {
+    // Today's properties path is the recording retrieve action (read), which then 404s.
+    if (route.name === 'properties' && api === 'today') scope = 'session_recording';
+    // Today no key passes; in 2024 legacy unscoped keys still did.
+    else if (api === 'today') throw permissionDenied('This action does not support personal API key access');
+    else if (scopes.length > 0) throw permissionDenied('This action does not support Personal API Key access');
+    else return;
+  }
+  if (scope === undefined || scopes.length === 0 || scopes.includes('*')) return;
+  const read = route.readOnly === true || method === 'GET';
+  const required = `${scope}:${read ? 'read' : 'write'}`;
+  if (scopes.includes(required) || (read && scopes.includes(`${scope}:write`))) return;
+  throw permissionDenied(`API key missing required scope '${required}'`);
 }

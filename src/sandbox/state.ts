@@ -7,7 +7,13 @@ import { LiveRecording, buildScript, liveRecordings } from './demo/dataset.js';
 import { PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER, type RecordingSeed } from './demo/catalog.js';
 import { seedProject, type Project } from './projects.js';
 
+/** Which PostHog the sandbox imitates: today's Cloud, or the 2024 API (README: --sandbox-api). */
+export type SandboxApi = 'today' | '2024';
+
 export interface ResolvedOptions {
+  api: SandboxApi;
+  /** The sandbox key's scopes; empty = a legacy key without scopes (allowed everything PostHog let such keys do). */
+  scopes: readonly string[];
   apiKey: string;
   acceptAnyKey: boolean;
   recordingsEnvelope: 'has_next' | 'drf';

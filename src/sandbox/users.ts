@@ -53,8 +53,8 @@ export function currentUser(ctx: RequestContext, who: string): Reply {
 
 /**
  * `/api/personal_api_keys/@current`: the key the request was made with, masked as PostHog masks
- * it. The sandbox does not enforce scopes; it reports an "all access" key (`*`), unscoped to
- * projects or organizations.
+ * it, with the scopes the sandbox enforces (SandboxOptions.scopes), unscoped to projects or
+ * organizations.
  */
 export function currentPersonalApiKey(ctx: RequestContext, which: string): Reply {
   if (which !== '@current') throw errors.notFound();
@@ -68,7 +68,7 @@ export function currentPersonalApiKey(ctx: RequestContext, which: string): Reply
     last_used_at: drfDate(now),
     last_rolled_at: null,
     user_id: SANDBOX_USER.id,
-    scopes: ['*'],
+    scopes: [...ctx.options.scopes],
     scoped_teams: [],
     scoped_organizations: [],
   });

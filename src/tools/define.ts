@@ -17,11 +17,24 @@ export interface SchemaOptions {
   defaultProjectId?: string | undefined;
 }
 
+/**
+ * The user's answer when a tool asked to confirm a destructive step. 'not-asked': nobody could be
+ * asked (the client has no elicitation, the transport cannot carry the question, or confirmation
+ * is turned off), so the tool goes ahead as it always did; 'failed': the question got no answer.
+ */
+export type Confirmation = 'confirmed' | 'declined' | 'cancelled' | 'not-asked' | 'failed';
+
 export interface ToolContext {
   client: PostHogClient;
   defaultProjectId: string | undefined;
   /** Aborted when the MCP client cancels the call. */
   signal: AbortSignal;
+  /**
+   * Asks the user (not the model) to confirm, naming exactly what will be deleted or changed. A
+   * function message is called only when someone will be asked, so what it fetches costs nothing
+   * otherwise. Use tools/confirm.ts's confirmOrStop rather than reading the answer by hand.
+   */
+  confirm: (message: string | (() => Promise<string>)) => Promise<Confirmation>;
 }
 
 export interface ToolResult<Output> {

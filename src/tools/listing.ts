@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AnyToolDefinition, SchemaOptions, ToolAnnotations } from './define.js';
+import { portableInput, portableOutput } from './listing-portable.js';
 
 /** A tools/list entry: what a client, and through it the model, reads about a tool. */
 export interface ToolListing {
@@ -17,15 +18,16 @@ export type JsonSchema = { [key: string]: unknown };
 
 /**
  * The tools/list entries, from the tools' own zod schemas through zod's JSON Schema converter,
- * then made lean (see lean()). The model pays for every byte of this at every conversation.
+ * then made lean (see lean()) and portable (see portableInput()). The model pays for every byte of
+ * this at every conversation.
  */
 export function buildListing(tools: readonly AnyToolDefinition[], options: SchemaOptions): ToolListing[] {
   return tools.map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: lean(z.toJSONSchema(tool.inputSchema(options), { target: 'draft-7', io: 'input' })),
-    outputSchema: lean(z.toJSONSchema(tool.outputSchema, { target: 'draft-7', io: 'output' })),
+    inputSchema: portableInput(lean(z.toJSONSchema(tool.inputSchema(options), { target: 'draft-7', io: 'input' }))),
+    outputSchema: portableOutput(lean(z.toJSONSchema(tool.outputSchema, { target: 'draft-7', io: 'output' }))),
     annotations: tool.annotations,
     ...(tool._meta ? { _meta: tool._meta } : {}),
   }));
@@ -75,17 +77,13 @@ const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 /** Where child schemas live; under any other key (enum, default, examples…) is data, left as it is. */
 const SCHEMA_KEYS = new Set(['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
-/** Keywords that constrain every type, so a schema carrying one cannot be folded into a type list. */
-const ANY_TYPE_KEYWORDS = new Set(['enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', '$ref']);
 
 /**
  * The same constraints in fewer bytes. Every rule keeps the set of accepted values unchanged:
  * - no `$schema` (clients know MCP's dialect), no `additionalProperties: {}` (the default), no
- *   `propertyNames: {type: string}` (JSON keys are strings), no ±2^53-1 bounds on integers;
- * - `format: uuid` without zod's long regex of the same;
- * - an `anyOf` of single-type branches that share no keyword becomes one schema with a type
- *   list (`{type: ["object", "null"], properties…}`): JSON Schema applies `properties`,
- *   `pattern`, `minimum`… only to values of their own type, so nothing changes but the size.
+ *   `propertyNames: {type: string}` (JSON keys are strings), no ±2^53-1 bounds on integers.
+ * Unions stay `anyOf` branches of one type each: folding them into a type list would be smaller,
+ * but hosts that map schemas onto a one-type dialect reject type lists (see portableInput()).
  */
 export function lean(schema: unknown): JsonSchema {
   return leanNode(schema) as JsonSchema;
@@ -102,29 +100,7 @@ function leanNode(node: unknown): unknown {
     if ((key === 'minimum' && value === -SAFE_INTEGER) || (key === 'maximum' && value === SAFE_INTEGER)) continue;
     out[key] = SCHEMA_MAPS.has(key) ? mapValues(value, leanNode) : SCHEMA_KEYS.has(key) ? leanNode(value) : value;
   }
-  if (out.format === 'uuid') delete out.pattern;
-  return foldTypeUnion(out);
-}
-
-function foldTypeUnion(schema: JsonSchema): JsonSchema {
-  const branches = schema.anyOf;
-  if (!Array.isArray(branches) || branches.length < 2) return schema;
-  const types: string[] = [];
-  const merged: JsonSchema = {};
-  for (const branch of branches as JsonSchema[]) {
-    const type = branch.type;
-    if (typeof type !== 'string' || types.includes(type)) return schema;
-    types.push(type);
-    for (const [key, value] of Object.entries(branch)) {
-      if (key === 'type') continue;
-      if (key in merged || ANY_TYPE_KEYWORDS.has(key) || key in schema) return schema;
-      merged[key] = value;
-    }
-  }
-  // integer is a subset of number: their constraints would mix.
-  if (types.includes('integer') && types.includes('number')) return schema;
-  const { anyOf: _, ...rest } = schema;
-  return { ...rest, type: types, ...merged };
+  return out;
 }
 
 function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {

@@ -3,20 +3,21 @@ import { PROJECT_ID_PATTERN } from '../config.js';
 import { UserInputError } from '../errors.js';
 import { TIMEZONES } from '../posthog/timezones.js';
 import type { SchemaOptions } from './define.js';
+import { clip } from './format.js';
 
 export const RECORDING_ID_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 
 /**
- * `project_id`: a number or "@current"; integers are turned into strings. Optional only when a
- * default project is configured, so the schema tells the model the truth about what it must send.
+ * `project_id`: a number or "@current", as a string. Integers are accepted too and turned into
+ * strings, but only the string is advertised: a type list would not port to every host
+ * (tools/listing-portable.ts). Optional only when a default project is configured, so the schema
+ * tells the model the truth about what it must send.
  */
 export function projectIdField(options: SchemaOptions) {
-  const field = z
-    .union([
-      z.string().regex(PROJECT_ID_PATTERN, 'project_id must be a project number like "12345" or "@current"'),
-      z.number().int().nonnegative(),
-    ])
-    .transform(String);
+  const field = z.preprocess(
+    (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value),
+    z.string('project_id must be a project number like "12345" or "@current"').regex(PROJECT_ID_PATTERN, 'project_id must be a project number like "12345" or "@current"'),
+  );
   const description = 'Project id, or "@current".';
   return options.defaultProjectId === undefined
     ? field.describe(description)
@@ -42,7 +43,7 @@ export const limitField = (fallback: number) => z.number().int().min(1).max(100)
 export const offsetField = z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip: the previous next_offset.');
 
 export const timezoneField = z
-  .enum(TIMEZONES, { error: (issue) => `timezone must be an IANA name from PostHog's list, like "Europe/Berlin" or "America/New_York"; ${JSON.stringify(issue.input)} is not on it` })
+  .enum(TIMEZONES, { error: (issue) => `timezone must be an IANA name from PostHog's list, like "Europe/Berlin" or "America/New_York"; ${clip(JSON.stringify(issue.input) ?? String(typeof issue.input), 80)} is not on it` })
   .describe('IANA timezone of the project\'s dates.');
 
 /** Page fields shared by list results (the tool descriptions say how to page). */

@@ -29,6 +29,16 @@ describe('config', () => {
     expect(run(['--sandbox'], {}).sandbox).toBe(true);
   });
 
+  it('--sandbox-api / POSTHOG_SANDBOX_API pick the PostHog the sandbox imitates (default today)', () => {
+    expect(run(['--sandbox'], {}).sandboxApi).toBe('today');
+    expect(run(['--sandbox', '--sandbox-api', '2024'], {}).sandboxApi).toBe('2024');
+    expect(run(['--sandbox'], { POSTHOG_SANDBOX_API: '2024' }).sandboxApi).toBe('2024');
+    expect(run(['--sandbox', '--sandbox-api', 'today'], { POSTHOG_SANDBOX_API: '2024' }).sandboxApi).toBe('today');
+    expect(() => run(['--sandbox', '--sandbox-api', '2023'], {})).toThrow(/--sandbox-api must be "today" or "2024"/);
+    expect(() => run(['--sandbox-api', '2024'], { POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(/only applies with --sandbox/);
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_SANDBOX_API: '2024' }).warnings).toContain('POSTHOG_SANDBOX_API is ignored without --sandbox.');
+  });
+
   it('maps us/eu shorthands and ingestion hosts (with a warning)', () => {
     expect(resolveHost('eu', [])).toBe('https://eu.posthog.com');
     expect(resolveHost('US', [])).toBe('https://us.posthog.com');
@@ -53,6 +63,31 @@ describe('config', () => {
     expect(run(['--read-only'], { POSTHOG_PERSONAL_API_KEY: KEY }).readOnly).toBe(true);
     for (const word of ['1', 'true', 'YES']) expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_READ_ONLY: word }).readOnly).toBe(true);
     expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_READ_ONLY: '0' }).readOnly).toBe(false);
+  });
+
+  it('turns the sandbox on with POSTHOG_SANDBOX (the bundle\'s Demo mode), no key needed', () => {
+    expect(run([], { POSTHOG_SANDBOX: 'true' }).sandbox).toBe(true);
+    expect(() => run([], { POSTHOG_SANDBOX: 'false' })).toThrow(/POSTHOG_PERSONAL_API_KEY is not set.*POSTHOG_SANDBOX=1/);
+  });
+
+  it('asks before destructive calls unless POSTHOG_CONFIRM_DESTRUCTIVE=0 or --no-confirm; refuses other words', () => {
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY }).confirmDestructive).toBe(true);
+    for (const word of ['0', 'false', 'No', 'off']) expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_CONFIRM_DESTRUCTIVE: word }).confirmDestructive).toBe(false);
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_CONFIRM_DESTRUCTIVE: 'true' }).confirmDestructive).toBe(true);
+    expect(run(['--no-confirm'], { POSTHOG_PERSONAL_API_KEY: KEY }).confirmDestructive).toBe(false);
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_CONFIRM_DESTRUCTIVE: 'sometimes' })).toThrow(/POSTHOG_CONFIRM_DESTRUCTIVE must be/);
+  });
+
+  it('treats a setting a bundle host left as its ${user_config.…} placeholder as unset', () => {
+    const config = run([], {
+      POSTHOG_PERSONAL_API_KEY: KEY,
+      POSTHOG_HOST: '${user_config.host}',
+      POSTHOG_PROJECT_ID: '${user_config.project_id}',
+      POSTHOG_TOOLSETS: '${user_config.toolsets}',
+      POSTHOG_CONFIRM_DESTRUCTIVE: '${user_config.confirm_destructive}',
+    });
+    expect(config).toMatchObject({ baseUrl: 'https://us.posthog.com', defaultProjectId: undefined, toolsets: ['recordings', 'projects'], confirmDestructive: true });
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: '${user_config.api_key}' })).toThrow(/POSTHOG_PERSONAL_API_KEY is not set/);
   });
 
   it('takes toolsets and a default project, flag over env', () => {

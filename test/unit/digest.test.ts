@@ -326,3 +326,114 @@ describe('rendering within a budget', () => {
     expect(text.match(/Ignore all previous/g)!.length).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('digest: faults found on recordings from other projects (issue 11)', () => {
+  const radios = () => ({
+    type: 0,
+    id: 1,
+    childNodes: [
+      el(2, 'html', {}, [
+        el(3, 'body', {}, [
+          el(4, 'input', { type: 'radio', name: 'plan', value: 'monthly' }),
+          el(5, 'input', { type: 'radio', name: 'plan', value: 'yearly' }),
+          el(6, 'input', { type: 'text', name: 'search' }),
+          el(7, 'p', {}, [txt(8, 'All of the page text that names nothing')]),
+        ]),
+      ]),
+    ],
+  });
+
+  it('does not count a passed console.assert (pre-2024 format, condition first) as an error', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), consoleEvent(100, 'assert', 'true', '"never shown"'), consoleEvent(200, 'assert', 'false', '"cart total is wrong"'), consoleEvent(300, 'assert', '"should log assert"')]);
+    expect(d.counts).toMatchObject({ console_errors: 2, console_logs: 1 });
+    expect(d.timeline.filter((i) => i.kind === 'console-error').map((i) => i.detail)).toEqual(['Assertion failed: cart total is wrong', 'Assertion failed: should log assert']);
+    expect(renderDigest(d, { id: 'r', projectId: '1' }, 1000).text).not.toContain('never shown');
+  });
+
+  it('reports the radio the user checked, not the sibling rrweb recorded as unchecked', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1, radios()), click(1000, 5), input(1001, 5, 'yearly', true), input(1002, 4, 'monthly', false)]);
+    expect(d.timeline.filter((i) => i.kind === 'input')).toEqual([expect.objectContaining({ target: 'input[radio] "plan" value "yearly"', detail: 'checked' })]);
+  });
+
+  it('makes 4 clicks in half a second a rage click, a double-click among them or not', () => {
+    const dbl = (t: number, id: number) => inc(t, { source: 2, type: 4, id, x: 1, y: 1 });
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1), click(1000, 16), click(1150, 16), dbl(1151, 16), click(1300, 16), click(1450, 16)]);
+    expect(d.counts).toMatchObject({ clicks: 4, rage_clicks: 1 });
+    expect(d.timeline.filter((i) => i.kind.includes('click'))).toEqual([expect.objectContaining({ kind: 'rage-click', count: 4 })]);
+    expect(d.timeline[d.timeline.length - 1]!.detail).toBeUndefined();
+  });
+
+  it('keeps the duration right when one timestamp is wild, and says so', () => {
+    const events = [meta(0, 'https://shop.test/'), full(1), ...Array.from({ length: 20 }, (_, i) => inc(1000 + i * 1000, { source: 1, positions: [] }))];
+    // One event off by ×10, as in rrweb's own video-playback fixture.
+    events.splice(10, 0, { type: 3, timestamp: T0 * 10, data: { source: 7, type: 1, id: 1 } });
+    const d = digestOf(events);
+    expect(d.duration_ms).toBe(20_000);
+    expect(d.timing).toEqual({ frozen: false, stray: 1 });
+    expect(d.notes.join(' ')).toMatch(/1 event\(s\) have a timestamp far from the rest/);
+    expect(d.notes.join(' ')).not.toMatch(/out of time order/);
+  });
+
+  it('does not judge a click dead because of a wild timestamp after it', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1), click(1000, 16), { type: 3, timestamp: T0 * 10, data: { source: 1, positions: [] } }, mutation(1500, {}), inc(9000, { source: 1, positions: [] })]);
+    expect(d.counts.dead_clicks).toBe(0);
+  });
+
+  it('keeps counting active time after a wild timestamp', () => {
+    const events = [meta(0, 'https://shop.test/'), full(1), ...Array.from({ length: 20 }, (_, i) => inc(1000 + i * 1000, { source: 1, positions: [] }))];
+    events.splice(10, 0, { type: 3, timestamp: T0 * 10, data: { source: 7, type: 1, id: 1 } });
+    // 19 one-second gaps of activity; the one spanning the wild event cannot be told.
+    expect(digestOf(events).active_ms).toBe(18_000);
+  });
+
+  it('says the duration is unknown when every event has the same timestamp, a stray one or not', () => {
+    const frozen = [meta(0, 'https://shop.test/'), full(0), ...Array.from({ length: 6 }, () => inc(0, { source: 1, positions: [] }))];
+    expect(digestOf([...frozen, inc(90 * 86_400_000, { source: 1, positions: [] })]).timing).toEqual({ frozen: true, stray: 1 });
+  });
+
+  it('says the duration is unknown when every event has the same timestamp', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(0, radios()), click(0, 6), input(0, 6, 'a'), input(0, 6, 'ab'), click(0, 4), input(0, 4, 'monthly', true)]);
+    expect(d.timing.frozen).toBe(true);
+    const text = renderDigest(d, { id: 'r', projectId: '1' }, 2000).text;
+    expect(text).toContain('duration unknown (every event has the same timestamp)');
+    expect(text).toMatch(/Note: Every event carries the same timestamp/);
+  });
+
+  it('shows typing at the time it happened, not at the click that focused the field', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1), click(1000, 13), input(4000, 13, 'a'), input(4200, 13, 'ab')]);
+    expect(d.timeline.filter((i) => i.kind === 'input' || i.kind === 'click')).toEqual([expect.objectContaining({ kind: 'input', t: 4000, detail: '2 chars' })]);
+  });
+
+  it('tells a data: URL page by its type and size, never its content, once per place', () => {
+    const href = `data:text/html,<html><body>${'secret page text '.repeat(20)}</body></html>`;
+    const d = digestOf([meta(0, href), full(1)]);
+    expect(d.pages[0]!.url).toBe(`data:text/html,… (${href.length} characters)`);
+    const text = renderDigest(d, { id: 'r', projectId: '1' }, 2000).text;
+    expect(text).not.toContain('secret page text');
+  });
+
+  it('says a field was cleared, not "typed (0 chars)"', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1, radios()), input(1000, 6, '')]);
+    const text = renderDigest(d, { id: 'r', projectId: '1' }, 2000).text;
+    expect(text).toContain('input[text] "search" cleared');
+    expect(text).not.toContain('0 chars');
+  });
+
+  it('names a click on <html> as the page background, not by the whole page text, and does not call it dead', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1, radios()), click(1000, 2), inc(9000, { source: 1, positions: [] })]);
+    expect(d.timeline.filter((i) => i.kind.includes('click'))).toEqual([expect.objectContaining({ kind: 'click', target: 'html (the page background)' })]);
+  });
+
+  it('survives impossible timestamps (−1e17, 1e300): they count as events, but not as times', () => {
+    const d = digestOf([meta(0, 'https://shop.test/'), full(1), { type: 3, timestamp: -1e17, data: { source: 1, positions: [] } }, click(2000, 16), { type: 3, timestamp: 1e300, data: { source: 2, type: 2, id: 16 } }, inc(3000, { source: 1, positions: [] })]);
+    expect(d.counts).toMatchObject({ events: 6, clicks: 2 });
+    expect(d.duration_ms).toBe(3000);
+    expect(d.start).toBe(T0);
+    const text = renderDigest(d, { id: 'r', projectId: '1' }, 2000).text;
+    expect(text).toContain('0:03 long');
+    expect(text).not.toMatch(/e\+/);
+    // Every event's time impossible: no start, no duration, and no crash.
+    const none = digestOf([{ type: 4, timestamp: 1e300, data: { href: 'https://shop.test/' } }, { type: 3, timestamp: -1e17, data: { source: 2, type: 2, id: 3 } }]);
+    expect(none).toMatchObject({ start: null, duration_ms: 0 });
+  });
+});

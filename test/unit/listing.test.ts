@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_PROJECT_PLACEHOLDER, PREBUILT_FILE, buildListing, lean, loadListing, type Prebuilt } from '../../src/tools/listing.js';
+import { portableInput, portableOutput } from '../../src/tools/listing-portable.js';
 
 const DIST_LISTING = new URL(`../../dist/tools/${PREBUILT_FILE}`, import.meta.url);
 
@@ -20,23 +21,12 @@ describe('lean JSON Schema', () => {
     expect(lean(z.toJSONSchema(z.strictObject({ a: z.string() }), { target: 'draft-7', io: 'input' })).additionalProperties).toBe(false);
   });
 
-  it('folds an anyOf of distinct single types into a type list with their own keywords', () => {
+  it('keeps unions as anyOf branches of one type each, never a type list', () => {
     const union = z.toJSONSchema(z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]), { target: 'draft-7' });
-    expect(lean(union)).toEqual({ type: ['string', 'integer'], pattern: '^\\d+$', minimum: 0 });
-    const nullable = z.toJSONSchema(z.object({ a: z.string() }).nullable(), { target: 'draft-7', io: 'input' });
-    expect(lean(nullable)).toEqual({ type: ['object', 'null'], properties: { a: { type: 'string' } }, required: ['a'] });
+    expect(lean(union)).toEqual({ anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'integer', minimum: 0 }] });
   });
 
-  it('leaves alone an anyOf whose folding would change what is accepted', () => {
-    const overlapping = { anyOf: [{ type: 'integer', minimum: 5 }, { type: 'number', maximum: 1 }] };
-    const shared = { anyOf: [{ type: 'string', description: 'a' }, { type: 'null', description: 'b' }] };
-    const enumerated = { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'integer' }] };
-    const sameType = { anyOf: [{ type: 'string', minLength: 3 }, { type: 'string', pattern: 'x' }] };
-    for (const schema of [overlapping, shared, enumerated, sameType]) expect(lean(schema)).toEqual(schema);
-  });
-
-  it('keeps format uuid without zod\'s regex for it, and leaves enum values untouched', () => {
-    expect(lean(z.toJSONSchema(z.uuid(), { target: 'draft-7' }))).toEqual({ type: 'string', format: 'uuid' });
+  it('leaves enum values untouched', () => {
     const values = ['$schema', 'additionalProperties', 'UTC'];
     expect(lean({ type: 'string', enum: values }).enum).toEqual(values);
   });
@@ -56,5 +46,50 @@ describe('the tools/list entries', () => {
     expect(await dist.loadListing(some, { defaultProjectId: '@current' })).toEqual(buildListing(some, { defaultProjectId: '@current' }));
     // From source there is no prebuilt file next to the module: the same entries, converted now.
     expect(await loadListing(ALL_TOOLS, {})).toEqual(buildListing(ALL_TOOLS, {}));
+  });
+});
+
+describe('portable JSON Schema for every host', () => {
+  it('splits type lists into anyOf, makes optional inputs nullable, keeps required ones as they are', () => {
+    const input = portableInput({
+      type: 'object',
+      properties: { a: { type: ['string', 'null'], pattern: 'x', description: 'A.' }, b: { type: 'integer', minimum: 1, default: 5, description: 'B.' }, c: { type: 'string' } },
+      required: ['c'],
+      additionalProperties: false,
+    });
+    expect(input.properties).toEqual({
+      a: { description: 'A.', anyOf: [{ type: 'string', pattern: 'x' }, { type: 'null' }] },
+      b: { description: 'B.', default: 5, anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+      c: { type: 'string' },
+    });
+    expect(input.additionalProperties).toBe(false);
+  });
+
+  it('advertises free-form values (and lists of them) as JSON text, and drops what strict dialects lack', () => {
+    const input = portableInput({
+      type: 'object',
+      properties: {
+        filters: { type: 'object', description: 'F.' },
+        list: { type: 'array', items: { type: 'object' } },
+        uuid: { type: 'string', format: 'uuid', pattern: '^u$', maxLength: 36 },
+        when: { type: 'string', format: 'date-time' },
+        n: { type: 'integer', exclusiveMinimum: 0 },
+        k: { const: 'only' },
+      },
+      required: ['filters', 'list', 'uuid', 'when', 'n', 'k'],
+      additionalProperties: false,
+    });
+    expect(input.properties).toEqual({
+      filters: { type: 'string', description: 'F. JSON text.' },
+      list: { type: 'string', description: 'JSON text.' },
+      uuid: { type: 'string', pattern: '^u$' },
+      when: { type: 'string', format: 'date-time' },
+      n: { type: 'integer', minimum: 1 },
+      k: { enum: ['only'] },
+    });
+  });
+
+  it('spells out an untyped output member instead of leaving {}', () => {
+    expect(portableOutput({ type: 'array', items: {} }).items).toEqual({ anyOf: ['string', 'number', 'array', 'object', 'boolean', 'null'].map((type) => ({ type })) });
   });
 });

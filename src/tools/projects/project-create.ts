@@ -1,23 +1,29 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { optionalProjectFields, projectDetail, projectOutput, projectView, writableProjectFields } from './shape.js';
+import { optionalProjectFields, projectDetail, projectOutput, projectView, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
 
 export const projectCreate = defineTool({
   name: 'project-create',
   title: 'Create a project',
   toolset: 'projects',
   description: `Create a project in the key owner's current organization and return it. Set only the fields the user asks for (defaults: timezone UTC, recordings off).
-Not idempotent: each call creates another project, so check projects-list first. The new project becomes the key owner's current one ("@current"). A duplicate name gives 409; plan limits give 403.`,
+Not idempotent: each call creates another project, so check projects-list first. The new project becomes the key owner's current one ("@current"). A duplicate name gives 409; plan limits give 403. not_applied names given settings PostHog did not take.`,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ ...optionalProjectFields, name: writableProjectFields.name }),
-  outputSchema: z.looseObject({ created: z.literal(true), project: projectOutput }),
+  outputSchema: z.looseObject({ created: z.literal(true), not_applied: z.array(z.string()), project: projectOutput }),
   async handler(input, { client, signal }) {
     const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     const raw = await client.json<Record<string, unknown>>({ method: 'POST', path: apiPath('projects'), body, signal });
     const project = projectView(raw ?? {}, false);
-    return { data: { created: true as const, project }, text: projectDetail(project, `Created project ${project.id} "${project.name ?? ''}"`) };
+    // The project exists either way; say which of the given settings PostHog did not take.
+    const unapplied = unappliedFields(body, raw ?? {});
+    const detail = projectDetail(project, `Created project ${project.id} "${project.name ?? ''}"`);
+    return {
+      data: { created: true as const, not_applied: unapplied.map((u) => u.field), project },
+      text: unapplied.length ? `${detail}\n${unappliedText(unapplied)}` : detail,
+    };
   },
   explainError: (error, input) => {
     if (error.status === 409) return `A project named "${input.name}" already exists in this organization (names are unique ignoring case). Pick another name, or use projects-list to find the existing one.`;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { UserInputError } from '../../errors.js';
 import { apiPath } from '../../posthog/query.js';
+import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
 import { projectIdInput, projectLine, projectNotFound, projectOutput, projectView } from './shape.js';
 
@@ -12,12 +14,21 @@ Returns what was deleted.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput }),
   outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), project: projectOutput }),
-  async handler(input, { client, signal }) {
+  async handler(input, { client, signal, confirm }) {
     const path = apiPath('projects', input.id);
     // Read first so the result names what was deleted, and an unknown id deletes nothing.
     const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
-    await client.json({ method: 'DELETE', path, signal });
     const project = projectView(before ?? { id: input.id }, false);
+    // Today's PostHog deletes in the background; a project already on its way needs no question and no second DELETE (PostHog answers it 400).
+    if (before?.is_pending_deletion === true) {
+      throw new UserInputError(`Project ${projectLine(project)} is already being deleted: PostHog is removing its data in the background. Nothing more to do.`);
+    }
+    await confirmOrStop(confirm, {
+      message: `Delete PostHog project ${projectLine(project)} (organization ${project.organization ?? '?'}) and all its data: events, persons, recordings, insights, dashboards, feature flags? This cannot be undone.`,
+      action: `delete project ${input.id} "${project.name ?? ''}"`,
+      unchanged: 'Nothing was deleted.',
+    });
+    await client.json({ method: 'DELETE', path, signal });
     return {
       data: { deleted: true as const, id: input.id, project },
       text: `Deleted project ${projectLine(project)} (organization ${project.organization ?? '?'}). PostHog removes its data in the background; this cannot be undone.`,
@@ -25,7 +36,9 @@ Returns what was deleted.`,
   },
   explainError: (error, input) => {
     if (error.status === 404) return `${projectNotFound(input.id)} Nothing was deleted.`;
-    if (error.status === 400 && /already being deleted/i.test(error.detail ?? '')) return `Project ${input.id} is already being deleted.`;
+    if (error.status === 400 && /already being deleted/i.test(error.detail ?? '')) {
+      return `Project ${input.id} is already being deleted: PostHog is removing its data in the background (project-get shows is_pending_deletion). Nothing more to do.`;
+    }
     return undefined;
   },
 });

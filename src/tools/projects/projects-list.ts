@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
+import { asText, clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields } from '../schemas.js';
 import { projectLine } from './shape.js';
 
@@ -36,13 +37,16 @@ Use it to find the project_id the recording tools need, or to check a name befor
       .map((p) => {
         const item: Record<string, unknown> = {};
         for (const key of LIST_FIELDS) if (p[key] !== undefined) item[key] = p[key];
-        if (item.name !== undefined && item.name !== null) item.name = String(item.name);
+        if (item.name !== undefined && item.name !== null) item.name = asText(item.name);
         return item as { id: number; name?: string | null };
       });
+    const matching = input.search ? ` matching "${clip(input.search, 80)}"` : '';
     const header =
-      results.length === 0
-        ? `No projects${input.search ? ` matching "${input.search}"` : ''}.`
-        : `${results.length} project${results.length === 1 ? '' : 's'}${page.count !== undefined ? ` of ${page.count}` : ''}:`;
+      results.length > 0
+        ? `${results.length} project${results.length === 1 ? '' : 's'}${page.count !== undefined ? ` of ${page.count}` : ''}:`
+        : page.count && input.offset > 0
+          ? `No projects at offset ${input.offset}: ${page.count} project${page.count === 1 ? '' : 's'}${matching} in all, before this offset. Call again with offset=0.`
+          : `No projects${matching}.`;
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : '';
     return { data: { ...page, results }, text: [header, ...results.map(projectLine), footer].filter(Boolean).join('\n') };
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UpstreamUnavailableError } from '../../errors.js';
-import { clip, joinParts, shortTime } from '../format.js';
+import { asText, clip, joinParts, shortTime } from '../format.js';
 import { timezoneField } from '../schemas.js';
 
 /** Project secrets and credentials never reach the model, even when settings are asked for. */
@@ -43,7 +43,7 @@ export function projectView(raw: Record<string, unknown>, includeSettings: boole
   if (!Number.isInteger(id)) throw new UpstreamUnavailableError('malformed', 'PostHog answered with a project that has no id; check POSTHOG_HOST points at the PostHog app.');
   view.id = id;
   for (const key of ['uuid', 'name', 'organization', 'timezone'] as const) {
-    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'string') view[key] = String(view[key]);
+    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'string') view[key] = asText(view[key]);
   }
   for (const key of ['is_demo', 'ingested_event'] as const) {
     if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'boolean') view[key] = null;
@@ -53,8 +53,8 @@ export function projectView(raw: Record<string, unknown>, includeSettings: boole
 
 export function projectLine(p: Record<string, unknown>): string {
   return joinParts([
-    `${p.id} "${clip(String(p.name ?? ''), 80)}"`,
-    p.timezone ? String(p.timezone) : '',
+    `${asText(p.id)} "${clip(asText(p.name), 80)}"`,
+    p.timezone ? asText(p.timezone) : '',
     p.is_demo ? 'demo' : '',
     p.ingested_event === false ? 'no events yet' : '',
   ]);
@@ -81,17 +81,19 @@ export function projectDetail(p: ProjectOutput, heading: string): string {
     if (HEADING_FIELDS.has(key) || STRUCTURED_ONLY.has(key) || value === null || value === undefined || value === '') continue;
     if (typeof value === 'boolean') (value ? on : off).push(key);
     else if (Array.isArray(value)) {
-      if (value.length) settings.push(`${key}=${clip(value.map(String).join(','), 120)}`);
-    } else settings.push(`${key}=${clip(typeof value === 'object' ? JSON.stringify(value) : String(value), 120)}`);
+      // A list of names reads as a,b,c; a list of filter objects as the JSON it is.
+      const scalars = value.every((v) => v === null || typeof v !== 'object');
+      if (value.length) settings.push(`${key}=${clip(scalars ? value.map(asText).join(',') : asText(value), 120)}`);
+    } else settings.push(`${key}=${clip(asText(value), 120)}`);
   }
   const lines = [
     joinParts([
       heading,
-      p.timezone ? String(p.timezone) : '',
+      p.timezone ? asText(p.timezone) : '',
       p.is_demo ? 'demo' : '',
       p.ingested_event === false ? 'no events yet' : '',
-      p.created_at ? `created ${shortTime(String(p.created_at)).slice(0, 10)}` : '',
-      p.updated_at ? `updated ${shortTime(String(p.updated_at)).slice(0, 10)}` : '',
+      p.created_at ? `created ${shortTime(asText(p.created_at)).slice(0, 10)}` : '',
+      p.updated_at ? `updated ${shortTime(asText(p.updated_at)).slice(0, 10)}` : '',
     ]),
   ];
   if (typeof p.product_description === 'string' && p.product_description) lines.push(clip(p.product_description, 160));
@@ -104,6 +106,14 @@ export function projectDetail(p: ProjectOutput, heading: string): string {
 
 const json = z.record(z.string(), z.unknown());
 const stringList = z.array(z.string().max(2000)).max(1000);
+const objectList = z.array(json).max(500);
+/**
+ * PostHog requires arrays for these settings (posthog-api-facts.md §7); api-interface.md
+ * documents them as objects. Both are accepted and sent as given: plain unions, no type arrays,
+ * so the schema stays portable to strict-mode hosts.
+ */
+const filtersOrObject = z.union([objectList, json]);
+const stringsOrObject = z.union([stringList, json]);
 
 /** The writable fields of api-interface.md §4.2, with their types, all optional. */
 /**
@@ -116,17 +126,17 @@ export const writableProjectFields = {
   slack_incoming_webhook: z.string().max(2000).describe('Slack webhook URL.'),
   anonymize_ips: z.boolean().describe('Drop client IPs.'),
   completed_snippet_onboarding: z.boolean().describe('Snippet installed.'),
-  test_account_filters: json.describe('Filters marking test users.'),
+  test_account_filters: filtersOrObject.describe('Filters marking test users: property filters, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
   test_account_filters_default_checked: z.boolean().describe('Hide test users by default.'),
-  path_cleaning_filters: json.describe('URL path rules.'),
+  path_cleaning_filters: filtersOrObject.describe('URL path rules, e.g. [{"regex":"^/users/[0-9]+","alias":"/users/<id>"}].'),
   is_demo: z.boolean().describe('Demo project.'),
   timezone: timezoneField,
-  data_attributes: json.describe('Autocapture selector attributes.'),
+  data_attributes: stringsOrObject.describe('Autocapture selector attributes, e.g. ["data-attr"].'),
   person_display_name_properties: stringList.describe('Person name properties.'),
   correlation_config: json.describe('Correlation settings.'),
   autocapture_opt_out: z.boolean().describe('Autocapture off.'),
   autocapture_exceptions_opt_in: z.boolean().describe('Capture JS exceptions.'),
-  autocapture_exceptions_errors_to_ignore: json.describe('Exceptions to ignore.'),
+  autocapture_exceptions_errors_to_ignore: stringsOrObject.describe('Exception messages to ignore (a list).'),
   capture_console_log_opt_in: z.boolean().describe('Record console logs.'),
   capture_performance_opt_in: z.boolean().describe('Record network timing.'),
   session_recording_opt_in: z.boolean().describe('Record sessions.'),
@@ -143,6 +153,48 @@ export const writableProjectFields = {
 export const optionalProjectFields = Object.fromEntries(Object.entries(writableProjectFields).map(([k, v]) => [k, v.optional()])) as {
   [K in keyof typeof writableProjectFields]: z.ZodOptional<(typeof writableProjectFields)[K]>;
 };
+
+/** A field PostHog's answer shows it did not take as sent (ignored, or stored otherwise). */
+export interface UnappliedField {
+  field: string;
+  /** What PostHog stored instead; absent when its answer has no such field (ignored). */
+  stored?: unknown;
+}
+
+/**
+ * Compares what was sent with PostHog's answer. PostHog quietly ignores fields its serializer no
+ * longer has (today slack_incoming_webhook) and may normalise others; a write result must not
+ * report those as applied.
+ */
+export function unappliedFields(sent: Record<string, unknown>, answer: Record<string, unknown>): UnappliedField[] {
+  const unapplied: UnappliedField[] = [];
+  for (const [field, value] of Object.entries(sent)) {
+    if (!(field in answer)) unapplied.push({ field });
+    else if (!sameValue(value, answer[field])) unapplied.push({ field, stored: answer[field] });
+  }
+  return unapplied;
+}
+
+function sameValue(sent: unknown, stored: unknown): boolean {
+  if (typeof sent === 'string' && typeof stored === 'string') return sent.trim() === stored.trim();
+  if (typeof sent === 'number' && typeof stored === 'string') return stored.trim() !== '' && Number(stored) === sent;
+  if (Array.isArray(sent)) return Array.isArray(stored) && sent.length === stored.length && sent.every((v, i) => sameValue(v, stored[i]));
+  if (typeof sent === 'object' && sent !== null) {
+    if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
+    const a = sent as Record<string, unknown>;
+    const b = stored as Record<string, unknown>;
+    return Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => k in b && sameValue(a[k], b[k]));
+  }
+  return sent === stored;
+}
+
+/** "PostHog did not apply: x (ignored), y (stored …)". */
+export function unappliedText(unapplied: UnappliedField[]): string {
+  const parts = unapplied.map((u) =>
+    'stored' in u ? `${u.field} (PostHog stored ${clip(JSON.stringify(u.stored) ?? 'nothing', 120)} instead)` : `${u.field} (ignored: this PostHog does not take it)`,
+  );
+  return `PostHog did not apply: ${parts.join('; ')}.`;
+}
 
 export const projectIdInput = z.number().int().positive().describe('Project id (see projects-list).');
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
+import { confirmOrStop } from '../confirm.js';
+import { clip, duration, shortTime } from '../format.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingNotFound } from './session-recording-get.js';
@@ -23,14 +25,27 @@ Returns what was deleted (id, project, start time, duration, person, start URL);
     id: z.string(),
     recording: recordingOutput,
   }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { client, defaultProjectId, signal, confirm }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const path = apiPath('projects', projectId, 'session_recordings', input.id);
     // PostHog answers 204 even for an id it never had; reading first turns a typo into a clear
     // "not found" and lets the result say exactly what was deleted.
     const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
-    await client.json({ method: 'DELETE', path, signal });
     const recording = recordingView(before ?? { id: input.id }, { detail: 'list', personProperties: false });
+    await confirmOrStop(confirm, {
+      message: [
+        `Permanently delete this session recording from PostHog project ${projectId}? This cannot be undone.`,
+        `Recording: ${input.id}`,
+        `Started: ${shortTime(recording.start_time)}, lasting ${duration(recording.recording_duration)}`,
+        `Person: ${recording.person?.name ?? recording.distinct_id ?? 'anonymous'}`,
+        recording.start_url ? `Start URL: ${clip(recording.start_url, 160)}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+      action: `delete recording ${input.id} from project ${projectId}`,
+      unchanged: 'Nothing was deleted.',
+    });
+    await client.json({ method: 'DELETE', path, signal });
     return {
       data: { deleted: true as const, project_id: projectId, id: input.id, recording },
       text: `Deleted recording ${input.id} from project ${projectId} (permanent):\n${recordingLine(recording)}`,

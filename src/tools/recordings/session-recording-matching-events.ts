@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { UpstreamError, UserInputError } from '../../errors.js';
+import type { PostHogClient } from '../../posthog/client.js';
+import { DATE_PATTERN, explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { clip, shortTime } from '../format.js';
+import { asText, clip, shortTime } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
@@ -16,12 +19,25 @@ const actionFilter = z.looseObject({ id: z.number().int().positive() });
 const INSTEAD =
   'Instead: read the recording with session-recording-snapshots (clicks, page changes, console errors are in its events), or find recordings with session-recordings-list.';
 
+/** Most matches one recording can sensibly return; PostHog's own matching_events has no page either. */
+const MAX_MATCHES = 1000;
+/** Events of a session may be stamped a little before its first snapshot or after its last. */
+const WINDOW_MARGIN_MS = 60 * 60_000;
+
+type Input = {
+  session_id: string;
+  events?: Array<z.infer<typeof eventFilter>> | undefined;
+  actions?: Array<z.infer<typeof actionFilter>> | undefined;
+  date_from: string;
+};
+type Match = { uuid: string | null; timestamp: string | null };
+
 export const sessionRecordingMatchingEvents = defineTool({
   name: 'session-recording-matching-events',
   title: 'Find events matching a filter in a recording',
   toolset: 'recordings',
   description: `Events (uuid, timestamp) in one recording that match event or action filters, e.g. when the user hit "$rageclick" or "$exception"; the timestamps locate the moment in session-recording-snapshots.
-PostHog's endpoint is internal and refuses scoped API keys (403); the error says what to use instead.`,
+Where PostHog refuses its internal endpoint (PostHog Cloud today), the answer comes from its query API (key scope query:read).`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z
@@ -30,7 +46,7 @@ PostHog's endpoint is internal and refuses scoped API keys (403); the error says
         session_id: recordingIdField.describe('Recording (session) id.'),
         events: z.array(eventFilter).max(20).optional().describe('Event filters, [{"id": "$pageview"}]; any may match.'),
         actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": 12}].'),
-        date_from: z.string().max(40).default('-90d').describe('Search from, e.g. "-30d" or "2025-06-01".'),
+        date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Search from, e.g. "-30d" or "2025-06-01".'),
       })
       .refine((v) => (v.events?.length ?? 0) + (v.actions?.length ?? 0) > 0, {
         message: 'give at least one filter in events (e.g. [{"id":"$pageview"}]) or actions (e.g. [{"id": 12}])',
@@ -43,34 +59,109 @@ PostHog's endpoint is internal and refuses scoped API keys (403); the error says
   }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const query = encodeJsonQuery({
-      session_ids: [input.session_id],
-      events: input.events?.map((e, order) => ({ type: 'events', name: e.id, order, ...e })),
-      actions: input.actions?.map((a, order) => ({ type: 'actions', order, ...a })),
-      date_from: input.date_from,
-    });
-    const body = await client.json<{ results?: unknown }>({
-      method: 'GET',
-      path: apiPath('projects', projectId, 'session_recordings', 'matching_events') + query,
-      signal,
-    });
-    const results = Array.isArray(body?.results) ? (body.results as Array<Record<string, unknown>>).map(normalizeMatch) : [];
+    const { result: results, via } = await withQueryFallback(
+      client,
+      'session_recordings/matching_events',
+      () => viaEndpoint(client, projectId, input, signal),
+      () => viaQuery(client, projectId, input, signal),
+    );
     const filters = [...(input.events ?? []).map((e) => e.id), ...(input.actions ?? []).map((a) => `action ${a.id}`)].join(', ');
+    const capped = via === 'query' && results.length >= MAX_MATCHES ? ` (the first ${MAX_MATCHES})` : '';
     const text =
       results.length === 0
         ? `No events matching ${clip(filters, 200)} in recording ${input.session_id}.`
-        : [`${results.length} event${results.length === 1 ? '' : 's'} matching ${clip(filters, 200)} in recording ${input.session_id}:`, ...results.map((r) => `${shortTime(r.timestamp)} ${r.uuid ?? ''}`)].join('\n');
+        : [`${results.length} event${results.length === 1 ? '' : 's'}${capped} matching ${clip(filters, 200)} in recording ${input.session_id}:`, ...results.map((r) => `${shortTime(r.timestamp)} ${r.uuid ?? ''}`)].join('\n');
     return { data: { project_id: projectId, session_id: input.session_id, results }, text };
   },
-  explainError: (error) => explainInternalEndpoint(error, 'session_recordings/matching_events', INSTEAD),
+  explainError: (error, input) => {
+    // PostHog's text for an unknown action id says "cohort" (matchesAction's message); 2024's endpoint names the action.
+    if (error.status === 400 && /could not find (cohort with id|an action)|action \d+ does not exist/i.test(error.detail ?? '')) {
+      return `An action id in actions (${(input.actions ?? []).map((a) => a.id).join(', ')}) does not exist in this project; PostHog lists actions under Data management → Actions.`;
+    }
+    return explainQueryError(error) ?? explainInternalEndpoint(error, 'session_recordings/matching_events', INSTEAD);
+  },
 });
 
+/** The documented (internal) endpoint, as older self-hosted PostHog still serves it. */
+async function viaEndpoint(client: PostHogClient, projectId: string, input: Input, signal: AbortSignal): Promise<Match[]> {
+  const query = encodeJsonQuery({
+    session_ids: [input.session_id],
+    events: input.events?.map((e, order) => ({ type: 'events', name: e.id, order, ...e })),
+    actions: input.actions?.map((a, order) => ({ type: 'actions', order, ...a })),
+    date_from: input.date_from,
+  });
+  const body = await client.json<{ results?: unknown }>({
+    method: 'GET',
+    path: apiPath('projects', projectId, 'session_recordings', 'matching_events') + query,
+    signal,
+  });
+  return Array.isArray(body?.results) ? (body.results as unknown[]).map(normalizeMatch) : [];
+}
+
+/**
+ * The same question through the query API. Event names go in as one list value; each action id
+ * as a value of its own for matchesAction(), which PostHog expands into the action's definition
+ * server-side (steps, URLs, selectors), so no action needs fetching here.
+ */
+async function viaQuery(client: PostHogClient, projectId: string, input: Input, signal: AbortSignal): Promise<Match[]> {
+  if (input.events?.some((e) => (e.properties?.length ?? 0) > 0)) {
+    throw new UserInputError(
+      'This PostHog answers matching events only through its query API, where this server matches events by name and actions by id but not per-event property filters: remove "properties" from the event filters (or express the condition as a PostHog action and pass its id in actions).',
+    );
+  }
+  const [from, to] = await searchWindow(client, projectId, input, signal);
+  const values: Record<string, unknown> = { session_id: input.session_id, date_from: isoUtc(from), date_to: isoUtc(to) };
+  const conditions: string[] = [];
+  if (input.events?.length) {
+    values.event_names = [...new Set(input.events.map((e) => e.id))];
+    conditions.push('event IN {event_names}');
+  }
+  input.actions?.forEach((action, i) => {
+    values[`action_${i}`] = action.id;
+    conditions.push(`matchesAction({action_${i}})`);
+  });
+  const query = [
+    'SELECT uuid, timestamp FROM events',
+    'WHERE $session_id = {session_id} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
+    `AND (${conditions.join(' OR ')})`,
+    `ORDER BY timestamp ASC LIMIT ${MAX_MATCHES}`,
+  ].join(' ');
+  const { rows } = await runHogQL(client, projectId, query, values, signal);
+  return rows.map((row) => ({ uuid: row.uuid != null ? asText(row.uuid) : null, timestamp: utcTime(row.timestamp) }));
+}
+
+/**
+ * The recording's own span (from its metadata, one cheap request) with a margin, so the events
+ * scan stays small; for a recording PostHog no longer lists, date_from until now.
+ */
+async function searchWindow(client: PostHogClient, projectId: string, input: Input, signal: AbortSignal): Promise<[Date, Date]> {
+  const now = Date.now();
+  try {
+    const meta = await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings', input.session_id), signal });
+    const start = Date.parse(asText(meta?.start_time ?? ''));
+    const end = Date.parse(asText(meta?.end_time ?? ''));
+    if (Number.isFinite(start)) {
+      return [new Date(start - WINDOW_MARGIN_MS), new Date(Math.min(now, (Number.isFinite(end) ? end : start + 86_400_000) + WINDOW_MARGIN_MS))];
+    }
+  } catch (error) {
+    if (!(error instanceof UpstreamError && error.status === 404)) throw error;
+  }
+  return [resolveDate(input.date_from, now), new Date(now)];
+}
+
+/** Query results carry times in the project's timezone; tools show UTC like the endpoint does. */
+function utcTime(value: unknown): string | null {
+  if (value == null) return null;
+  const ms = Date.parse(asText(value));
+  return Number.isNaN(ms) ? asText(value) : new Date(ms).toISOString();
+}
+
 /** Newer PostHog answers {uuid, timestamp}; older builds sent raw rows [uuid, timestamp, …]. */
-function normalizeMatch(row: unknown): { uuid: string | null; timestamp: string | null } {
-  if (Array.isArray(row)) return { uuid: row[0] != null ? String(row[0]) : null, timestamp: row[1] != null ? String(row[1]) : null };
+function normalizeMatch(row: unknown): Match {
+  if (Array.isArray(row)) return { uuid: row[0] != null ? asText(row[0]) : null, timestamp: row[1] != null ? asText(row[1]) : null };
   const record = (row ?? {}) as Record<string, unknown>;
   return {
-    uuid: record.uuid != null ? String(record.uuid) : null,
-    timestamp: record.timestamp != null ? String(record.timestamp) : null,
+    uuid: record.uuid != null ? asText(record.uuid) : null,
+    timestamp: record.timestamp != null ? asText(record.timestamp) : null,
   };
 }

@@ -1,23 +1,31 @@
 import { z } from 'zod';
+import type { PostHogClient } from '../../posthog/client.js';
+import { DATE_PATTERN, explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { clip } from '../format.js';
+import { asText, clip } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
 const INSTEAD = 'Instead: session-recording-get gives each recording\'s start URL, person and activity counts.';
+
+/** What PostHog's (2024) properties endpoint returned: these keys of each session's first pageview or autocapture. */
+const SESSION_PROPERTY_KEYS = ['$os', '$browser', '$device_type', '$current_url', '$host', '$pathname', '$geoip_country_code', '$geoip_country_name'] as const;
+
+type SessionProperties = { id: string; properties: Record<string, unknown> };
 
 export const sessionRecordingProperties = defineTool({
   name: 'session-recording-properties',
   title: 'Get recordings\' browser and location properties',
   toolset: 'recordings',
   description: `For up to 100 recordings, the properties of each session's first pageview: OS, browser, device type, URL, host, path, country. Use it to compare sessions (all Safari on iOS?).
-PostHog's endpoint is internal: removed in newer versions (404), closed to scoped keys (403); the error says what to use instead.`,
+Where PostHog lacks its internal endpoint (PostHog Cloud today), the answer comes from its query API (key scope query:read), searching events since date_from.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       session_ids: z.array(recordingIdField).min(1).max(100).describe('Recording (session) ids.'),
+      date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Oldest session start to search from (query API only), e.g. "-30d" or "2025-06-01".'),
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),
@@ -25,21 +33,61 @@ PostHog's endpoint is internal: removed in newer versions (404), closed to scope
   }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const body = await client.json<{ results?: unknown }>({
-      method: 'GET',
-      path: apiPath('projects', projectId, 'session_recordings', 'properties') + encodeJsonQuery({ session_ids: input.session_ids }),
-      signal,
-    });
-    const results = (Array.isArray(body?.results) ? body.results : [])
-      .filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
-      .map((r) => ({ id: String(r.id ?? r.session_id ?? ''), properties: isRecord(r.properties) ? r.properties : {} }));
+    const { result: results } = await withQueryFallback(
+      client,
+      'session_recordings/properties',
+      () => viaEndpoint(client, projectId, input.session_ids, signal),
+      () => viaQuery(client, projectId, input.session_ids, input.date_from, signal),
+    );
     const missing = input.session_ids.filter((id) => !results.some((r) => r.id === id));
-    const lines = results.map((r) => `${r.id}: ${clip(Object.entries(r.properties).map(([k, v]) => `${k}=${String(v)}`).join(' '), 400)}`);
+    const lines = results.map((r) => `${r.id}: ${clip(Object.entries(r.properties).map(([k, v]) => `${k}=${asText(v)}`).join(' '), 400)}`);
     if (missing.length) lines.push(`No properties for: ${clip(missing.join(', '), 400)} (no pageview recorded, or unknown id).`);
     return { data: { project_id: projectId, results }, text: lines.join('\n') || 'No properties returned.' };
   },
-  explainError: (error) => explainInternalEndpoint(error, 'session_recordings/properties', INSTEAD),
+  explainError: (error) => explainQueryError(error) ?? explainInternalEndpoint(error, 'session_recordings/properties', INSTEAD),
 });
+
+/** The documented endpoint, as 2024's PostHog served it. */
+async function viaEndpoint(client: PostHogClient, projectId: string, sessionIds: string[], signal: AbortSignal): Promise<SessionProperties[]> {
+  const body = await client.json<{ results?: unknown }>({
+    method: 'GET',
+    path: apiPath('projects', projectId, 'session_recordings', 'properties') + encodeJsonQuery({ session_ids: sessionIds }),
+    signal,
+  });
+  return (Array.isArray(body?.results) ? body.results : [])
+    .filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
+    .map((r) => ({ id: asText(r.id ?? r.session_id), properties: isRecord(r.properties) ? r.properties : {} }));
+}
+
+/**
+ * The same answer from the events table: per session, each key's value on its first $pageview
+ * or $autocapture event (argMin by timestamp), within [date_from, now].
+ */
+async function viaQuery(client: PostHogClient, projectId: string, sessionIds: string[], dateFrom: string, signal: AbortSignal): Promise<SessionProperties[]> {
+  const now = Date.now();
+  const from = resolveDate(dateFrom, now);
+  const columns = SESSION_PROPERTY_KEYS.map((key, i) => `argMin(properties.${key}, timestamp) AS prop_${i}`);
+  const query = [
+    `SELECT $session_id AS session_id, ${columns.join(', ')} FROM events`,
+    'WHERE $session_id IN {session_ids} AND event IN {events}',
+    'AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
+    `GROUP BY $session_id LIMIT ${sessionIds.length}`,
+  ].join(' ');
+  const { rows } = await runHogQL(
+    client,
+    projectId,
+    query,
+    { session_ids: sessionIds, events: ['$pageview', '$autocapture'], date_from: isoUtc(from), date_to: isoUtc(new Date(now)) },
+    signal,
+  );
+  return rows
+    .map((row) => ({
+      id: asText(row.session_id ?? ''),
+      properties: Object.fromEntries(SESSION_PROPERTY_KEYS.map((key, i) => [key, row[`prop_${i}`] ?? null])),
+    }))
+    .filter((r) => sessionIds.includes(r.id))
+    .sort((a, b) => sessionIds.indexOf(a.id) - sessionIds.indexOf(b.id));
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Digest } from '../../digest/digest.js';
+import { MOMENT_KINDS } from '../../digest/model.js';
+import { momentsOf } from '../../digest/moments.js';
 import { UpstreamError } from '../../errors.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
@@ -22,10 +24,19 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
       max_chars: z.number().int().min(1_000).max(20_000).default(4_000).describe('Text budget.'),
     }),
   // Declared: what a next step reads. Returned as well: project_id, id, duration_ms, active_ms,
-  // start_time, person, windows, pages, notes and cut (the output schema accepts extra fields).
+  // timing, start_time, person, windows, pages, notes and cut (the output schema accepts extra fields).
   outputSchema: z.looseObject({
     timeline: z.array(z.unknown()),
     counts: z.record(z.string(), z.number()),
+    moments: z
+      .array(
+        z.looseObject({
+          t_ms: z.number().describe('ms from the recording\'s start'),
+          w: z.string().describe('window (tab) label'),
+          kind: z.enum(MOMENT_KINDS),
+        }),
+      )
+      .describe('Pages, rage and dead clicks, console errors and warnings, failed requests (method, url, status): the whole recording, whatever max_chars cut from the text.'),
   }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
@@ -40,6 +51,7 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
     const { renderDigest } = await digestEngine.render();
     const person = personOf(meta);
     const rendered = renderDigest(digest, { id: input.id, projectId, person }, input.max_chars);
+    const moments = momentsOf(digest);
     return {
       data: {
         project_id: projectId,
@@ -47,11 +59,14 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
         start_time: digest.start === null ? null : new Date(digest.start).toISOString(),
         duration_ms: digest.duration_ms,
         active_ms: digest.active_ms,
+        timing: digest.timing,
         person,
         windows: digest.windows,
         pages: rendered.pages.map(({ t, ...page }) => ({ t_ms: t, ...page })),
         timeline: rendered.timeline.map(({ t, ...item }) => ({ t_ms: t, ...item })),
         counts: { ...digest.counts },
+        moments: moments.slice(0, MOMENTS_MAX),
+        ...(moments.length > MOMENTS_MAX ? { moments_left_out: moments.length - MOMENTS_MAX } : {}),
         cut: rendered.cut,
         notes: digest.notes,
       },
@@ -64,6 +79,9 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
     return undefined;
   },
 });
+
+/** Moments returned at most (a long recording can have thousands; the result stays bounded). */
+const MOMENTS_MAX = 500;
 
 /**
  * The digest engine (DOM mirror, digester, renderer, worker runner, with node:crypto and

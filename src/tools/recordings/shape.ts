@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clip, count, duration, joinParts, shortTime } from '../format.js';
+import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
 
 /** Person as tools return it; `properties` only when asked for (they can be large and are end-user data). */
 const person = z.looseObject({
@@ -81,7 +81,7 @@ export function recordingView(raw: Record<string, unknown>, options: RecordingVi
     for (const key in raw) if (!DROPPED_FIELDS.has(key) && key !== 'person') view[key] = raw[key];
   }
   conformFields(view);
-  view.id = String(raw.id ?? '');
+  view.id = asText(raw.id);
   const person = personView(raw.person, options.personProperties);
   if (person) view.person = person;
   return view as RecordingOutput;
@@ -100,12 +100,18 @@ function conformFields(view: Record<string, unknown>): void {
   const set = (key: string, value: unknown) => {
     if (view[key] !== undefined && view[key] !== null) view[key] = value;
   };
-  for (const key of NUMBER_FIELDS) set(key, typeof view[key] === 'number' ? view[key] : Number.isFinite(Number(view[key])) ? Number(view[key]) : null);
-  for (const key of STRING_FIELDS) set(key, typeof view[key] === 'object' ? JSON.stringify(view[key]) : String(view[key]));
+  for (const key of NUMBER_FIELDS) set(key, toNumber(view[key]));
+  for (const key of STRING_FIELDS) set(key, asText(view[key]));
   for (const key of BOOLEAN_FIELDS) {
     const value = view[key];
     set(key, typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null);
   }
+}
+
+/** A number, or a numeric string read as one; anything else (Number() throws on some objects) is null. */
+function toNumber(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : null;
 }
 
 function personView(raw: unknown, withProperties: boolean): z.infer<typeof person> | undefined {
@@ -116,7 +122,7 @@ function personView(raw: unknown, withProperties: boolean): z.infer<typeof perso
     uuid: typeof person.uuid === 'string' ? person.uuid : null,
     name: typeof person.name === 'string' ? person.name : null,
   };
-  if (Array.isArray(person.distinct_ids)) view.distinct_ids = person.distinct_ids.slice(0, 3).map(String);
+  if (Array.isArray(person.distinct_ids)) view.distinct_ids = person.distinct_ids.slice(0, 3).map(asText);
   if (withProperties && typeof person.properties === 'object' && person.properties !== null) view.properties = person.properties;
   return view as z.infer<typeof person>;
 }
@@ -160,12 +166,12 @@ export function recordingDetail(r: RecordingOutput): string {
   const person = r.person;
   if (person) {
     lines.push(`person: ${joinParts([person.name ?? '', person.uuid ? `uuid ${person.uuid}` : '', person.distinct_ids?.length ? `distinct_ids ${person.distinct_ids.join(', ')}` : ''], ', ')}`);
-    if (person.properties) lines.push(`person properties: ${clip(JSON.stringify(person.properties), 2000)}`);
+    if (person.properties) lines.push(`person properties: ${clip(asText(person.properties), 2000)}`);
   }
   for (const key in r) {
     const value = r[key];
     if (SHOWN_IN_LINE.has(key) || value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    lines.push(`${key}: ${clip(typeof value === 'object' ? JSON.stringify(value) : String(value), 300)}`);
+    lines.push(`${key}: ${clip(asText(value), 300)}`);
   }
   return lines.join('\n');
 }

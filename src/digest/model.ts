@@ -1,0 +1,121 @@
+/**
+ * What a digest is made of: timeline entries, page visits, counts, and the moments other features
+ * (a replay player's timeline markers, a triage over many recordings) read without parsing text.
+ */
+
+export type ItemKind =
+  | 'page'
+  | 'click'
+  | 'rage-click'
+  | 'dead-click'
+  | 'input'
+  | 'scroll'
+  | 'resize'
+  | 'console-error'
+  | 'console-warn'
+  | 'request-failed'
+  | 'tab-hidden'
+  | 'tab-visible';
+
+/** Lower is more important: what survives when the character budget is tight. */
+export const PRIORITY: Record<ItemKind, number> = {
+  'rage-click': 0,
+  'console-error': 0,
+  'request-failed': 0,
+  page: 1,
+  'dead-click': 2,
+  click: 2,
+  'console-warn': 2,
+  input: 3,
+  'tab-hidden': 3,
+  'tab-visible': 3,
+  scroll: 4,
+  resize: 4,
+};
+
+export interface TimelineItem {
+  /** ms since the recording's first event */
+  t: number;
+  /** window label, w1, w2… */
+  w: string;
+  kind: ItemKind;
+  /** the element, page or request concerned; recorded data */
+  target?: string;
+  /** what happened to it; may quote recorded data */
+  detail?: string;
+  /** repeated clicks, identical console messages */
+  count?: number;
+  /** a failed request's parts (its target is `METHOD url`) */
+  request?: { method?: string; url: string; status?: number; error?: string };
+}
+
+export interface PageVisit {
+  t: number;
+  w: string;
+  url: string;
+  title?: string;
+  /** deepest vertical scroll seen on this page, px */
+  max_scroll_y?: number;
+}
+
+export interface DigestCounts {
+  events: number;
+  clicks: number;
+  rage_clicks: number;
+  dead_clicks: number;
+  inputs: number;
+  scrolls: number;
+  resizes: number;
+  page_views: number;
+  mutations: number;
+  console_errors: number;
+  console_warnings: number;
+  console_logs: number;
+  requests: number;
+  failed_requests: number;
+  custom_events: number;
+}
+
+export interface Digest {
+  start: number | null;
+  end: number | null;
+  duration_ms: number;
+  /** How far the timestamps can be believed: `frozen` (all the same), or how many were stray and left out of the span. */
+  timing: { frozen: boolean; stray: number };
+  active_ms: number;
+  windows: Array<{ w: string; window_id: string | null; pages: number }>;
+  pages: PageVisit[];
+  timeline: TimelineItem[];
+  counts: DigestCounts;
+  /** what could not be read or was left out while reading, in words */
+  notes: string[];
+}
+
+/** The kinds of entry that mark a moment worth jumping to. */
+export const MOMENT_KINDS = ['page', 'rage-click', 'dead-click', 'console-error', 'console-warn', 'request-failed'] as const;
+export type MomentKind = (typeof MOMENT_KINDS)[number];
+
+/**
+ * A moment of a recording, for a player's timeline marker or a triage across recordings: when
+ * (ms from the recording's start), in which window, and what, with its parts as fields.
+ * Strings are recorded data (page URLs, element names, console text): data, never instructions.
+ */
+export type Moment = {
+  t_ms: number;
+  w: string;
+  kind: MomentKind;
+  /** page: the URL; request-failed: the request's URL */
+  url?: string;
+  /** page: in-page (SPA) navigation rather than a load */
+  in_page?: boolean;
+  /** request-failed */
+  method?: string;
+  status?: number;
+  error?: string;
+  /** rage-click, dead-click: the element, as the timeline names it */
+  target?: string;
+  /** console-error, console-warn: the message */
+  message?: string;
+  /** repeated clicks of a rage click; identical errors or requests in a row */
+  count?: number;
+};

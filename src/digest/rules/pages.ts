@@ -1,0 +1,40 @@
+/** Pages: how a URL is kept and shown, and which custom events mean a page view or a tab change. */
+
+import { clip } from '../../tools/format.js';
+
+const URL_MAX = 300;
+
+/**
+ * A page's URL as shown and kept. A `data:` URL is the page's own content (43 KB of HTML, say),
+ * not an address: only its media type and size are told.
+ */
+export function pageUrl(href: string): string {
+  if (/^data:/i.test(href)) {
+    const type = /^data:([^,;]{0,60})/i.exec(href)?.[1] || 'text/plain';
+    return `data:${type},… (${href.length.toLocaleString('en-US')} characters)`;
+  }
+  return clip(href, URL_MAX);
+}
+
+/** A link's href as its path when it stays on the page's origin. */
+export function samePath(href: string, page: string | undefined): string {
+  if (!page || !/^https?:/i.test(href)) return href;
+  try {
+    const target = new URL(href);
+    return target.origin === new URL(page).origin ? target.pathname + target.search + target.hash : href;
+  } catch {
+    return href;
+  }
+}
+
+export type CustomMeaning = { kind: 'pageview'; href: unknown } | { kind: 'tab-hidden' } | { kind: 'tab-visible' } | undefined;
+
+/** posthog-js custom events that tell a page view (SPA navigation) or the tab hidden or shown. */
+export function readCustom(data: Record<string, unknown>): CustomMeaning {
+  const tag = data.tag;
+  const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
+  if (tag === '$pageview') return { kind: 'pageview', href: payload.href ?? payload.$current_url };
+  if (tag === 'window hidden' || tag === '$visibility_hidden' || (tag === 'visibility' && payload.visibilityState === 'hidden')) return { kind: 'tab-hidden' };
+  if (tag === 'window visible' || tag === '$visibility_visible' || (tag === 'visibility' && payload.visibilityState === 'visible')) return { kind: 'tab-visible' };
+  return undefined;
+}

@@ -1,0 +1,155 @@
+// PostHog's query API (posthog-api-facts.md §9): how today's PostHog answers what its internal
+// replay endpoints no longer answer for a personal API key. Queries are HogQL with `{name}`
+// placeholders filled from `values` by PostHog itself: no input ever becomes query text.
+
+import { UpstreamError, UpstreamUnavailableError, UserInputError } from '../errors.js';
+import type { PostHogClient } from './client.js';
+import { apiPath } from './query.js';
+
+export interface HogQLRows {
+  columns: string[];
+  /** One object per row, keyed by column name. */
+  rows: Array<Record<string, unknown>>;
+  hasMore: boolean;
+}
+
+/** POST /api/projects/{id}/query/ with a HogQLQuery; the rows come back keyed by column. */
+export async function runHogQL(
+  client: PostHogClient,
+  projectId: string,
+  query: string,
+  values: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<HogQLRows> {
+  const body = await client.json<Record<string, unknown>>({
+    method: 'POST',
+    path: apiPath('projects', projectId, 'query'),
+    body: { query: { kind: 'HogQLQuery', query, values } },
+    signal,
+  });
+  const columns = body?.columns;
+  const results = body?.results;
+  if (!Array.isArray(columns) || !Array.isArray(results) || results.some((row) => !Array.isArray(row))) {
+    throw new UpstreamUnavailableError('malformed', 'PostHog answered the query API without the columns and rows of a HogQL result; check POSTHOG_HOST points at the PostHog app.');
+  }
+  const names = columns.map(String);
+  return {
+    columns: names,
+    rows: (results as unknown[][]).map((row) => Object.fromEntries(names.map((name, i) => [name, row[i] ?? null]))),
+    hasMore: body.hasMore === true,
+  };
+}
+
+/** Which documented endpoints an upstream (its base URL) has refused or lacks, for the process's life. */
+const unavailable = new Map<string, Set<string>>();
+const MAX_UPSTREAMS = 64;
+
+/**
+ * Remembered per upstream base URL, so a client and its per-user withApiKey() copies share it:
+ * the refusal is the host's (it refuses every personal API key), not one key's.
+ */
+export const endpointMemory = {
+  isUnavailable(client: PostHogClient, endpoint: string): boolean {
+    return unavailable.get(client.baseUrl)?.has(endpoint) ?? false;
+  },
+  markUnavailable(client: PostHogClient, endpoint: string): void {
+    let endpoints = unavailable.get(client.baseUrl);
+    if (!endpoints) {
+      // A server talks to one upstream; the bound only keeps a long test run from growing this.
+      if (unavailable.size >= MAX_UPSTREAMS) unavailable.delete(unavailable.keys().next().value!);
+      endpoints = new Set();
+      unavailable.set(client.baseUrl, endpoints);
+    }
+    endpoints.add(endpoint);
+  },
+  /** Forget an upstream (a test's sandbox is closed, and its port may serve another next). */
+  forget(baseUrl: string): void {
+    unavailable.delete(baseUrl);
+  },
+};
+
+/**
+ * Whether a documented endpoint's error means "not for you here" (403: PostHog refuses personal
+ * API keys there; 404/405: removed) so that the query API should answer instead.
+ */
+export function isEndpointUnavailable(error: unknown): error is UpstreamError {
+  return error instanceof UpstreamError && (error.status === 403 || error.status === 404 || error.status === 405);
+}
+
+/**
+ * Calls the documented endpoint unless this upstream is known not to serve it, and falls back to
+ * the query API when it refuses or lacks it. The endpoint is remembered as unavailable only once
+ * the query has answered: a 404 for an unknown project fails both ways and proves nothing.
+ */
+export async function withQueryFallback<T>(
+  client: PostHogClient,
+  endpoint: string,
+  documented: () => Promise<T>,
+  viaQuery: () => Promise<T>,
+): Promise<{ result: T; via: 'endpoint' | 'query' }> {
+  if (!endpointMemory.isUnavailable(client, endpoint)) {
+    try {
+      return { result: await documented(), via: 'endpoint' };
+    } catch (error) {
+      if (!isEndpointUnavailable(error)) throw error;
+    }
+  }
+  const result = await viaQuery();
+  endpointMemory.markUnavailable(client, endpoint);
+  return { result, via: 'query' };
+}
+
+/** What to tell the agent when the query API itself refused. */
+export function explainQueryError(error: UpstreamError): string | undefined {
+  if (!/\/query\/?$/.test(error.path)) return undefined;
+  if (error.status === 403) {
+    const scope = !error.detail || /scope/i.test(error.detail);
+    return scope
+      ? 'This PostHog answers this only through its query API, and the key lacks the query:read scope: add query:read to the personal API key (PostHog → Settings → Personal API keys), then retry.'
+      : 'This PostHog answers this only through its query API, which refused the key for this project (see PostHog\'s message); check the key may access the project.';
+  }
+  if (error.status === 404 && /project/i.test(error.detail ?? '')) return undefined;
+  if (error.status === 404 || error.status === 405) {
+    return 'This PostHog neither serves the documented endpoint to a personal API key nor has the query API (POST /api/projects/{id}/query/); it is too old or not PostHog.';
+  }
+  if (error.status === 400) return 'PostHog could not run the query it was sent (see its message); this is a bug in posthog-replay-mcp, please report it.';
+  return undefined;
+}
+
+/**
+ * The dates resolveDate() reads, for input schemas: checked before any request, so a date the
+ * query path could not bound with is refused up front rather than after the endpoint's refusal.
+ */
+export const DATE_PATTERN = /^(-\d{1,5}[sMhdwmy]|\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?)$/;
+
+const UNIT_MS: Record<string, number> = { s: 1_000, M: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/**
+ * A PostHog date string (relative `-30d`, `-24h`, `-2w`, `-3m`, `-1y`, or an ISO date or
+ * datetime, UTC unless it says otherwise) as a time, for the query's date bound.
+ */
+export function resolveDate(value: string, nowMs: number): Date {
+  const relative = /^-(\d{1,5})([sMhdwmy])$/.exec(value.trim());
+  if (relative) {
+    const n = Number(relative[1]);
+    const unit = relative[2]!;
+    const date = new Date(nowMs);
+    if (unit in UNIT_MS) date.setTime(nowMs - n * UNIT_MS[unit]!);
+    else if (unit === 'm') date.setUTCMonth(date.getUTCMonth() - n);
+    else date.setUTCFullYear(date.getUTCFullYear() - n);
+    return date;
+  }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const ms = Date.parse(`${value}T00:00:00Z`);
+    if (!Number.isNaN(ms)) return new Date(ms);
+  }
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) {
+    const text = value.replace(' ', 'T');
+    const ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`);
+    if (!Number.isNaN(ms)) return new Date(ms);
+  }
+  throw new UserInputError(`date_from "${value}" is not a date this server can bound a query with: use a relative date such as -30d, -24h, -2w, -3m, -1y, or an ISO date such as 2025-06-01.`);
+}
+
+/** A time as the query's values carry it: ISO-8601 in UTC, which HogQL's toDateTime() reads with its zone. */
+export const isoUtc = (date: Date): string => date.toISOString();

@@ -1,0 +1,158 @@
+import type { z } from 'zod';
+import { clip } from './format.js';
+
+/**
+ * Tool arguments as a tool's handler may take them, or a message saying what is wrong. One pass
+ * for every tool, before its own schema is applied:
+ * - guards no schema can: nesting deeper than MAX_DEPTH, and a `__proto__` key (JSON.parse makes
+ *   it an own key; the SDK's request parsing then turns it into the object's prototype, where a
+ *   strict schema no longer sees it as an unknown key);
+ * - `null` for an optional field means "not given" (SPEC §1: hosts that make every field required
+ *   send null for what the model left out), so the field's default applies;
+ * - JSON text where a free-form value is expected is parsed: that is how the listing advertises
+ *   free-form values to hosts that cannot express them (tools/listing-portable.ts).
+ */
+export type Prepared = { ok: true; value: unknown } | { ok: false; message: string };
+
+export const MAX_DEPTH = 32;
+const MAX_ISSUES = 5;
+
+export function prepareArguments(schema: z.ZodType, args: unknown, context: { defaultProjectId?: string | undefined } = {}): Prepared {
+  const input = args ?? {};
+  const problem = guard(input);
+  if (problem) return { ok: false, message: problem };
+  const normalized = normalize(schema, input);
+  const result = schema.safeParse(normalized);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues;
+  const lines = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, valueAt(normalized, issue.path) === undefined, context));
+  if (issues.length > MAX_ISSUES) lines.push(`and ${issues.length - MAX_ISSUES} more`);
+  return { ok: false, message: lines.join('; ') };
+}
+
+function guard(input: unknown): string | undefined {
+  if (!isPlainObject(input)) return 'arguments must be a JSON object.';
+  const stack: Array<[unknown, number, string]> = [[input, 1, '']];
+  while (stack.length > 0) {
+    const [node, depth, path] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_DEPTH) return `arguments are nested more than ${MAX_DEPTH} levels deep (at ${clip(path, 80)}); no tool takes that.`;
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => stack.push([child, depth + 1, `${path}[${i}]`]));
+      continue;
+    }
+    const proto = Object.getPrototypeOf(node);
+    if (Object.hasOwn(node, '__proto__') || (proto !== Object.prototype && proto !== null)) {
+      return `${path ? `${clip(path, 80)}: ` : ''}unrecognized key "__proto__"; no tool takes it.`;
+    }
+    for (const key of Object.keys(node)) stack.push([(node as Record<string, unknown>)[key], depth + 1, path ? `${path}.${key}` : key]);
+  }
+  return undefined;
+}
+
+// zod's own definitions, read to walk a schema beside the value.
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+}
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const WRAPPERS = new Set(['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch', 'nonoptional']);
+
+/** The schema that gives the value its shape, past optional/default wrappers and pipes. */
+function base(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let i = 0; i < 20; i++) {
+    const def = defOf(current);
+    if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType;
+    else if (def.type === 'pipe' && def.in && def.out) current = defOf(def.in).type === 'transform' ? def.out : def.in;
+    else break;
+  }
+  return current;
+}
+
+function isFreeForm(schema: z.ZodType): boolean {
+  const def = defOf(base(schema));
+  if (def.type === 'record' || def.type === 'unknown' || def.type === 'any') return true;
+  if (def.type === 'object') return Object.keys(def.shape ?? {}).length === 0;
+  if (def.type === 'array') return def.element !== undefined && isFreeForm(def.element);
+  if (def.type === 'union') {
+    const options = (def.options ?? []).map((o) => defOf(base(o)).type);
+    return !options.includes('string') && (def.options ?? []).some(isFreeForm);
+  }
+  return false;
+}
+
+function normalize(schema: z.ZodType, value: unknown): unknown {
+  let current = value;
+  if (typeof current === 'string' && isFreeForm(schema)) {
+    try {
+      const parsed: unknown = JSON.parse(current);
+      if (parsed !== null && typeof parsed === 'object' && guard({ parsed }) === undefined) current = parsed;
+    } catch {
+      // Not JSON text: the schema's own message says what was expected.
+    }
+  }
+  const shapeSchema = base(schema);
+  const def = defOf(shapeSchema);
+  if (def.type === 'union' && current !== null && typeof current === 'object') {
+    const wanted = Array.isArray(current) ? 'array' : 'object';
+    const option = (def.options ?? []).find((o) => defOf(base(o)).type === wanted);
+    return option ? normalize(option, current) : current;
+  }
+  if (def.type === 'array' && Array.isArray(current) && def.element) {
+    const element = def.element;
+    return current.map((item) => normalize(element, item));
+  }
+  if (def.type === 'object' && isPlainObject(current) && def.shape) {
+    const shape = def.shape;
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(current)) {
+      const fieldSchema = Object.hasOwn(shape, key) ? shape[key] : undefined;
+      if (fieldSchema === undefined) {
+        out[key] = field;
+        continue;
+      }
+      if (field === null && acceptsUndefined(fieldSchema) && !fieldSchema.safeParse(null).success) continue;
+      out[key] = normalize(fieldSchema, field);
+    }
+    return out;
+  }
+  return current;
+}
+
+function acceptsUndefined(schema: z.ZodType): boolean {
+  return schema.safeParse(undefined).success;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** "limit: expected at most 100"; a missing field says it is required (and, for project_id, how to get one). */
+function describeIssue(issue: z.core.$ZodIssue, absent: boolean, context: { defaultProjectId?: string | undefined }): string {
+  const path = issue.path.map(String).join('.');
+  const missing = issue.code === 'invalid_type' && absent;
+  if (missing && path === 'project_id' && context.defaultProjectId === undefined) {
+    return 'project_id is required: no default project is configured. Call projects-list to find the project\'s id, or set POSTHOG_PROJECT_ID to make one the default.';
+  }
+  if (missing) return `${path || 'arguments'} is required.`;
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(clip(k, 60))).join(', ');
+    return `${path ? `${path}: ` : ''}unrecognized field${issue.keys.length === 1 ? '' : 's'} ${keys}${issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : ''}; this tool does not take ${issue.keys.length === 1 ? 'it' : 'them'}.`;
+  }
+  return clip(`${path ? `${path}: ` : ''}${issue.message}`, 300);
+}

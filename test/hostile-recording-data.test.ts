@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, text, type Harness } from './harness.js';
+
+// Recording data no recorder should write, served by the sandbox as a recording's one block:
+// impossible timestamps (−1e17, 1e300) and a DOM 10,000 elements deep. Both recording tools must
+// answer with a sane result, never "Internal error".
+
+const PROJECT = '1';
+
+/** A full snapshot's line whose <body> holds `depth` nested <div>s, the last with a button in it (built as text: JSON.stringify would overflow). */
+function deepSnapshotLine(t: number, depth: number): string {
+  let node = `{"type":2,"id":${depth + 10},"tagName":"button","attributes":{},"childNodes":[{"type":3,"id":${depth + 11},"textContent":"Deep button"}]}`;
+  const open: string[] = [];
+  for (let id = 10; id <= depth + 9; id++) open.push(`{"type":2,"id":${id},"tagName":"div","attributes":{},"childNodes":[`);
+  node = open.join('') + node + ']}'.repeat(depth);
+  const root = `{"type":0,"id":1,"childNodes":[{"type":2,"id":2,"tagName":"html","attributes":{},"childNodes":[{"type":2,"id":3,"tagName":"body","attributes":{},"childNodes":[${node}]}]}]}`;
+  return `["w1",{"type":2,"timestamp":${t},"data":{"node":${root},"initialOffset":{"top":0,"left":0}}}]`;
+}
+
+describe('hostile recording data', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  function serve(id: string, events: unknown[]): void {
+    const base = `/api/projects/${PROJECT}/session_recordings/${id}`;
+    const body = events.map((e) => (typeof e === 'string' ? e : JSON.stringify(['w1', e]))).join('\n');
+    h.sandbox.injectFault({ path: `${base}/snapshots`, query: { source: 'blob_v2' }, times: Infinity, status: 200, body });
+    h.sandbox.injectFault({ path: `${base}/snapshots`, times: Infinity, status: 200, body: { sources: [{ source: 'blob_v2', blob_key: '0', start_timestamp: null, end_timestamp: null }] } });
+    h.sandbox.injectFault({ path: base, times: Infinity, status: 200, body: { id, distinct_id: 'hostile', person: null } });
+  }
+
+  const T0 = Date.UTC(2026, 10, 1, 9);
+  const moves = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ type: 3, timestamp: from + i * 1000, data: { source: 1, positions: [] } }));
+
+  for (const wild of [-1e17, 1e300]) {
+    it(`summarizes and lists a recording with an event at timestamp ${wild}`, async () => {
+      const id = `wild-${wild > 0 ? 'high' : 'low'}`;
+      serve(id, [{ type: 4, timestamp: T0, data: { href: 'https://shop.test/', width: 800, height: 600 } }, ...moves(T0 + 1000, 5), { type: 3, timestamp: wild, data: { source: 2, type: 2, id: 5, x: 1, y: 1 } }, ...moves(T0 + 7000, 3)]);
+      const summary = await h.call('session-recording-summary', { project_id: PROJECT, id });
+      expect(summary.isError, text(summary)).toBeFalsy();
+      const s = summary.structuredContent as { start_time: string; duration_ms: number; counts: { events: number; clicks: number } };
+      expect(s).toMatchObject({ start_time: new Date(T0).toISOString(), duration_ms: 9000, counts: { events: 10, clicks: 1 } });
+      expect(text(summary)).toContain('0:09 long');
+      expect(text(summary)).not.toMatch(/e\+\d|Infinity|NaN/);
+
+      const snapshots = await h.call('session-recording-snapshots', { project_id: PROJECT, id });
+      expect(snapshots.isError, text(snapshots)).toBeFalsy();
+      expect((snapshots.structuredContent as { events: unknown[] }).events).toHaveLength(10);
+    });
+  }
+
+  it('summarizes and lists a recording whose DOM is 10,000 elements deep', async () => {
+    const depth = 10_000;
+    serve('deep-dom', [{ type: 4, timestamp: T0, data: { href: 'https://shop.test/', width: 800, height: 600 } }, deepSnapshotLine(T0 + 1, depth), { type: 3, timestamp: T0 + 1000, data: { source: 2, type: 2, id: depth + 11, x: 1, y: 1 } }]);
+    const snapshots = await h.call('session-recording-snapshots', { project_id: PROJECT, id: 'deep-dom' });
+    expect(snapshots.isError, text(snapshots)).toBeFalsy();
+    const events = (snapshots.structuredContent as { events: Array<{ type: number; omitted?: string }> }).events;
+    expect(events).toHaveLength(3);
+    expect(events[1]!.omitted).toMatch(/nested more than \d+ levels deep/);
+
+    const summary = await h.call('session-recording-summary', { project_id: PROJECT, id: 'deep-dom' });
+    expect(summary.isError, text(summary)).toBeFalsy();
+    expect(text(summary)).toContain('button "Deep button"');
+  });
+});

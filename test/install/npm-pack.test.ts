@@ -1,0 +1,106 @@
+// The npx route: the tarball `npm pack` makes (what `npm publish` uploads) is installed into an
+// empty folder with dependencies from the registry only, and its bin is started the way
+// `npx -y posthog-replay-mcp --sandbox` starts it. No install script runs for a tarball and no
+// dev dependency is there, so this catches a "files" list or a build step the package needs.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/sandbox/index.js';
+import { ALL_TOOLS } from '../../src/tools/index.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; devDependencies: Record<string, string> };
+const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+// The Node running the tests first on the PATH, for npm and the bin's `#!/usr/bin/env node`.
+const PATH = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter);
+
+function npm(args: string[], cwd: string) {
+  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, PATH } });
+  if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+describe('the npm package, as npx runs it', () => {
+  let work: string;
+  let files: string[];
+  let app: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'posthog-replay-npx-test-'));
+    // dist/ is built by the suite's npm script; --ignore-scripts keeps `prepare` from rebuilding it here.
+    const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...NPM_FLAGS], ROOT)) as { filename: string; files: { path: string }[] }[];
+    files = packed[0]!.files.map((f) => f.path);
+    // Laid out like npx's own cache (~/.npm/_npx/<hash>/node_modules/.bin/…).
+    app = join(work, '_npx', '0123456789abcdef');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'package.json'), '{"name": "npx-trial", "version": "1.0.0", "private": true}\n');
+    npm(['install', join(work, packed[0]!.filename), ...NPM_FLAGS], app);
+  }, 400_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('packs the built server and the sandbox\'s recordings, not sources, tests or source maps', () => {
+    expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/tools/listing.json', 'fixtures/recordings/index.json', 'README.md', 'package.json']));
+    expect(files.filter((f) => /^(src|test|bench|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+  });
+
+  it('installs without dev dependencies and with its bin', () => {
+    const installed = join(app, 'node_modules', pkg.name);
+    expect(existsSync(join(installed, 'dist/cli.js'))).toBe(true);
+    // Dev dependencies that the runtime needs anyway (ajv: the SDK's validator) are there as the SDK's.
+    const sdk = JSON.parse(readFileSync(join(app, 'node_modules', '@modelcontextprotocol/sdk/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const devOnly = Object.keys(pkg.devDependencies).filter((name) => !(name in sdk.dependencies));
+    expect(devOnly).toContain('typescript');
+    for (const name of devOnly) expect(existsSync(join(app, 'node_modules', name)), name).toBe(false);
+    expect(existsSync(join(app, 'node_modules/.bin/posthog-replay-mcp'))).toBe(true);
+  });
+
+  it('is what mcp.json\'s default entry runs: npx -y with the package name, and the settings the server reads', () => {
+    const entry = JSON.parse(readFileSync(join(ROOT, 'mcp.json'), 'utf8')).mcpServers['posthog-replay'];
+    expect(entry.command).toBe('npx');
+    expect(entry.args).toEqual(['-y', pkg.name]);
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    // npx runs the bin named like the package.
+    expect(Object.keys(installed.bin)).toEqual([pkg.name]);
+    const config = readFileSync(join(ROOT, 'src/config.ts'), 'utf8');
+    for (const name of Object.keys(entry.env)) expect(config, name).toContain(`env.${name}`);
+  });
+
+  it('starts with --sandbox and answers tools/list and a first call over stdio', async () => {
+    const transport = new StdioClientTransport({
+      command: join(app, 'node_modules/.bin/posthog-replay-mcp'),
+      args: ['--sandbox'],
+      env: { PATH },
+      cwd: tmpdir(),
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'npx-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS.map((t) => t.name));
+      const list = (await client.callTool({ name: 'session-recordings-list', arguments: { limit: 100 } })) as CallToolResult;
+      expect(list.isError, JSON.stringify(list.content)).toBeFalsy();
+      // A real recording's events come from the package's fixtures folder: the digest reads them.
+      const summary = (await client.callTool({ name: 'session-recording-summary', arguments: { id: DEMO.recordingIds.recordedCheckout } })) as CallToolResult;
+      expect(summary.isError, JSON.stringify(summary.content)).toBeFalsy();
+      expect(JSON.stringify(summary.structuredContent)).toMatch(/place-order|Place order/i);
+      expect(stderr).toMatch(/SANDBOX/);
+      // Started from npx's cache, the banner names the command to type, not the cache path.
+      expect(stderr).toContain('npx @modelcontextprotocol/inspector npx -y posthog-replay-mcp --sandbox');
+      expect(stderr).not.toContain('_npx');
+    } finally {
+      await client.close();
+    }
+  });
+});
