@@ -43,7 +43,7 @@ describe('the built CLI', () => {
     expect(host.stderr + toolset.stderr).not.toContain(SECRET);
   });
 
-  it('--sandbox serves all twelve tools over stdio with only protocol messages on stdout', async () => {
+  it('--sandbox serves all thirteen model-facing tools over stdio with only protocol messages on stdout', async () => {
     const child = spawn(process.execPath, [CLI, '--sandbox'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -68,7 +68,7 @@ describe('the built CLI', () => {
     child.stdin.end();
     await new Promise((r) => child.on('close', r));
 
-    expect(list.result.tools).toHaveLength(12);
+    expect(list.result.tools).toHaveLength(13);
     expect(call.result.isError).toBeFalsy();
     expect(call.result.structuredContent.results.length).toBeGreaterThan(0);
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0');
@@ -112,12 +112,13 @@ describe('the built CLI', () => {
     };
     try {
       writeFileSync(listing, '{"plain": [{"name": "session-recordings-list"');
-      expect((await list()).map((t) => t.name)).toEqual(good.plain.map((t) => t.name));
+      // (a client that declared no MCP Apps support is not shown the app-only tool)
+      expect((await list()).map((t) => t.name)).toEqual(good.plain.map((t) => t.name).filter((name) => name !== 'session-recording-replay-events'));
       good.plain[0]!.description = 'An old description from an older build.';
       writeFileSync(listing, JSON.stringify(good));
       const fresh = await list();
       expect(fresh[0]!.description).not.toBe('An old description from an older build.');
-      expect(fresh).toHaveLength(12);
+      expect(fresh).toHaveLength(13);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
@@ -149,7 +150,7 @@ describe('the built CLI', () => {
       const client = new Client({ name: 'mcp-json-test', version: '1' });
       await client.connect(transport);
       const tools = await client.listTools();
-      expect(tools.tools).toHaveLength(12);
+      expect(tools.tools).toHaveLength(13);
       const ok = await client.callTool({ name: 'projects-list', arguments: { limit: 2 } });
       const failed = await client.callTool({ name: 'project-get', arguments: { id: 999_999 } });
       await client.close();

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { DigestCache } from '../src/cache/index.js';
 import { TOOLSETS, type Toolset } from '../src/config.js';
 import type { CallLimits } from '../src/posthog/budget.js';
 import { PostHogClient, type ClientOptions } from '../src/posthog/client.js';
@@ -17,6 +18,10 @@ export interface HarnessOptions {
   client?: Partial<ClientOptions>;
   /** What one tool call may spend (default: the server's defaults). */
   callLimits?: CallLimits;
+  /** What the MCP client declares at initialize (e.g. the MCP Apps extension). */
+  clientCapabilities?: ClientCapabilities;
+  /** The digest cache the server uses (default: none, every digest made afresh). */
+  cache?: DigestCache;
 }
 
 export interface Harness {
@@ -38,9 +43,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     settings: { readOnly: options.readOnly ?? false, toolsets: options.toolsets ?? [...TOOLSETS], defaultProjectId: options.defaultProjectId },
     log: (message) => stderr.push(message),
     ...(options.callLimits ? { callLimits: options.callLimits } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, options.clientCapabilities ? { capabilities: options.clientCapabilities } : undefined);
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return {

@@ -107,6 +107,9 @@ describe('stateless Streamable HTTP with per-user keys', () => {
       ['session-recording-get', () => ({ project_id: P, id: R.checkoutFailure })],
       ['session-recording-snapshots', () => ({ project_id: P, id: R.checkoutFailure, max_events: 10 })],
       ['session-recording-summary', () => ({ project_id: P, id: R.recordedCheckout })],
+      ['session-recording-replay', () => ({ project_id: P, id: R.recordedCheckout, start_at: '0:05' })],
+      // Stateless HTTP knows no client capabilities: the app-only tool is listed (hosts filter it).
+      ['session-recording-replay-events', () => ({ project_id: P, id: R.recordedCheckout })],
       ['session-recording-matching-events', () => ({ project_id: P, session_id: R.checkoutFailure, events: [{ id: '$pageview' }] })],
       ['session-recording-properties', () => ({ project_id: P, session_ids: [R.checkoutFailure, R.successfulPurchase] })],
       ['session-recording-delete', () => ({ project_id: P, id: R.anonymousBounce })],

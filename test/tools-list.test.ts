@@ -9,6 +9,7 @@ const ALL = [
   'session-recording-delete',
   'session-recording-snapshots',
   'session-recording-summary',
+  'session-recording-replay',
   'session-recording-matching-events',
   'session-recording-properties',
   'projects-list',
@@ -53,7 +54,7 @@ describe('tools/list', () => {
 
   it('marks safety as SPEC §1 says', () => {
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['session-recordings-list', 'session-recording-get', 'session-recording-snapshots', 'session-recording-summary', 'session-recording-matching-events', 'session-recording-properties', 'projects-list', 'project-get']) {
+    for (const name of ['session-recordings-list', 'session-recording-get', 'session-recording-snapshots', 'session-recording-summary', 'session-recording-replay', 'session-recording-matching-events', 'session-recording-properties', 'projects-list', 'project-get']) {
       expect(hints[name], name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     }
     expect(hints['session-recording-delete']).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });

@@ -258,7 +258,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let timing = 'request';
     try {
       if (!url.pathname.startsWith('/api/') && url.pathname !== '/api') {
-        reply = rootReply(url.pathname);
+        reply = rootReply(url.pathname, url.searchParams.get('t'));
       } else {
         authenticate(authorization);
         const matched = matchRoute(url.pathname);
@@ -354,7 +354,19 @@ function requestUrl(req: IncomingMessage, siteUrl: string): URL {
   }
 }
 
-function rootReply(pathname: string): Reply {
+function rootReply(pathname: string, t: string | null): Reply {
+  // Where session-recording-replay's deep link ("PostHog's own player") points in the sandbox.
+  const replay = /^\/project\/([^/]+)\/replay\/([^/]+)\/?$/.exec(pathname);
+  if (replay) {
+    const at = t !== null && /^\d{1,7}$/.test(t) ? ` at ${t} s` : '';
+    return {
+      status: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body:
+        `posthog-replay-mcp sandbox: recording ${replay[2]} of project ${replay[1]}${at}.\n` +
+        'The sandbox has no player page of its own: watch the recording with session-recording-replay in a host that renders MCP Apps, or read it with session-recording-summary.\n',
+    };
+  }
   if (pathname === '/' || pathname === '') {
     return {
       status: 200,

@@ -70,6 +70,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
    * wall clock and the throttle wait stay as configured.
    */
   callLimits?: (limits: CallLimits, input: z.output<Input>) => CallLimits;
+  /**
+   * Protocol metadata listed with the tool, as given: the MCP Apps extension's `ui` (the player
+   * resource a host renders the result with, and who may call the tool).
+   */
+  _meta?: Record<string, unknown>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

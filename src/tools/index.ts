@@ -7,7 +7,10 @@ import { projectsList } from './projects/projects-list.js';
 import { sessionRecordingDelete } from './recordings/session-recording-delete.js';
 import { sessionRecordingGet } from './recordings/session-recording-get.js';
 import { sessionRecordingMatchingEvents } from './recordings/session-recording-matching-events.js';
+import { playerResource, type AppResource } from './recordings/player.js';
 import { sessionRecordingProperties } from './recordings/session-recording-properties.js';
+import { sessionRecordingReplay } from './recordings/session-recording-replay.js';
+import { sessionRecordingReplayEvents } from './recordings/session-recording-replay-events.js';
 import { sessionRecordingSummary } from './recordings/session-recording-summary.js';
 import { sessionRecordingSnapshots } from './recordings/session-recording-snapshots.js';
 import { sessionRecordingsList } from './recordings/session-recordings-list.js';
@@ -19,6 +22,8 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   sessionRecordingDelete,
   sessionRecordingSnapshots,
   sessionRecordingSummary,
+  sessionRecordingReplay,
+  sessionRecordingReplayEvents,
   sessionRecordingMatchingEvents,
   sessionRecordingProperties,
   projectsList,
@@ -27,3 +32,6 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   projectUpdate,
   projectDelete,
 ];
+
+/** MCP Apps resources (ui://); a server offers those its selected tools point at (`_meta.ui.resourceUri`). */
+export const ALL_APP_RESOURCES: readonly AppResource[] = [playerResource];

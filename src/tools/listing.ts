@@ -11,6 +11,7 @@ export interface ToolListing {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
+  _meta?: Record<string, unknown>;
 }
 
 export type JsonSchema = { [key: string]: unknown };
@@ -28,6 +29,7 @@ export function buildListing(tools: readonly AnyToolDefinition[], options: Schem
     inputSchema: portableInput(lean(z.toJSONSchema(tool.inputSchema(options), { target: 'draft-7', io: 'input' }))),
     outputSchema: portableOutput(lean(z.toJSONSchema(tool.outputSchema, { target: 'draft-7', io: 'output' }))),
     annotations: tool.annotations,
+    ...(tool._meta ? { _meta: tool._meta } : {}),
   }));
 }
 
@@ -66,7 +68,7 @@ export async function loadListing(tools: readonly AnyToolDefinition[], options: 
   const listed = id === undefined ? prebuilt.plain : prebuilt.pinned;
   const byName = new Map((Array.isArray(listed) ? listed : []).map((entry) => [entry.name, entry]));
   const entries = tools.map((tool) => byName.get(tool.name));
-  const current = entries.every((entry, i) => entry !== undefined && entry.title === tools[i]!.title && entry.description === tools[i]!.description);
+  const current = entries.every((entry, i) => entry !== undefined && entry.title === tools[i]!.title && entry.description === tools[i]!.description && JSON.stringify(entry._meta) === JSON.stringify(tools[i]!._meta));
   return current ? (entries as ToolListing[]) : buildListing(tools, options);
 }
 

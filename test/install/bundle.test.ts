@@ -97,7 +97,8 @@ describe('the MCP Bundle', () => {
     const { client, stderr } = await startFromManifest(dir, manifest, { demo_mode: true });
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS.map((t) => t.name));
+      // A client that declared no MCP Apps support is not shown app-only tools (the player's feed).
+      expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS.filter((t) => (t._meta?.ui as { visibility?: string[] } | undefined)?.visibility?.includes('model') ?? true).map((t) => t.name));
       const result = (await client.callTool({ name: 'session-recordings-list', arguments: { limit: 2 } })) as CallToolResult;
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       expect((result.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);

@@ -88,7 +88,8 @@ describe('the npm package, as npx runs it', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS.map((t) => t.name));
+      // A client that declared no MCP Apps support is not shown app-only tools (the player's feed).
+      expect(tools.map((t) => t.name)).toEqual(ALL_TOOLS.filter((t) => (t._meta?.ui as { visibility?: string[] } | undefined)?.visibility?.includes('model') ?? true).map((t) => t.name));
       const list = (await client.callTool({ name: 'session-recordings-list', arguments: { limit: 100 } })) as CallToolResult;
       expect(list.isError, JSON.stringify(list.content)).toBeFalsy();
       // A real recording's events come from the package's fixtures folder: the digest reads them.

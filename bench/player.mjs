@@ -1,0 +1,109 @@
+// The recording player (session-recording-replay), timed the way a user meets it: from the
+// host's tool call to the first rendered frame of the recording, and to fully loaded, in Debian's
+// headless Chromium, for the two real recorded fixtures and a ~50 MB recording. Also the player
+// bundle's size. Run: npm run bench:player   (options: --mb 50 --runs 3)
+//
+// The host is the browser test's (test/browser/): a page with ext-apps' AppBridge and a sandbox
+// proxy on another origin; tool calls go to an MCP client in this process, connected in memory to
+// the built server (dist/), whose upstream is the sandbox on 127.0.0.1.
+
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { PostHogClient } from '../dist/posthog/client.js';
+import { BIG_RECORDING_ID, DEMO, startSandbox } from '../dist/sandbox/index.js';
+import { createServer as createMcpServer } from '../dist/server.js';
+import { PLAYER_URI } from '../dist/tools/recordings/player.js';
+
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' } } });
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const COPY_BYTES = 117 * 1024; // one copy of the recorded checkout in the sandbox's big recording
+const copies = Math.max(1, Math.round((Number(values.mb) * 1024 * 1024) / COPY_BYTES));
+const runs = Number(values.runs);
+
+const html = await readFile(new URL('../dist/app/player.html', import.meta.url));
+console.log(`player bundle: ${(html.length / 1024).toFixed(0)} KB, ${(gzipSync(html).length / 1024).toFixed(0)} KB gzipped`);
+
+const sandbox = await startSandbox({ bigRecording: { copies } });
+const posthog = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 120_000 });
+const server = createMcpServer({ client: posthog, settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: undefined } });
+const [a, b] = InMemoryTransport.createLinkedPair();
+const client = new Client({ name: 'bench-host', version: '1' });
+await server.connect(b);
+await client.connect(a);
+
+const hostScript = (await build({ entryPoints: [new URL('../test/browser/host.js', import.meta.url).pathname], bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'error' })).outputFiles[0].text;
+const sandboxPage = await readFile(new URL('../test/browser/sandbox.html', import.meta.url), 'utf8');
+let session = '';
+const web = createServer(async (req, res) => {
+  if (req.url === '/') {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0}#chat{max-width:960px;margin:0 auto}#sandbox{width:100%;border:0;height:700px}</style></head><body><div id="chat"></div><script type="module">${hostScript}</script></body></html>`);
+  } else if (req.url === '/sandbox.html') {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(sandboxPage);
+  } else if (req.url === '/session') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(session);
+  } else if (req.url === '/call' && req.method === 'POST') {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const answer = await client.callTool(JSON.parse(body), undefined, { timeout: 300_000 });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  } else res.writeHead(404).end();
+});
+await new Promise((resolve) => web.listen(0, '127.0.0.1', resolve));
+const port = web.address().port;
+
+const profile = await mkdtemp(join(tmpdir(), 'bench-player-'));
+const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 } });
+
+/** One play: the tool call (digest included), the page, the first frame, everything loaded. */
+async function play(id) {
+  const page = await context.newPage();
+  const t0 = Date.now();
+  const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: String(DEMO.mainProjectId), id } }, undefined, { timeout: 300_000 });
+  const tResult = Date.now();
+  const resource = (await client.readResource({ uri: PLAYER_URI })).contents[0];
+  session = JSON.stringify({ arguments: { id }, result, html: resource.text, csp: resource._meta.ui.csp, theme: 'light', width: 960, sandboxUrl: `http://localhost:${port}/sandbox.html` });
+  await page.goto(`http://127.0.0.1:${port}/`);
+  const player = await (await (await (await page.waitForSelector('#sandbox')).contentFrame()).waitForSelector('#view')).contentFrame();
+  await player.waitForSelector('#player[data-loaded-at]', { state: 'attached', timeout: 600_000 });
+  const marks = await player.evaluate(() => ({ view: performance.timeOrigin, first: Number(document.getElementById('player').dataset.firstFrameAt), loaded: Number(document.getElementById('player').dataset.loadedAt) }));
+  const events = await player.evaluate(() => document.querySelector('.replayer-wrapper iframe') !== null);
+  await page.close();
+  if (!events || !marks.first) throw new Error(`no frame was rendered for ${id}`);
+  return { result: tResult - t0, first: marks.first - t0, loaded: marks.loaded - t0, viewFirst: marks.first - marks.view, viewLoaded: marks.loaded - marks.view };
+}
+
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const cases = [
+  ['recorded checkout (~120 KB)', DEMO.recordingIds.recordedCheckout],
+  ['recorded search, two tabs (~120 KB)', DEMO.recordingIds.recordedSearchTabs],
+  [`big recording (${copies} checkout copies, ~${values.mb} MB)`, BIG_RECORDING_ID],
+];
+console.log(`runs: ${runs} each (median); times in ms from the host's tools/call`);
+console.log('| recording | tool result (digest) | first frame | fully loaded | view created → first frame | view created → loaded |');
+console.log('|---|---|---|---|---|---|');
+try {
+  for (const [name, id] of cases) {
+    await play(id); // warm-up: the first call loads the digest engine and Chromium's caches
+    const samples = [];
+    for (let i = 0; i < runs; i++) samples.push(await play(id));
+    const m = (key) => Math.round(median(samples.map((s) => s[key])));
+    console.log(`| ${name} | ${m('result')} | ${m('first')} | ${m('loaded')} | ${m('viewFirst')} | ${m('viewLoaded')} |`);
+  }
+} finally {
+  await context.close();
+  await rm(profile, { recursive: true, force: true });
+  web.closeAllConnections();
+  web.close();
+  await client.close();
+  await posthog.close();
+  await sandbox.close();
+}

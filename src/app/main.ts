@@ -1,0 +1,332 @@
+/**
+ * The recording player (an MCP App). The host renders it for a session-recording-replay result:
+ * it reads the digest from the result, fetches the recording's events through the app-only tool
+ * session-recording-replay-events (via the host's bridge: nothing is fetched from the network),
+ * starts playing as soon as the shown window has a full snapshot, and keeps loading while it plays.
+ */
+import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
+import { Replayer } from 'rrweb';
+import { latestBefore, RecordingModel, type Marker, type ReplayDigest, type RrwebEvent, type WindowTrack } from './model.js';
+
+type HostContext = NonNullable<ReturnType<App['getHostContext']>>;
+
+const EVENTS_TOOL = 'session-recording-replay-events';
+/** The first page is small so the first frame comes fast; later pages are large so there are few calls. */
+const FIRST_PAGE_BYTES = 300_000;
+const PAGE_BYTES = 4_000_000;
+const SPEEDS = [0.5, 1, 2, 4, 8];
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const ui = {
+  root: $('player'),
+  stage: $('stage'),
+  screen: $('screen'),
+  status: $('status'),
+  play: $<HTMLButtonElement>('play'),
+  speed: $<HTMLSelectElement>('speed'),
+  skip: $<HTMLInputElement>('skip'),
+  windows: $<HTMLSelectElement>('windows'),
+  scrubber: $<HTMLInputElement>('scrubber'),
+  markers: $('markers'),
+  time: $('time'),
+  url: $('url'),
+  console: $('console'),
+  requests: $('requests'),
+  link: $<HTMLAnchorElement>('posthog-link'),
+};
+
+let model: RecordingModel | undefined;
+let shown: WindowTrack | undefined;
+let replayer: Replayer | undefined;
+let playing = false;
+/** The replayer ran out of loaded events while more were coming: resume when they arrive. */
+let starved = false;
+let loaded = false;
+let dragging = false;
+
+const app = new App({ name: 'posthog-replay-player', version: '1' }, {}, { autoResize: true });
+app.ontoolresult = (result) => {
+  if (result.isError || !result.structuredContent) {
+    const text = result.content?.map((c: { type: string; text?: string }) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
+    return setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
+  }
+  void start(result.structuredContent as unknown as ReplayDigest);
+};
+app.onhostcontextchanged = applyContext;
+app.onteardown = async () => {
+  replayer?.destroy();
+  return {};
+};
+app
+  .connect()
+  .then(() => applyContext(app.getHostContext() ?? {}))
+  .catch((error: unknown) => setStatus(`Could not connect to the host: ${String(error)}`, true));
+
+function applyContext(context: HostContext): void {
+  if (context.theme) applyDocumentTheme(context.theme);
+  if (context.styles?.variables) applyHostStyleVariables(context.styles.variables);
+  if (context.styles?.css?.fonts) applyHostFonts(context.styles.css.fonts);
+  const dims = context.containerDimensions as { maxWidth?: number; width?: number } | undefined;
+  const width = dims?.width ?? dims?.maxWidth;
+  ui.root.style.maxWidth = width ? `${width}px` : '';
+  fit();
+}
+
+async function start(digest: ReplayDigest): Promise<void> {
+  replayer?.destroy();
+  replayer = undefined;
+  model = new RecordingModel(digest);
+  loaded = false;
+  setStatus('Loading the recording…');
+  if (digest.posthog_url) {
+    ui.link.href = digest.posthog_url;
+    ui.link.hidden = false;
+  }
+  renderMarkers();
+  renderWindows();
+  type Page = { events: Array<[string | null, RrwebEvent]>; next_cursor: string | null };
+  const fetchPage = async (cursor: string | null): Promise<Page> => {
+    const result = await app.callServerTool({
+      name: EVENTS_TOOL,
+      arguments: { project_id: digest.project_id, id: digest.id, max_bytes: cursor ? PAGE_BYTES : FIRST_PAGE_BYTES, ...(cursor ? { cursor } : {}) },
+    });
+    if (result.isError) throw new Error(result.content.map((c) => (c.type === 'text' ? c.text : '')).join(' '));
+    // One JSON string per page (see the tool): far cheaper for the host to relay than the objects.
+    const data = result.structuredContent as { events: string; next_cursor: string | null };
+    return { events: JSON.parse(data.events) as Page['events'], next_cursor: data.next_cursor };
+  };
+  try {
+    let page: Page | null = await fetchPage(null);
+    let first = true;
+    while (page) {
+      // Ask for the next page before taking this one in: the server reads while the browser replays.
+      const next: Promise<Page> | null = page.next_cursor ? fetchPage(page.next_cursor) : null;
+      ingest(page.events, first);
+      first = false;
+      page = next ? await next : null;
+    }
+    loaded = true;
+    ui.root.dataset.loaded = 'true';
+    ui.root.dataset.loadedAt = String(Date.now());
+    if (!replayer) setStatus('This recording has no full snapshot of a page: there is nothing to show.', true);
+    else setStatus('');
+  } catch (error) {
+    setStatus(`Loading stopped: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}. What loaded can be played.`, true);
+  }
+}
+
+function ingest(events: Array<[string | null, RrwebEvent]>, first: boolean): void {
+  if (!model) return;
+  const added = model.ingest(events);
+  if (first || ui.windows.options.length !== model.windows.size) renderWindows();
+  if (!shown) {
+    const candidate = model.windowAt(model.digest.start_at_ms);
+    if (candidate?.hasFullSnapshot) show(candidate, model.digest.start_at_ms, true);
+    return;
+  }
+  if (!replayer) {
+    if (shown.hasFullSnapshot) show(shown, model.digest.start_at_ms, true);
+    return;
+  }
+  for (const event of added.get(shown) ?? []) replayer.addEvent(event as never);
+  if (starved && playing) {
+    starved = false;
+    replayer.play(replayer.getCurrentTime());
+  }
+}
+
+/** Plays one window (tab) from global time `t`; one replayer at a time. */
+function show(track: WindowTrack, t: number, autoplay: boolean): void {
+  if (!model) return;
+  replayer?.destroy();
+  ui.screen.replaceChildren();
+  shown = track;
+  ui.windows.value = track.label;
+  replayer = new Replayer(track.events as never, {
+    root: ui.screen,
+    speed: Number(ui.speed.value),
+    skipInactive: ui.skip.checked,
+    showWarning: false,
+    mouseTail: false,
+    triggerFocus: false,
+    UNSAFE_replayCanvas: false,
+  });
+  replayer.on('resize', () => fit());
+  // When the first page was drawn and when everything had loaded (epoch ms): for the benchmark.
+  replayer.on('fullsnapshot-rebuilded', () => {
+    ui.root.dataset.firstFrameAt ??= String(Date.now());
+  });
+  replayer.on('finish', () => {
+    if (!loaded) starved = true;
+    else setPlaying(false);
+  });
+  ui.root.dataset.ready = 'true';
+  fit();
+  seek(t, autoplay);
+}
+
+function offsetOf(track: WindowTrack): number {
+  return model && model.start !== null && track.events[0] ? track.events[0].timestamp - model.start : 0;
+}
+
+/** Global time (ms from the recording's start) now shown. */
+function now(): number {
+  return replayer && shown ? offsetOf(shown) + replayer.getCurrentTime() : 0;
+}
+
+function seek(t: number, play = playing): void {
+  if (!replayer || !shown || !model) return;
+  const local = Math.max(0, t - offsetOf(shown));
+  starved = false;
+  if (play) replayer.play(local);
+  else replayer.pause(local);
+  setPlaying(play);
+  update();
+}
+
+function setPlaying(value: boolean): void {
+  playing = value;
+  ui.play.textContent = value ? 'Pause' : 'Play';
+  ui.play.setAttribute('aria-pressed', String(value));
+}
+
+ui.play.addEventListener('click', () => {
+  if (!replayer) return;
+  const t = now();
+  seek(playing ? t : t >= model!.duration - 50 ? 0 : t, !playing);
+});
+// A sandboxed view may not open windows itself: the host opens links (ui/open-link).
+ui.link.addEventListener('click', (event) => {
+  event.preventDefault();
+  if (ui.link.href) void app.openLink({ url: ui.link.href }).catch(() => setStatus(`Open this link yourself: ${ui.link.href}`, true));
+});
+ui.speed.replaceChildren(...SPEEDS.map((s) => new Option(`${s}×`, String(s), s === 1, s === 1)));
+ui.speed.addEventListener('change', () => replayer?.setConfig({ speed: Number(ui.speed.value) }));
+ui.skip.addEventListener('change', () => replayer?.setConfig({ skipInactive: ui.skip.checked }));
+ui.windows.addEventListener('change', () => {
+  const track = model?.byLabel(ui.windows.value);
+  if (track?.hasFullSnapshot) show(track, now(), playing);
+});
+ui.scrubber.addEventListener('input', () => {
+  dragging = true;
+  ui.time.textContent = `${clock(Number(ui.scrubber.value))} / ${clock(model?.duration ?? 0)}`;
+});
+ui.scrubber.addEventListener('change', () => {
+  dragging = false;
+  seek(Number(ui.scrubber.value));
+});
+
+function jump(t: number, windowId: string | null | undefined): void {
+  if (!model) return;
+  const track = windowId === undefined ? shown : model.windows.get(windowId);
+  if (track && track !== shown && track.hasFullSnapshot) show(track, t, false);
+  else seek(t, false);
+}
+
+function renderMarkers(): void {
+  if (!model) return;
+  const duration = Math.max(1, model.duration);
+  ui.markers.replaceChildren(
+    ...model.markers().map((marker: Marker) => {
+      const button = document.createElement('button');
+      button.className = `marker ${marker.kind}`;
+      button.dataset.kind = marker.kind;
+      button.dataset.t = String(marker.t);
+      button.style.left = `${Math.min(100, (marker.t / duration) * 100)}%`;
+      button.title = `${clock(marker.t)} ${marker.label}`;
+      button.setAttribute('aria-label', button.title);
+      button.addEventListener('click', () => jump(marker.t, marker.window));
+      return button;
+    }),
+  );
+}
+
+function renderWindows(): void {
+  if (!model) return;
+  const tracks = [...model.windows.values()];
+  ui.windows.replaceChildren(...tracks.map((w) => new Option(`${w.label}${w.urls[0] ? ` ${shortUrl(w.urls[0].url)}` : ''}`, w.label)));
+  ui.windows.hidden = tracks.length < 2;
+  if (shown) ui.windows.value = shown.label;
+}
+
+/** Scales the recorded viewport to the width we have. */
+function fit(): void {
+  const wrapper = ui.screen.querySelector<HTMLElement>('.replayer-wrapper');
+  const frame = wrapper?.querySelector('iframe');
+  if (!wrapper || !frame) return;
+  const width = Number(frame.getAttribute('width')) || frame.offsetWidth || 1;
+  const height = Number(frame.getAttribute('height')) || frame.offsetHeight || 1;
+  const scale = Math.min(1, ui.stage.clientWidth / width);
+  wrapper.style.transform = `scale(${scale})`;
+  wrapper.style.transformOrigin = 'top left';
+  ui.screen.style.width = `${width * scale}px`;
+  ui.screen.style.height = `${height * scale}px`;
+}
+new ResizeObserver(() => fit()).observe(ui.stage);
+
+let lastListed = '';
+function update(): void {
+  if (!model) return;
+  const t = now();
+  const duration = model.duration;
+  ui.scrubber.max = String(duration);
+  if (!dragging) {
+    ui.scrubber.value = String(Math.round(t));
+    ui.scrubber.setAttribute('aria-valuetext', clock(t));
+    ui.time.textContent = `${clock(t)} / ${clock(duration)}`;
+  }
+  ui.time.dataset.ms = String(Math.round(t));
+  if (!shown) return;
+  ui.url.textContent = latestBefore(shown.urls, t)?.url ?? '';
+  const logs = shown.console.filter((line) => line.t <= t);
+  const failed = shown.failed.filter((request) => request.t <= t);
+  const key = `${shown.label}:${logs.length}:${failed.length}`;
+  if (key === lastListed) return;
+  lastListed = key;
+  ui.console.replaceChildren(...logs.slice(-200).map((line) => row(line.t, `${line.level}`, line.text, `log ${line.level}`)));
+  ui.requests.replaceChildren(...failed.slice(-200).map((r) => row(r.t, r.status, r.request, 'log error')));
+  $('console-count').textContent = String(logs.length);
+  $('requests-count').textContent = String(failed.length);
+}
+
+function row(t: number, tag: string, text: string, className: string): HTMLElement {
+  const item = document.createElement('li');
+  item.className = className;
+  const at = document.createElement('button');
+  at.className = 'at';
+  at.textContent = clock(t);
+  at.addEventListener('click', () => jump(t, undefined));
+  const label = document.createElement('span');
+  label.className = 'tag';
+  label.textContent = tag;
+  const body = document.createElement('span');
+  body.textContent = text; // recorded data: text only, never markup
+  item.append(at, label, body);
+  return item;
+}
+
+function tick(): void {
+  update();
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+
+function setStatus(text: string, error = false): void {
+  ui.status.textContent = text;
+  ui.status.hidden = text === '';
+  ui.status.classList.toggle('error', error);
+}
+
+function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function shortUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return (u.pathname + u.search).slice(0, 40);
+  } catch {
+    return url.slice(0, 40);
+  }
+}

@@ -1,0 +1,163 @@
+import { consoleText } from '../posthog/snapshots.js';
+
+/**
+ * What the player knows about a recording, kept apart from the DOM: the digest's moments (from
+ * the tool result) and, per window, the events as they arrive, with the URL, console lines and
+ * failed requests read from them. Times are ms from the recording's first event, as in the digest.
+ */
+
+export interface RrwebEvent {
+  type: number;
+  timestamp: number;
+  data?: unknown;
+}
+
+/** What session-recording-replay returns (its structuredContent), as far as the player reads it. */
+export interface ReplayDigest {
+  project_id: string;
+  id: string;
+  start_time: string | null;
+  duration_ms: number;
+  start_at_ms: number;
+  posthog_url: string | null;
+  windows: Array<{ w: string; window_id: string | null }>;
+  pages: Array<{ t_ms: number; w: string; url: string }>;
+  timeline: Array<{ t_ms: number; w: string; kind: string; target?: string; detail?: string; count?: number }>;
+}
+
+/** The digest kinds that become markers on the scrubber. */
+export const MARKER_KINDS = new Set(['console-error', 'request-failed', 'rage-click', 'dead-click', 'page']);
+
+export interface Marker {
+  t: number;
+  window: string | null;
+  kind: string;
+  label: string;
+}
+
+export interface LogLine {
+  t: number;
+  level: string;
+  text: string;
+}
+
+export interface FailedRequest {
+  t: number;
+  /** method (when recorded) and URL */
+  request: string;
+  /** the HTTP status, or the error */
+  status: string;
+}
+
+export class WindowTrack {
+  readonly events: RrwebEvent[] = [];
+  readonly urls: Array<{ t: number; url: string }> = [];
+  readonly console: LogLine[] = [];
+  readonly failed: FailedRequest[] = [];
+  hasFullSnapshot = false;
+  constructor(readonly id: string | null, readonly label: string) {}
+}
+
+const FULL_SNAPSHOT = 2;
+const META = 4;
+const PLUGIN = 6;
+
+export class RecordingModel {
+  readonly windows = new Map<string | null, WindowTrack>();
+  /** epoch ms of the recording's first event: the digest's start, else the first event seen */
+  start: number | null;
+  end = 0;
+
+  constructor(readonly digest: ReplayDigest) {
+    this.start = digest.start_time ? Date.parse(digest.start_time) : null;
+    for (const w of digest.windows) this.windows.set(w.window_id, new WindowTrack(w.window_id, w.w));
+  }
+
+  /** Adds a page of [window id, event] pairs; returns the events added per window, in order. */
+  ingest(pairs: Array<[string | null, RrwebEvent]>): Map<WindowTrack, RrwebEvent[]> {
+    const added = new Map<WindowTrack, RrwebEvent[]>();
+    for (const [windowId, event] of pairs) {
+      if (typeof event?.timestamp !== 'number' || typeof event.type !== 'number') continue;
+      this.start ??= event.timestamp;
+      const track = this.track(windowId);
+      track.events.push(event);
+      this.end = Math.max(this.end, event.timestamp);
+      const t = event.timestamp - this.start;
+      if (event.type === FULL_SNAPSHOT) track.hasFullSnapshot = true;
+      if (event.type === META) {
+        const href = (event.data as { href?: unknown } | undefined)?.href;
+        if (typeof href === 'string') track.urls.push({ t, url: href });
+      }
+      if (event.type === PLUGIN) readPlugin(track, t, event.timestamp, event.data);
+      let list = added.get(track);
+      if (!list) added.set(track, (list = []));
+      list.push(event);
+    }
+    return added;
+  }
+
+  track(windowId: string | null): WindowTrack {
+    let track = this.windows.get(windowId);
+    if (!track) this.windows.set(windowId, (track = new WindowTrack(windowId, `w${this.windows.size + 1}`)));
+    return track;
+  }
+
+  byLabel(label: string): WindowTrack | undefined {
+    return [...this.windows.values()].find((w) => w.label === label);
+  }
+
+  /** Length of the scrubber: the digest's duration, or what has loaded if that is longer. */
+  get duration(): number {
+    return Math.max(this.digest.duration_ms, this.start === null ? 0 : this.end - this.start);
+  }
+
+  markers(): Marker[] {
+    return this.digest.timeline
+      .filter((item) => MARKER_KINDS.has(item.kind))
+      .map((item) => ({
+        t: item.t_ms,
+        window: this.byLabel(item.w)?.id ?? null,
+        kind: item.kind,
+        label: [item.kind.replace('-', ' '), item.target, item.detail, item.count && item.count > 1 ? `×${item.count}` : ''].filter(Boolean).join(' '),
+      }));
+  }
+
+  /** The window to show first: the one the user was in at `t` (the last page opened before it). */
+  windowAt(t: number): WindowTrack | undefined {
+    const pages = this.digest.pages.filter((p) => p.t_ms <= t);
+    const label = (pages.at(-1) ?? this.digest.pages[0])?.w;
+    return (label && this.byLabel(label)) || [...this.windows.values()].find((w) => w.hasFullSnapshot);
+  }
+}
+
+/** Last item with t <= now, for the URL bar. */
+export function latestBefore<T extends { t: number }>(list: readonly T[], now: number): T | undefined {
+  let found: T | undefined;
+  for (const item of list) {
+    if (item.t > now) break;
+    found = item;
+  }
+  return found;
+}
+
+function readPlugin(track: WindowTrack, t: number, eventTime: number, data: unknown): void {
+  const { plugin, payload } = (data ?? {}) as { plugin?: unknown; payload?: Record<string, unknown> };
+  if (typeof plugin !== 'string' || !payload) return;
+  if (plugin.startsWith('rrweb/console')) {
+    track.console.push({ t, level: typeof payload.level === 'string' ? payload.level : 'log', text: consoleText(payload.payload).slice(0, 500) });
+  } else if (plugin.startsWith('rrweb/network')) {
+    // As the digest reads them: failed by status (Chromium's responseStatus first), an error or
+    // isFailed; timed at the request's own start (its marker's time); no method made up.
+    const requests = Array.isArray(payload.requests) ? payload.requests : [];
+    for (const request of requests as Array<Record<string, unknown>>) {
+      if (typeof request !== 'object' || request === null) continue;
+      const status = Number(request.responseStatus ?? request.status);
+      const error = typeof request.error === 'string' ? request.error : '';
+      if (!((Number.isFinite(status) && status >= 400) || request.isFailed === true || error)) continue;
+      const at = typeof request.timestamp === 'number' && Number.isFinite(request.timestamp) ? t + (request.timestamp - eventTime) : t;
+      const method = typeof request.method === 'string' && /^[A-Za-z]{1,10}$/.test(request.method) ? `${request.method.toUpperCase()} ` : '';
+      track.failed.push({ t: at, request: `${method}${String(request.name ?? request.url ?? '?').slice(0, 300)}`, status: Number.isFinite(status) && status > 0 ? String(status) : error.slice(0, 60) || 'failed' });
+    }
+    track.failed.sort((a, b) => a.t - b.t);
+  }
+}

@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+
+/**
+ * The recording player: an MCP App (the MCP Apps extension, `io.modelcontextprotocol/ui`), one
+ * self-contained HTML document that `npm run build` bundles from src/app/ into dist/app/.
+ * The constants are the extension's own values, written here rather than imported from
+ * @modelcontextprotocol/ext-apps/server, which costs ~40 ms to load at every start-up (a unit
+ * test checks they match the library's).
+ */
+export const PLAYER_URI = 'ui://posthog-replay/player.html';
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+
+/**
+ * The player fetches nothing: its code, styles and the recording's events all come inline or
+ * through the host's bridge. Empty lists tell the host to allow no outside origin at all.
+ */
+export const PLAYER_CSP = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
+
+export interface AppResource {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** `_meta` of the resource and of its content (csp, prefersBorder) */
+  meta: Record<string, unknown>;
+  read: () => Promise<string>;
+}
+
+export const playerResource: AppResource = {
+  uri: PLAYER_URI,
+  name: 'session-recording-player',
+  title: 'Session recording player',
+  description: 'Plays a PostHog session recording (rrweb) with the digest\'s moments on the timeline; shown by hosts for session-recording-replay.',
+  mimeType: APP_MIME_TYPE,
+  meta: { ui: { csp: PLAYER_CSP, prefersBorder: true } },
+  read: () => (html ??= loadHtml()),
+};
+
+let html: Promise<string> | undefined;
+
+/** dist/app/player.html; from source (tests), the built copy under dist/. */
+async function loadHtml(): Promise<string> {
+  const candidates = [new URL('../../app/player.html', import.meta.url), new URL('../../../dist/app/player.html', import.meta.url)];
+  for (const file of candidates) {
+    try {
+      return await readFile(file, 'utf8');
+    } catch {
+      // next candidate
+    }
+  }
+  html = undefined;
+  throw new Error('The player (dist/app/player.html) was not built: run npm run build.');
+}

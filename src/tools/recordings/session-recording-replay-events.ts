@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { PostHogClient } from '../../posthog/client.js';
+import { apiPath, encodePlainQuery } from '../../posthog/query.js';
+import { MAX_BLOCKS_PER_REQUEST, eventsFromLine, lines as readLines, parseSources, planUnits, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
+import { defineTool } from '../define.js';
+import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { PLAYER_URI } from './player.js';
+import { recordingNotFound } from './session-recording-get.js';
+import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
+
+const FULL_SNAPSHOT = 2;
+const DEFAULT_PAGE_BYTES = 4_000_000;
+
+/**
+ * The player's own feed (MCP Apps: visible to the app only, never to the model): the recording's
+ * rrweb events, decoded (every source form, posthog-js compression undone), in pages of
+ * megabytes, full snapshots whole. The first page always reaches past the first full snapshot,
+ * so the player can start as soon as it arrives.
+ */
+export const sessionRecordingReplayEvents = defineTool({
+  name: 'session-recording-replay-events',
+  title: 'Recording events for the player',
+  toolset: 'recordings',
+  description: `For the session-recording-replay player only (an MCP App calls it; agents should use session-recording-snapshots or session-recording-summary instead): a recording's decoded rrweb events in large pages. Pass next_cursor back as cursor until it is null.`,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  inputSchema: (options) =>
+    z.strictObject({
+      project_id: projectIdField(options),
+      id: recordingIdField.describe('Recording (session) id.'),
+      cursor: z.string().max(4_000).optional().describe('The previous next_cursor.'),
+      max_bytes: z.number().int().min(10_000).max(16_000_000).optional().describe('Page size in bytes of JSON (default 4 MB); a full snapshot is never split, so a page may pass it by one event.'),
+    }),
+  outputSchema: z.looseObject({
+    // A JSON array of [window_id, rrweb event] pairs, in the recording's order, as one string:
+    // hosts copy, relay and validate one string far faster than a hundred thousand small objects.
+    events: z.string(),
+    count: z.number().int(),
+    next_cursor: z.string().nullable(),
+  }),
+  _meta: { ui: { resourceUri: PLAYER_URI, visibility: ['app'] } },
+  async handler(input, { client, defaultProjectId, signal }) {
+    const projectId = resolveProjectId(input.project_id, defaultProjectId);
+    const snapshotsPath = apiPath('projects', projectId, 'session_recordings', input.id, 'snapshots');
+    const state = input.cursor ? decodeCursor(input.cursor, input.id, projectId) : undefined;
+    let plan: FetchUnit[] | undefined;
+    if (!state || !state.u) {
+      const listing = await client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal });
+      plan = planUnits(parseSources(listing));
+    }
+    const start = state ? resumeFrom(state, plan) : { units: plan ?? [], index: 0, skip: 0 };
+    const page = await readEvents(client, snapshotsPath, start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal);
+    const next_cursor = page.next ? encodeCursor(cursorAt(input.id, projectId, page.next)) : null;
+    return {
+      data: { project_id: projectId, id: input.id, events: `[${page.events.join(',')}]`, count: page.events.length, skipped_lines: page.skippedLines, bytes: page.bytes, next_cursor },
+      text: `${page.events.length} events (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player. ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
+    };
+  },
+  explainError: (error, input, { defaultProjectId }) => {
+    if (error.status === 404) return recordingNotFound(input.id, input.project_id ?? defaultProjectId);
+    if (error.status === 410) return `Recording ${input.id} was deleted; its snapshot data is gone.`;
+    return undefined;
+  },
+});
+
+interface Position {
+  units: FetchUnit[];
+  index: number;
+  skip: number;
+}
+
+interface EventsPage {
+  /** each one `[window_id, event]` as JSON */
+  events: string[];
+  bytes: number;
+  skippedLines: number;
+  next: Position | null;
+}
+
+/**
+ * Reads events until the page holds `budget` bytes (and, on a first page, a full snapshot),
+ * stopping after the event that crossed it: every page makes progress, whatever one event weighs.
+ */
+async function readEvents(client: PostHogClient, path: string, start: Position, budget: number, firstPage: boolean, signal: AbortSignal): Promise<EventsPage> {
+  const units = start.units;
+  let index = start.index;
+  let skip = start.skip;
+  const events: EventsPage['events'] = [];
+  let bytes = 0;
+  let skippedLines = 0;
+  let sawFull = !firstPage;
+  // A recording with no full snapshot at all must still end its first page somewhere.
+  const hardLimit = budget * 4;
+  const pageFull = () => bytes >= hardLimit || (bytes >= budget && sawFull);
+
+  while (units.length > 0) {
+    const unit = units[0]!;
+    const request: FetchUnit = unit.kind === 'blob_v2' ? { ...unit, end: Math.min(unit.end, unit.start + MAX_BLOCKS_PER_REQUEST - 1) } : unit;
+    const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal });
+    let seen = 0;
+    let full = false;
+    try {
+      for await (const line of readLines(response.body)) {
+        const parsed = eventsFromLine(line);
+        if (parsed === null) {
+          if (seen >= skip) skippedLines++;
+          continue;
+        }
+        for (const { windowId, event } of parsed) {
+          seen++;
+          if (seen <= skip || (unit.kind === 'realtime' && unit.after !== undefined && event.timestamp <= unit.after)) continue;
+          const json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
+          events.push(json);
+          bytes += json.length;
+          if (event.type === FULL_SNAPSHOT) sawFull = true;
+          if (pageFull()) {
+            full = true;
+            break;
+          }
+        }
+        if (full) break;
+      }
+    } finally {
+      if (full) response.cancel();
+    }
+    if (full) return { events, bytes, skippedLines, next: { units, index, skip: seen } };
+    if (unit.kind === 'blob_v2' && request.kind === 'blob_v2' && request.end < unit.end) unit.start = request.end + 1;
+    else {
+      units.shift();
+      index++;
+    }
+    skip = 0;
+  }
+  return { events, bytes, skippedLines, next: null };
+}

@@ -1,0 +1,225 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { DEMO } from '../src/sandbox/index.js';
+import { PLAYER_URI } from '../src/tools/recordings/player.js';
+import { startHarness, type Harness } from './harness.js';
+
+/**
+ * The player in a real browser: Debian's headless Chromium (never a downloaded one) loads a test
+ * host page that renders session-recording-replay's result the way MCP Apps hosts do (sandboxed
+ * iframe, CSP from the resource's declaration, ext-apps' AppBridge), against our server and the
+ * sandbox's real recorded checkout. Assertions are made from inside the replayed document.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`player-browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+
+const P = String(DEMO.mainProjectId);
+const R = DEMO.recordingIds;
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+interface HostPage {
+  page: Page;
+  /** console lines saying the CSP refused something: an attempt to reach outside, blocked */
+  refused: string[];
+  /** the host page's and its sandbox proxy's */
+  origins: string[];
+  requests: string[];
+  close(): Promise<void>;
+}
+
+describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Apps host', { timeout: 90_000 }, () => {
+  let h: Harness;
+  let context: BrowserContext;
+  let profile: string;
+  let hostScript: string;
+
+  beforeAll(async () => {
+    const { build } = await import('esbuild');
+    const bundled = await build({ entryPoints: [new URL('./browser/host.js', import.meta.url).pathname], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error' });
+    hostScript = bundled.outputFiles[0]!.text;
+    h = await startHarness();
+    profile = await mkdtemp(join(tmpdir(), 'player-chromium-'));
+    const { chromium } = await import('playwright-core');
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await h?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+  });
+
+  /** Serves the host page, the tool result and resource it renders, and /call for the view's tool calls. */
+  async function openHost(args: Record<string, unknown>, theme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+    const result = await h.client.callTool({ name: 'session-recording-replay', arguments: args });
+    const resource = (await h.client.readResource({ uri: PLAYER_URI })).contents[0] as unknown as { text: string; _meta: { ui: { csp: unknown } } };
+    const sandboxPage = await readFile(new URL('./browser/sandbox.html', import.meta.url), 'utf8');
+    let session = '';
+    const server: Server = createServer(async (req, res) => {
+      if (req.url === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><html><head><meta charset="utf-8"><title>test host</title><style>body{margin:0;font:14px system-ui;background:${theme === 'dark' ? '#1b1b1b' : '#fafafa'}}#chat{max-width:960px;margin:0 auto;padding:8px}#sandbox{width:100%;border:0;height:700px}</style></head><body><div id="chat"></div><script type="module">${hostScript}</script></body></html>`);
+      } else if (req.url === '/sandbox.html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(sandboxPage);
+      } else if (req.url === '/session') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(session);
+      } else if (req.url === '/call' && req.method === 'POST') {
+        let body = '';
+        for await (const chunk of req) body += chunk;
+        const params = JSON.parse(body) as { name: string; arguments?: Record<string, unknown> };
+        const answer = await h.client.callTool(params);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const origin = `http://127.0.0.1:${port}`;
+    // The sandbox proxy must have another origin than the host: same server, another host name.
+    const sandboxOrigin = `http://localhost:${port}`;
+    session = JSON.stringify({ arguments: args, result, html: resource.text, csp: resource._meta.ui.csp, theme, width: 960, sandboxUrl: `${sandboxOrigin}/sandbox.html` });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    await page.goto(`${origin}/`);
+    return {
+      page,
+      refused,
+      origins: [origin, sandboxOrigin],
+      requests,
+      close: async () => {
+        await page.close();
+        // Chromium keeps its connections alive after the page is gone.
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  /**
+   * The player's document and its replayed page. The replayed page is a sandboxed iframe without
+   * scripts (rrweb's), so it is read through the DOM from the player's document, its same-origin parent.
+   */
+  async function frames(page: Page): Promise<{ player: Frame }> {
+    const proxy = await (await page.waitForSelector('#sandbox')).contentFrame();
+    const player = await (await proxy!.waitForSelector('#view')).contentFrame();
+    await player!.waitForSelector('#player[data-ready="true"] .replayer-wrapper iframe', { timeout: 30_000 }).catch(async (e) => {
+      throw new Error(`${e}\nplayer status: ${await player!.textContent('#status')}`);
+    });
+    return { player: player! };
+  }
+
+  it('plays the recorded checkout: its page renders, the console-error marker seeks to the error, and nothing is fetched from outside', async () => {
+    const host = await openHost({ project_id: P, id: R.recordedCheckout });
+    try {
+      const { player } = await frames(host.page);
+      const replayed = (script: string) => player.evaluate(`(() => { const document = window.document.querySelector('.replayer-wrapper iframe').contentDocument; ${script} })()`);
+      // The recording starts on the shop's home page, rendered from the snapshot.
+      await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Light and wood for calm desks');
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+
+      // Pause, then jump to the first console error ("Payment failed…" on /checkout).
+      if ((await player.getAttribute('#play', 'aria-pressed')) === 'true') await player.click('#play');
+      const marker = player.locator('.marker[data-kind="console-error"]').first();
+      const t = Number(await marker.getAttribute('data-t'));
+      expect(t).toBeGreaterThan(10_000);
+      await marker.click();
+      await expect.poll(async () => Math.abs(Number(await player.getAttribute('#time', 'data-ms')) - t), { timeout: 10_000 }).toBeLessThan(250);
+      expect(await player.getAttribute('#play', 'aria-pressed')).toBe('false');
+
+      // From inside the replayed document: the checkout page with its "Place order" button.
+      await expect
+        .poll(() => replayed(`return [...document.querySelectorAll('button')].map((b) => b.textContent.trim())`), { timeout: 10_000 })
+        .toContain('Place order');
+      expect(await player.textContent('#url')).toBe('http://shop.example.test/checkout');
+      // The console panel lists the error by then; the failed request too.
+      expect(await player.textContent('#console')).toContain('Payment failed: order service returned 500');
+      expect(await player.textContent('#requests')).toContain('POST http://shop.example.test/api/orders');
+
+      // "Open in PostHog" asks the host to open PostHog's player at the tool's start (0 s here).
+      await player.click('#posthog-link');
+      await expect.poll(() => host.page.evaluate('window.__opened')).toEqual([`${h.sandbox.url}/project/${P}/replay/${R.recordedCheckout}?t=0`]);
+
+      // The README's picture: written to docs/ when asked (UPDATE_SCREENSHOT=1), else taken and dropped.
+      const picture = await host.page.locator('#sandbox').screenshot();
+      expect(picture.length).toBeGreaterThan(10_000);
+      if (process.env.UPDATE_SCREENSHOT === '1') {
+        await mkdir(new URL('../docs/', import.meta.url), { recursive: true });
+        await writeFile(new URL('../docs/replay.png', import.meta.url), picture);
+      }
+
+      const outside = host.requests.filter((url) => !host.origins.some((origin) => url.startsWith(`${origin}/`)) && !/^(data|blob|about):/.test(url));
+      expect(outside).toEqual([]);
+      // …and nothing tried: the CSP (no outside origin) refused nothing.
+      expect(host.refused).toEqual([]);
+      // The view's own traffic went through the bridge: the host page made the tool calls.
+      expect(host.requests.filter((url) => url === `${host.origins[0]}/call`).length).toBeGreaterThan(0);
+    } finally {
+      await host.close();
+    }
+  });
+  it('shows one tab at a time with a switch, in the host\'s dark theme, scaled to the host\'s width', async () => {
+    const host = await openHost({ project_id: P, id: R.recordedSearchTabs }, 'dark');
+    try {
+      const { player } = await frames(host.page);
+      const replayed = (script: string) => player.evaluate(`(() => { const document = window.document.querySelector('.replayer-wrapper iframe').contentDocument; ${script} })()`);
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+      if ((await player.getAttribute('#play', 'aria-pressed')) === 'true') await player.click('#play');
+
+      // The host's theme: the document is dark, its background too.
+      expect(await player.getAttribute('html', 'data-theme')).toBe('dark');
+      const background = (await player.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
+      const [r, g, b] = background.match(/\d+/g)!.map(Number);
+      expect(r! + g! + b!).toBeLessThan(200);
+
+      // Two tabs: a switch with both; the first shows the shop, the second its help page.
+      expect(await player.isVisible('#windows')).toBe(true);
+      expect(await player.locator('#windows option').count()).toBe(2);
+      await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Lumen & Oak');
+      await player.selectOption('#windows', 'w2');
+      await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('How long does shipping take?');
+      expect(await player.textContent('#url')).toBe('http://shop.example.test/help');
+      await player.selectOption('#windows', 'w1');
+      await expect.poll(() => player.textContent('#url')).not.toBe('http://shop.example.test/help');
+      // The failed request's marker belongs to the second tab: clicking it switches there, to that moment.
+      const marker = player.locator('.marker[data-kind="request-failed"]').first();
+      const t = Number(await marker.getAttribute('data-t'));
+      await marker.click();
+      await expect.poll(() => player.inputValue('#windows')).toBe('w2');
+      await expect.poll(async () => Math.abs(Number(await player.getAttribute('#time', 'data-ms')) - t), { timeout: 10_000 }).toBeLessThan(250);
+      // That tab's failed requests up to then: the 503 (recorded without a method, none shown).
+      expect(await player.textContent('#requests')).toBe(`${await player.textContent('#requests li .at')}503http://shop.example.test/api/chat/status`);
+      // Its console at the end of the recording: the chat widget's warning (logged after the 503).
+      await player.focus('#scrubber');
+      await player.press('#scrubber', 'End');
+      await expect.poll(() => player.textContent('#console')).toContain('Chat widget: live chat is offline');
+
+      // Recorded at 1280 px wide, shown within the 960 px the host offers: scaled, not cropped.
+      const fit = (await player.evaluate(`({
+        stage: document.getElementById('stage').clientWidth,
+        screen: document.getElementById('screen').getBoundingClientRect().width,
+        frame: Number(document.querySelector('.replayer-wrapper iframe').getAttribute('width')),
+      })`)) as { stage: number; screen: number; frame: number };
+      expect(fit.frame).toBeGreaterThan(fit.stage);
+      expect(fit.screen).toBeLessThanOrEqual(fit.stage + 1);
+      expect(host.requests.filter((url) => !host.origins.some((origin) => url.startsWith(`${origin}/`)) && !/^(data|blob|about):/.test(url))).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+});
