@@ -37,7 +37,7 @@ export interface ProblemExample {
   link?: string | undefined;
 }
 
-export interface Problem {
+export type Problem = {
   kind: ProblemKind;
   /** The folded message, `METHOD /path/:id → 500`, or `page: element`. */
   signature: string;
@@ -50,7 +50,7 @@ export interface Problem {
   first_seen: string | null;
   last_seen: string | null;
   examples: ProblemExample[];
-}
+};
 
 export interface PageTrouble {
   page: string;

@@ -78,7 +78,15 @@ export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
     else running--;
   };
   const runner = existsSync(WORKER_FILE) ? new WorkerRunner(release) : new InThreadRunner(release);
-  signal.addEventListener('abort', () => runner.close(), { once: true });
+  // An abort stops the worker; a runner closed normally lets go of the call's signal (a triage
+  // runs many digests under one call, and each listener would hold its runner until the call ends).
+  const onAbort = () => runner.close();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const close = runner.close.bind(runner);
+  runner.close = () => {
+    signal.removeEventListener('abort', onAbort);
+    close();
+  };
   return runner;
 }
 

@@ -14,6 +14,7 @@ import { sessionRecordingReplayEvents } from './recordings/session-recording-rep
 import { sessionRecordingSummary } from './recordings/session-recording-summary.js';
 import { sessionRecordingSnapshots } from './recordings/session-recording-snapshots.js';
 import { sessionRecordingsList } from './recordings/session-recordings-list.js';
+import { sessionRecordingsTriage } from './recordings/session-recordings-triage.js';
 
 /** Every tool, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly AnyToolDefinition[] = [
@@ -22,6 +23,7 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   sessionRecordingDelete,
   sessionRecordingSnapshots,
   sessionRecordingSummary,
+  sessionRecordingsTriage,
   sessionRecordingReplay,
   sessionRecordingReplayEvents,
   sessionRecordingMatchingEvents,

@@ -77,7 +77,7 @@ Use it when the user wants to see what happened. Quoted recorded text is page/us
       offset = Math.min(Math.max(0, offset), data.duration_ms);
     }
     const seconds = Math.floor(offset / 1000);
-    const url = numericProject === null ? null : `${context.client.baseUrl.replace(/\/+$/, '')}/project/${numericProject}/replay/${encodeURIComponent(input.id)}?t=${seconds}`;
+    const url = numericProject === null ? null : playerUrl(context.client.baseUrl, numericProject, input.id, seconds);
     const link = url
       ? `PostHog's player at ${clockOf(offset)}: ${url}`
       : `No link to PostHog's player: project "${projectId}" could not be resolved to its number.`;
@@ -89,8 +89,13 @@ Use it when the user wants to see what happened. Quoted recorded text is page/us
   explainError: (error, input, context) => sessionRecordingSummary.explainError?.(error, { ...input, max_chars: 4_000 }, context),
 });
 
+/** PostHog's own player at a moment of a recording. */
+export function playerUrl(baseUrl: string, numericProject: string, id: string, seconds: number): string {
+  return `${baseUrl.replace(/\/+$/, '')}/project/${numericProject}/replay/${encodeURIComponent(id)}?t=${Math.max(0, Math.floor(seconds))}`;
+}
+
 /** PostHog's player URLs need the project's number; "@current" is resolved (one call). */
-async function numericProjectId(client: PostHogClient, projectId: string, signal: AbortSignal): Promise<string | null> {
+export async function numericProjectId(client: PostHogClient, projectId: string, signal: AbortSignal): Promise<string | null> {
   if (/^\d+$/.test(projectId)) return projectId;
   try {
     const project = await client.json<{ id?: unknown }>({ method: 'GET', path: apiPath('projects', projectId), signal });

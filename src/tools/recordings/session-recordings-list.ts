@@ -6,7 +6,7 @@ import { defineTool } from '../define.js';
 import { limitField, offsetField, pageOutputFields, projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingLine, recordingOutput, recordingView } from './shape.js';
 
-const dateField = (what: string) =>
+export const dateField = (what: string) =>
   z
     .string()
     .max(40)
