@@ -17,7 +17,7 @@ describe('session-recording-summary in the built server (digest worker)', () => 
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI],
-      env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, POSTHOG_REPLAY_RATE_LIMITS: 'off' },
+      env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, POSTHOG_REPLAY_RATE_LIMITS: 'off', MCP_DIGEST_CACHE: 'off' },
       stderr: 'ignore',
     });
     client = new Client({ name: 'worker-test', version: '1' });

@@ -119,7 +119,9 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
     for (const item of digest.timeline) {
       if (!PROBLEM_KINDS.has(item.kind)) continue;
       const kind = item.kind as ProblemKind;
-      const count = item.count ?? 1;
+      // A console message or failed request repeated is counted each time (as the digest's counts
+      // do); a rage click is one however many clicks its burst had, and so is a dead click.
+      const count = kind === 'rage-click' || kind === 'dead-click' ? 1 : (item.count ?? 1);
       const page = pageAt(digest, item);
       const { signature, sample } = signatureOf(kind, item, page);
       const groupKey = `${kind}\u0000${signature}`;

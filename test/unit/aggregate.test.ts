@@ -90,7 +90,7 @@ describe('aggregate', () => {
     ]);
     expect(second).toMatchObject({ kind: 'request-failed', signature: 'POST api.example.com/orders/:id → 500', sessions: 2, people: 2, occurrences: 2 });
     const rage = result.problems.find((p) => p.kind === 'rage-click')!;
-    expect(rage).toMatchObject({ signature: 'shop.example.com/checkout: button "Pay"', sessions: 1, occurrences: 4 });
+    expect(rage).toMatchObject({ signature: 'shop.example.com/checkout: button "Pay"', sessions: 1, occurrences: 1 });
     const dead = result.problems.find((p) => p.kind === 'dead-click')!;
     expect(dead.signature).toBe('shop.example.com/products/:id: a "Help"');
     // Plain clicks are not problems.
@@ -101,7 +101,7 @@ describe('aggregate', () => {
   it('the sum over problems equals the sum over the single digests', () => {
     const result = aggregate(inputs);
     const problemKinds = new Set(['console-error', 'console-warn', 'request-failed', 'rage-click', 'dead-click']);
-    const direct = inputs.flatMap((i) => i.digest.timeline).filter((t) => problemKinds.has(t.kind)).reduce((n, t) => n + (t.count ?? 1), 0);
+    const direct = inputs.flatMap((i) => i.digest.timeline).filter((t) => problemKinds.has(t.kind)).reduce((n, t) => n + (t.kind === 'rage-click' || t.kind === 'dead-click' ? 1 : (t.count ?? 1)), 0);
     expect(result.problems.reduce((n, p) => n + p.occurrences, 0)).toBe(direct);
     expect(result.sessions.reduce((n, s) => n + s.console_errors + s.console_warnings + s.failed_requests + s.rage_clicks + s.dead_clicks, 0)).toBe(direct);
   });
@@ -109,7 +109,7 @@ describe('aggregate', () => {
   it('ranks sessions and pages by trouble', () => {
     const result = aggregate(inputs);
     expect(result.sessions.map((s) => s.id)).toEqual(['s1', 's2', 's3', 's4']);
-    expect(result.sessions[0]).toMatchObject({ console_errors: 2, failed_requests: 1, rage_clicks: 4, score: 3 * 2 + 3 + 2 * 4 });
+    expect(result.sessions[0]).toMatchObject({ console_errors: 2, failed_requests: 1, rage_clicks: 1, score: 3 * 2 + 3 + 2 });
     expect(result.sessions[3]).toMatchObject({ score: 0 });
     expect(result.pages[0]).toMatchObject({ page: 'shop.example.com/checkout', sessions: 3 });
     expect(result.pages.find((p) => p.page === 'shop.example.com/products/:id')).toMatchObject({ sessions: 1, problems: 1 });
