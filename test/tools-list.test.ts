@@ -9,6 +9,7 @@ const ALL = [
   'session-recording-delete',
   'session-recording-snapshots',
   'session-recording-summary',
+  'session-recordings-triage',
   'session-recording-replay',
   'session-recording-matching-events',
   'session-recording-properties',

@@ -134,6 +134,16 @@ describe('session-recordings-triage', () => {
     for (const s of all.sessions) expect(read.get(s.id)).toEqual(s);
   }, 90_000);
 
+  it('reads the same against the 2024 API as against today\'s PostHog', async () => {
+    const today = triageOf(await (await open()).call('session-recordings-triage', { date_from: '-30d', max_recordings: 20 }));
+    const old = triageOf(await (await open({ sandbox: { api: '2024' } })).call('session-recordings-triage', { date_from: '-30d', max_recordings: 20 }));
+    expect(old.read).toBe(today.read);
+    // Demo times follow each sandbox's clock, and links its port: compare what was found.
+    const found = (t: Triage) => t.problems.map((p) => ({ kind: p.kind, signature: p.signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, examples: p.examples.map((e) => [e.session_id, e.at_s]) }));
+    expect(found(old)).toEqual(found(today));
+    expect(found(today).length).toBeGreaterThan(5);
+  });
+
   it('refuses a cursor it did not give, before any request', async () => {
     const h = await open();
     const before = apiRequests(h.sandbox).length;
