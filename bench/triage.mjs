@@ -24,7 +24,8 @@ const { values: opts } = parseArgs({ options: { copies: { type: 'string', defaul
 const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const PROJECT = String(DEMO.mainProjectId);
 
-const sandbox = await startSandbox({ extraRecordings: 35, bigRecording: { copies: Number(opts.copies) } });
+// No sandbox throttle: several runs' requests would exceed even its generous default and measure waits.
+const sandbox = await startSandbox({ extraRecordings: 35, bigRecording: { copies: Number(opts.copies) }, replayThrottle: [] });
 
 async function server(cache) {
   const transport = new StdioClientTransport({
@@ -46,6 +47,12 @@ async function server(cache) {
   return { client, pid: transport.pid, close: () => client.close() };
 }
 
+/** CPU seconds a process has used (utime + stime, all threads), from /proc. */
+const cpuOf = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const selfCpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 const hwmMb = (pid) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)[1]) / 1024;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -64,17 +71,21 @@ for (let run = 0; run < runs; run++) {
   const list = await single.client.callTool({ name: 'session-recordings-list', arguments: { date_from: '-30d', limit: 100 } });
   const ids = list.structuredContent.results.map((r) => r.id);
   let sequential = 0;
+  const singleCpu0 = cpuOf(single.pid);
   for (const id of ids) {
     const { ms, result } = await timed(() => single.client.callTool({ name: 'session-recording-summary', arguments: { id } }, undefined, { timeout: 300_000 }));
     if (result.isError) throw new Error(`summary of ${id} failed: ${result.content[0].text}`);
     sequential += ms;
   }
+  const singleCpu = cpuOf(single.pid) - singleCpu0;
   await single.close();
 
   // 2 and 3. Cold, then warm, on one fresh server.
   const fleet = await server('memory');
   const idle = hwmMb(fleet.pid);
+  const [serverCpu0, selfCpu0] = [cpuOf(fleet.pid), selfCpu()];
   const cold = await timed(() => fleet.client.callTool(TRIAGE, undefined, { timeout: 300_000 }));
+  const coldCpu = { server: cpuOf(fleet.pid) - serverCpu0, upstream: selfCpu() - selfCpu0 };
   const warm = await timed(() => fleet.client.callTool(TRIAGE, undefined, { timeout: 300_000 }));
   for (const r of [cold, warm]) if (r.result.isError) throw new Error(`triage failed: ${r.result.content[0].text}`);
   const peak = hwmMb(fleet.pid);
@@ -82,7 +93,7 @@ for (let run = 0; run < runs; run++) {
   const c = cold.result.structuredContent;
   const w = warm.result.structuredContent;
   results.push({ recordings: ids.length, sequential, cold: cold.ms, warm: warm.ms, peak, idle, read: c.read, warmCached: w.cached, unread: c.unread.length });
-  console.log(`run ${run + 1}: ${ids.length} recordings; sequential sum ${sequential.toFixed(0)} ms; cold ${cold.ms.toFixed(0)} ms (read ${c.read}, unread ${c.unread.length}); warm ${warm.ms.toFixed(0)} ms (cached ${w.cached}); peak RSS ${peak.toFixed(1)} MB (idle ${idle.toFixed(1)} MB)`);
+  console.log(`run ${run + 1}: ${ids.length} recordings; sequential sum ${sequential.toFixed(0)} ms (server CPU ${singleCpu.toFixed(2)} s); cold ${cold.ms.toFixed(0)} ms (read ${c.read}, unread ${c.unread.length}; CPU: server ${coldCpu.server.toFixed(2)} s, sandbox and client ${coldCpu.upstream.toFixed(2)} s); warm ${warm.ms.toFixed(0)} ms (cached ${w.cached}); peak RSS ${peak.toFixed(1)} MB (idle ${idle.toFixed(1)} MB)`);
 }
 await sandbox.close();
 

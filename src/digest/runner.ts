@@ -114,9 +114,58 @@ class InThreadRunner implements DigestRunner {
   }
 }
 
+/**
+ * Workers that finished a digest cleanly wait here for the next one (a triage digests dozens in a
+ * row; starting a worker and loading the digest modules costs tens of ms of CPU each time). They
+ * do not keep the process alive, and leave after IDLE_WORKER_MS without work.
+ */
+const idleWorkers: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
+const IDLE_WORKER_MS = 30_000;
+
+/** Only our own listeners: Worker keeps internal ones (its message port's ref count) on itself. */
+function dropListeners(worker: Worker): void {
+  for (const event of ['message', 'error', 'exit'] as const) worker.removeAllListeners(event);
+}
+
+function takeWorker(): Worker {
+  const idle = idleWorkers.pop();
+  if (!idle) return new Worker(WORKER_FILE, { resourceLimits: RESOURCE_LIMITS });
+  clearTimeout(idle.timer);
+  dropListeners(idle.worker);
+  idle.worker.ref();
+  return idle.worker;
+}
+
+function parkWorker(worker: Worker): void {
+  dropListeners(worker);
+  if (idleWorkers.length >= MAX_DIGESTS) {
+    void worker.terminate();
+    return;
+  }
+  const entry = {
+    worker,
+    timer: setTimeout(() => {
+      const at = idleWorkers.indexOf(entry);
+      if (at !== -1) idleWorkers.splice(at, 1);
+      void worker.terminate();
+    }, IDLE_WORKER_MS).unref(),
+  };
+  // A parked worker that dies (it should not) just leaves the pool.
+  worker.once('exit', () => {
+    const at = idleWorkers.indexOf(entry);
+    if (at !== -1) idleWorkers.splice(at, 1);
+    clearTimeout(entry.timer);
+  });
+  worker.on('error', () => {});
+  worker.unref();
+  idleWorkers.push(entry);
+}
+
 class WorkerRunner implements DigestRunner {
-  private readonly worker = new Worker(WORKER_FILE, { resourceLimits: RESOURCE_LIMITS });
+  private readonly worker = takeWorker();
   private inFlight = 0;
+  /** The digest came back and nothing failed: the worker may serve the next one. */
+  private finished = false;
   failure: Error | undefined;
   private waiting: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private result: { resolve: (digest: Digest) => void; reject: (error: Error) => void } | undefined;
@@ -130,6 +179,7 @@ class WorkerRunner implements DigestRunner {
           this.waiting = undefined;
         }
       } else {
+        this.finished = this.failure === undefined;
         this.result?.resolve(message.digest);
       }
     });
@@ -183,9 +233,13 @@ class WorkerRunner implements DigestRunner {
   }
 
   close(): void {
+    const reusable = this.finished && this.failure === undefined;
     this.fail(new Error('the digest was stopped'));
-    this.worker.removeAllListeners('exit');
-    void this.worker.terminate();
+    if (reusable) parkWorker(this.worker);
+    else {
+      this.worker.removeAllListeners('exit');
+      void this.worker.terminate();
+    }
     this.release();
   }
 }

@@ -9,7 +9,8 @@ import type { ToWorker } from './runner.js';
 
 const port = parentPort;
 if (port) {
-  const feed = new DigestFeed();
+  // One digest after another: the runner hands an idle worker the next recording (runner.ts).
+  let feed = new DigestFeed();
   port.on('message', (message: ToWorker) => {
     switch (message.t) {
       case 'unit':
@@ -27,6 +28,7 @@ if (port) {
         return;
       case 'finish':
         port.postMessage({ t: 'digest', digest: feed.finish() });
+        feed = new DigestFeed();
         return;
     }
   });

@@ -15,8 +15,8 @@ import { dateField } from './session-recordings-list.js';
 /** Recordings one call reads at most (each costs PostHog replay requests: a listing and its blocks). */
 export const TRIAGE_MAX = 50;
 const TRIAGE_DEFAULT = 10;
-/** Recordings digested at once: the digest worker pool and the per-key gate bound it further. */
-const CONCURRENCY = 3;
+/** Recordings read at once (listings and blocks in flight); the digest slots (one per core) and the per-key gate bound the work further. */
+const CONCURRENCY = 6;
 /** Upstream requests allowed per recording read (its listing and up to 5 × 21 blocks), on top of the listing pages. */
 const REQUESTS_PER_RECORDING = 6;
 
