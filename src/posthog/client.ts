@@ -189,6 +189,11 @@ export class PostHogClient {
     return this.redactor.text(text);
   }
 
+  /** Replay list and snapshot requests are paced to PostHog's per-key throttle (POSTHOG_REPLAY_RATE_LIMITS). */
+  get pacesReplay(): boolean {
+    return this.options.replayRates.length > 0;
+  }
+
   get hasApiKey(): boolean {
     return this.apiKey !== undefined;
   }

@@ -15,8 +15,14 @@ import { dateField } from './session-recordings-list.js';
 /** Recordings one call reads at most (each costs PostHog replay requests: a listing and its blocks). */
 export const TRIAGE_MAX = 50;
 const TRIAGE_DEFAULT = 10;
-/** Recordings read at once (listings and blocks in flight); the digest slots (one per core) and the per-key gate bound the work further. */
+/**
+ * Recordings read at once (listings and blocks in flight); the digest slots (one per core) and the
+ * per-key gate bound the work further. Under PostHog's replay throttle, one at a time: the throttle
+ * is the bottleneck then, and recordings started side by side would each be cut short by it
+ * (reported unread, their requests spent for nothing) instead of some being read whole.
+ */
 const CONCURRENCY = 6;
+const CONCURRENCY_PACED = 1;
 /** Upstream requests allowed per recording read (its listing and up to 5 × 21 blocks), on top of the listing pages. */
 const REQUESTS_PER_RECORDING = 6;
 
@@ -165,7 +171,7 @@ Use it for "why are people failing checkout this week?"; then session-recording-
         progress?.(`Read ${done} of ${candidates.length} recordings.`);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, candidates.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(client.pacesReplay ? CONCURRENCY_PACED : CONCURRENCY, candidates.length) }, worker));
     for (const candidate of candidates.slice(next)) unread.push({ id: candidate.id, reason: 'not-started', detail: stop ? 'stopped before it' : 'cancelled' });
 
     // 3. Across them.
