@@ -155,33 +155,58 @@ describe('session-recordings-triage', () => {
 });
 
 describe('the digest cache, through the tools', () => {
-  it('a second triage and a summary of the same recordings fetch no snapshot data: hit; a recording that changed is read again: miss', async () => {
+  it('hit: a second triage and a summary of recordings that are over make no replay request beyond the list; miss: a recording whose metadata changed', async () => {
     const cache = new MemoryDigestCache({ maxBytes: 64 << 20, ttlMs: 60_000 });
     const h = await open({ cache });
+    const listings = () => apiRequests(h.sandbox).filter((r) => /\/snapshots\/?$/.test(r.path) && r.query.source === undefined).length;
     const first = triageOf(await h.call('session-recordings-triage', { date_from: '-30d', max_recordings: 20 }));
     expect(first.cached).toBe(0);
     const blocks = blockRequests(h);
+    const firstListings = listings();
     expect(blocks).toBeGreaterThan(0);
+    expect(firstListings).toBe(first.read);
 
     const second = triageOf(await h.call('session-recordings-triage', { date_from: '-30d', max_recordings: 20 }));
     expect(second.read).toBe(first.read);
     expect(second.cached).toBe(first.read);
     expect(second.problems).toEqual(first.problems);
+    expect(blockRequests(h)).toBe(blocks);
+    // Only the recording that is still going on needed its listing read again (to know it is unchanged).
+    expect(listings() - firstListings).toBe(1);
     const summary = await h.call('session-recording-summary', { id: CHECKOUT });
     expect(summary.structuredContent).toMatchObject({ counts: { rage_clicks: 1 } });
     expect(blockRequests(h)).toBe(blocks);
+    expect(listings() - firstListings).toBe(1);
 
-    // The recording gains data (its listing's last block now ends later): the cached digest is stale.
-    const listing = await fetch(`${h.sandbox.url}/api/projects/${PROJECT}/session_recordings/${CHECKOUT}/snapshots/?blob_v2=true`, { headers: { authorization: `Bearer ${h.sandbox.apiKey}` } }).then((r) => r.json() as Promise<{ sources: Array<{ end_timestamp: string | null }> }>);
-    const last = listing.sources[listing.sources.length - 1]!;
-    last.end_timestamp = new Date(Date.parse(last.end_timestamp ?? '2026-01-01T00:00:00Z') + 60_000).toISOString();
-    h.sandbox.injectFault({ method: 'GET', path: new RegExp(`/session_recordings/${CHECKOUT}/snapshots/?$`), query: { blob_v2: 'true' }, status: 200, body: listing, times: 2 });
+    // PostHog's metadata says the recording changed (it ends later): the cached digest is stale.
+    const meta = await fetch(`${h.sandbox.url}/api/projects/${PROJECT}/session_recordings/${CHECKOUT}/`, { headers: { authorization: `Bearer ${h.sandbox.apiKey}` } }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    meta.end_time = new Date(Date.parse(String(meta.end_time)) + 60_000).toISOString();
+    h.sandbox.injectFault({ method: 'GET', path: `/api/projects/${PROJECT}/session_recordings/${CHECKOUT}/`, status: 200, body: meta, times: 2 });
     await h.call('session-recording-summary', { id: CHECKOUT });
     const afterChange = blockRequests(h);
     expect(afterChange).toBeGreaterThan(blocks);
     // …and the new state is what is kept.
     await h.call('session-recording-summary', { id: CHECKOUT });
     expect(blockRequests(h)).toBe(afterChange);
+    expect(cache.stats.stale).toBe(1);
+  });
+
+  it('a recording still going on is checked against its sources listing: unchanged, a hit; a new block, a miss', async () => {
+    const cache = new MemoryDigestCache({ maxBytes: 64 << 20, ttlMs: 60_000 });
+    const h = await open({ cache });
+    const ONGOING = DEMO.recordingIds.ongoing;
+    await h.call('session-recording-summary', { id: ONGOING });
+    const blocks = blockRequests(h);
+    await h.call('session-recording-summary', { id: ONGOING });
+    expect(blockRequests(h)).toBe(blocks);
+    expect(cache.stats.hits).toBe(1);
+
+    const listing = await fetch(`${h.sandbox.url}/api/projects/${PROJECT}/session_recordings/${ONGOING}/snapshots/?blob_v2=true`, { headers: { authorization: `Bearer ${h.sandbox.apiKey}` } }).then((r) => r.json() as Promise<{ sources: Array<{ end_timestamp: string | null }> }>);
+    const last = listing.sources[listing.sources.length - 1]!;
+    last.end_timestamp = new Date(Date.parse(last.end_timestamp ?? new Date().toISOString()) + 60_000).toISOString();
+    h.sandbox.injectFault({ method: 'GET', path: new RegExp(`/session_recordings/${ONGOING}/snapshots/?$`), query: { blob_v2: 'true' }, status: 200, body: listing, times: 1 });
+    await h.call('session-recording-summary', { id: ONGOING });
+    expect(blockRequests(h)).toBeGreaterThan(blocks);
     expect(cache.stats.stale).toBe(1);
   });
 

@@ -161,3 +161,20 @@ describe.skipIf(!REDIS_SERVER)('RedisDigestCache against a real redis-server', (
     expect(log).toHaveLength(1);
   });
 });
+
+describe('settledFingerprint', () => {
+  it('vouches only for a recording that is over, from its start, end and duration', async () => {
+    const { settledFingerprint } = await import('../../src/tools/recordings/recording-digest.js');
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    const meta = { start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:05:00Z', recording_duration: 300, ongoing: false };
+    const print = settledFingerprint(meta, now);
+    expect(print).toBeTruthy();
+    expect(settledFingerprint({ ...meta }, now)).toBe(print);
+    expect(settledFingerprint({ ...meta, end_time: '2026-11-22T10:06:00Z', recording_duration: 360 }, now)).not.toBe(print);
+    // Still going on, or ended too recently to be sure: the sources listing decides.
+    expect(settledFingerprint({ ...meta, ongoing: true }, now)).toBeUndefined();
+    expect(settledFingerprint({ ...meta, end_time: '2026-11-22T11:45:00Z' }, now)).toBeUndefined();
+    expect(settledFingerprint({ ...meta, end_time: null }, now)).toBeUndefined();
+    expect(settledFingerprint(undefined, now)).toBeUndefined();
+  });
+});

@@ -9,11 +9,12 @@ import { parseSources, planUnits, unitQuery, type FetchUnit } from '../../postho
 /**
  * One recording's digest, as the summary, the replay and the triage read it: the sources listing
  * (fetched with the caller's own key), then every unit streamed through the digest worker, or the
- * digest made earlier for the same listing, from the cache.
+ * digest made earlier of the same data, from the cache.
  *
- * The cache is consulted only with a listing the caller's key has just read, so a per-user key in
- * HTTP mode is never served a digest of a recording it could not read itself; and the listing's
- * fingerprint changes when an ongoing recording gains blocks, so a stale digest is never served.
+ * The cache is consulted only with metadata the caller's key has just read (the recording's own,
+ * or its row in a recordings list made with that key), so a per-user key in HTTP mode is never
+ * served a digest of a recording it could not read itself; and its fingerprint changes when the
+ * recording gains data, so a stale digest is never served.
  */
 
 export interface RecordingDigest {
@@ -51,24 +52,46 @@ export function fetchListing(client: PostHogClient, projectId: string, id: strin
  */
 const loadRunner = () => import('../../digest/runner.js');
 
-export async function digestFromListing(context: DigestContext, projectId: string, id: string, listing: unknown): Promise<RecordingDigest> {
+/** After this long without new data (and not ongoing), a session is over: posthog-js starts a new one after 30 minutes idle. */
+const SETTLED_AFTER_MS = 30 * 60_000;
+
+/**
+ * For a recording that is over (PostHog says it is not ongoing, and its last data is older than
+ * a session's idle timeout), what its metadata says is enough to know it has not changed: its
+ * start, end and duration. Undefined for a recording that may still gain data.
+ */
+export function settledFingerprint(meta: Record<string, unknown> | null | undefined, now = Date.now()): string | undefined {
+  if (!meta || meta.ongoing === true) return undefined;
+  const end = typeof meta.end_time === 'string' ? Date.parse(meta.end_time) : Number.NaN;
+  if (!Number.isFinite(end) || now - end < SETTLED_AFTER_MS) return undefined;
+  return `m:${String(meta.start_time)}|${meta.end_time as string}|${String(meta.recording_duration)}`;
+}
+
+/**
+ * The digest of a recording. `meta` is what the caller's key has just read of it (its metadata,
+ * or its row in the recordings list): for a recording that is over, a cached digest is served
+ * with no further request; otherwise the sources listing is read (with the caller's key) and its
+ * fingerprint decides whether the cached digest still holds (an ongoing recording gains blocks).
+ */
+export async function digestRecording(context: DigestContext, projectId: string, id: string, meta: Record<string, unknown> | null | undefined): Promise<RecordingDigest> {
+  const key = { upstream: context.client.baseUrl, projectId, recordingId: id };
+  const settled = settledFingerprint(meta);
+  if (settled) {
+    const hit = await context.cache?.get<Digest>(key, settled);
+    if (hit) return { digest: hit, failures: 0, units: 0, read: 0, cached: true };
+  }
+  const listing = await fetchListing(context.client, projectId, id, context.signal);
   const sources = parseSources(listing);
   const units = planUnits(sources);
-  const key = { upstream: context.client.baseUrl, projectId, recordingId: id };
-  const fingerprint = sourcesFingerprint(sources);
-  const cached = await context.cache?.get<Digest>(key, fingerprint);
-  if (cached) return { digest: cached, failures: 0, units: units.length, read: units.length, cached: true };
-
+  const fingerprint = settled ?? `s:${sourcesFingerprint(sources)}`;
+  if (!settled) {
+    const hit = await context.cache?.get<Digest>(key, fingerprint);
+    if (hit) return { digest: hit, failures: 0, units: units.length, read: 0, cached: true };
+  }
   const result = await digestUnits(context, snapshotsPath(projectId, id), units);
   // Only a whole, cleanly read digest is worth keeping: a partial one would be served as whole.
   if (!result.stopped && result.failures === 0) await context.cache?.set(key, fingerprint, result.digest);
   return result;
-}
-
-/** The listing, then the digest: for callers that need nothing else from the recording (triage). */
-export async function digestRecording(context: DigestContext, projectId: string, id: string): Promise<RecordingDigest> {
-  const listing = await fetchListing(context.client, projectId, id, context.signal);
-  return digestFromListing(context, projectId, id, listing);
 }
 
 /**

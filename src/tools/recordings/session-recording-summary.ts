@@ -5,7 +5,7 @@ import { BudgetExceeded } from '../../posthog/budget.js';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { digestFromListing, fetchListing, partialOf } from './recording-digest.js';
+import { digestRecording, partialOf } from './recording-digest.js';
 import { recordingNotFound } from './session-recording-get.js';
 
 export const sessionRecordingSummary = defineTool({
@@ -39,13 +39,12 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
   async handler(input, { client, defaultProjectId, signal, cache }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const recordingPath = apiPath('projects', projectId, 'session_recordings', input.id);
-    let meta: Record<string, unknown>;
-    let listing: unknown;
+    // The metadata first: it names the person, shows the key may read the recording, and for a
+    // recording that is over lets a cached digest answer with no replay request at all.
+    const meta = await client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal });
+    let result;
     try {
-      [meta, listing] = await Promise.all([
-        client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal }),
-        fetchListing(client, projectId, input.id, signal),
-      ]);
+      result = await digestRecording({ client, signal, cache }, projectId, input.id, meta);
     } catch (err) {
       if (!(err instanceof BudgetExceeded)) throw err;
       // Throttled before anything could be read: no summary yet, and when to ask again.
@@ -53,8 +52,7 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
       const when = partial.retry_after_seconds !== undefined ? ` Call again in about ${partial.retry_after_seconds} seconds.` : '';
       return { data: { project_id: projectId, id: input.id, timeline: [], counts: {}, moments: [], partial }, text: `No summary of recording ${input.id} yet: ${err.message}${when}` };
     }
-
-    const { digest, stopped } = await digestFromListing({ client, signal, cache }, projectId, input.id, listing);
+    const { digest, stopped } = result;
     const { renderDigest } = await loadRenderer();
     const person = personOf(meta);
     const rendered = renderDigest(digest, { id: input.id, projectId, person }, input.max_chars);

@@ -32,6 +32,8 @@ interface Candidate {
   id: string;
   person: string | null;
   promise: number;
+  /** Its row in the list, read with the caller's key. */
+  row: Record<string, unknown>;
 }
 
 /** What a triage call continues from: the unread recordings of the pages it had, and the next list offset. */
@@ -149,7 +151,7 @@ Use it for "why are people failing checkout this week?"; then session-recording-
       while (next < candidates.length && !stop && !signal.aborted) {
         const candidate = candidates[next++]!;
         try {
-          const result = await digestRecording({ client, signal, cache }, projectId, candidate.id);
+          const result = await digestRecording({ client, signal, cache }, projectId, candidate.id, candidate.row);
           if (result.stopped) {
             stop ??= result.stopped;
             unread.push(unreadOf(candidate.id, result.stopped));
@@ -209,6 +211,7 @@ function candidateOf(row: Record<string, unknown>): Candidate {
     id: asText(row.id),
     person: who,
     promise: n(row.console_error_count) * 10 + n(row.console_warn_count) + (n(row.click_count) + n(row.keypress_count)) / 20 + n(row.activity_score) / 10,
+    row,
   };
 }
 
