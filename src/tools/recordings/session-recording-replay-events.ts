@@ -44,7 +44,7 @@ export const sessionRecordingReplayEvents = defineTool({
     const state = input.cursor ? decodeCursor(input.cursor, input.id, projectId) : undefined;
     let plan: FetchUnit[] | undefined;
     if (!state || !state.u) {
-      const listing = await client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal });
+      const listing = await client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true });
       plan = planUnits(parseSources(listing));
     }
     const start = state ? resumeFrom(state, plan) : { units: plan ?? [], index: 0, skip: 0 };
@@ -95,7 +95,7 @@ async function readEvents(client: PostHogClient, path: string, start: Position, 
   while (units.length > 0) {
     const unit = units[0]!;
     const request: FetchUnit = unit.kind === 'blob_v2' ? { ...unit, end: Math.min(unit.end, unit.start + MAX_BLOCKS_PER_REQUEST - 1) } : unit;
-    const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal });
+    const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true });
     let seen = 0;
     let full = false;
     try {
