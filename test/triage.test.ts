@@ -144,6 +144,14 @@ describe('session-recordings-triage', () => {
     expect(found(today).length).toBeGreaterThan(5);
   });
 
+  it('says when nothing matched, and how to look further back', async () => {
+    const h = await open();
+    const result = await h.call('session-recordings-triage', { person_uuid: '00000000-0000-4000-8000-000000000000' });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(triageOf(result)).toMatchObject({ read: 0, problems: [], next_cursor: null });
+    expect(text(result)).toMatch(/No recordings matched these filters \(PostHog searched the last 3 days; pass date_from/);
+  });
+
   it('refuses a cursor it did not give, before any request', async () => {
     const h = await open();
     const before = apiRequests(h.sandbox).length;

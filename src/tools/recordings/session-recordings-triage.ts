@@ -198,7 +198,7 @@ Use it for "why are people failing checkout this week?"; then session-recording-
       next_cursor: nextCursor,
       ...(stop ? { partial: { reason: stop.reason, message: stop.message, ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}) } } : {}),
     };
-    return { data, text: renderTriage(data, input.max_chars) };
+    return { data, text: renderTriage({ ...data, searchedDefault: input.date_from === undefined && input.session_ids === undefined }, input.max_chars) };
   },
   explainError: (error) => (error.status === 404 ? 'Check the project id with projects-list.' : undefined),
 });
@@ -241,6 +241,8 @@ function clock(seconds: number): string {
 
 type TriageData = {
   project_id: string;
+  /** No date_from was given: PostHog searched only its default window. */
+  searchedDefault?: boolean;
   read: number;
   cached: number;
   problems: Problem[];
@@ -259,6 +261,7 @@ type TriageData = {
 function renderTriage(data: TriageData, maxChars: number): string {
   const head = [`Triage of ${data.read} recording${data.read === 1 ? '' : 's'} in project ${data.project_id}${data.cached ? ` (${data.cached} from the digest cache)` : ''}${data.unread.length ? `; ${data.unread.length} not read` : ''}.`];
   if (data.read > 0 && data.problems.length === 0) head.push('No console errors or warnings, failed requests, rage or dead clicks in them.');
+  if (data.read === 0 && data.unread.length === 0 && !data.partial) head.push(`No recordings matched these filters${data.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
   const tail: string[] = [];
   if (data.partial) tail.push(`PARTIAL: ${data.partial.message}`);
   if (data.next_cursor) tail.push(`More: call again with cursor="${data.next_cursor}" and the same filters${data.partial?.retry_after_seconds !== undefined ? ` in about ${data.partial.retry_after_seconds} seconds` : ''}.`);
