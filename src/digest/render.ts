@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
 import { quote } from './quote.js';
-import { clip } from '../tools/format.js';
+import { clip, clock } from '../tools/format.js';
 
 export interface DigestHeader {
   id: string;
@@ -178,16 +178,6 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
   }
   if (item.count && item.count > 1) parts.push(`×${item.count}`);
   return parts.filter((p) => p.length > 0).join(' ');
-}
-
-/** "1:05" from 65,400 ms; hours when needed. */
-export function clock(ms: number): string {
-  if (!Number.isFinite(ms)) return '?';
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
 function originOf(url: string | undefined): string | undefined {

@@ -12,6 +12,16 @@ export function duration(seconds: number | null | undefined): string {
   return `${s}s`;
 }
 
+/** A moment into a recording as a player shows it: "1:05" from 65,400 ms; hours when needed. */
+export function clock(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
 /** "2025-06-02T09:14:03.120000Z" → "2025-06-02 09:14:03Z". */
 export function shortTime(iso: string | null | undefined): string {
   if (!iso) return '?';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
+import { clock } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { PLAYER_URI } from './player.js';
 import { sessionRecordingSummary } from './session-recording-summary.js';
@@ -73,13 +74,13 @@ Use it when the user wants to see what happened. Quoted recorded text is page/us
       else offset = startAt.at - start;
     }
     if (offset < 0 || offset > data.duration_ms) {
-      notes.push(`start_at is outside the recording (0:00 to ${clockOf(data.duration_ms)}): starting at ${offset < 0 ? 'the beginning' : 'the end'}.`);
+      notes.push(`start_at is outside the recording (0:00 to ${clock(data.duration_ms)}): starting at ${offset < 0 ? 'the beginning' : 'the end'}.`);
       offset = Math.min(Math.max(0, offset), data.duration_ms);
     }
     const seconds = Math.floor(offset / 1000);
     const url = numericProject === null ? null : playerUrl(context.client.baseUrl, numericProject, input.id, seconds);
     const link = url
-      ? `PostHog's player at ${clockOf(offset)}: ${url}`
+      ? `PostHog's player at ${clock(offset)}: ${url}`
       : `No link to PostHog's player: project "${projectId}" could not be resolved to its number.`;
     return {
       data: { ...data, start_at_ms: offset, posthog_url: url, ...(notes.length ? { replay_notes: notes } : {}) },
@@ -105,10 +106,3 @@ export async function numericProjectId(client: PostHogClient, projectId: string,
   }
 }
 
-function clockOf(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
