@@ -140,7 +140,7 @@ function unitName(unit: FetchUnit): string {
   return `Source ${unit.kind} ${unit.key.slice(0, 60)}`;
 }
 
-/** What a partial result says: why it stopped, and when a call may continue. */
+/** What a partial result says (summary, snapshots, triage): why it stopped, and when a call may continue. */
 export function partialOf(err: BudgetExceeded): { reason: string; retry_after_seconds?: number; message: string } {
   return { reason: err.reason, ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}), message: err.message };
 }

@@ -22,6 +22,7 @@ import { defineTool } from '../define.js';
 import { MAX_EVENT_DEPTH, maskTypedValues, nestedDeeperThan } from './event-privacy.js';
 import { asText, clip } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { partialOf } from './recording-digest.js';
 import { recordingNotFound } from './session-recording-get.js';
 
 /**
@@ -197,17 +198,6 @@ interface PageResult {
   stopped?: BudgetExceeded;
 }
 
-interface PartialStop {
-  reason: BudgetExceeded['reason'];
-  /** Seconds to wait before calling again with next_cursor (a throttle). */
-  retry_after_seconds?: number;
-  message: string;
-}
-
-function partialOf(err: BudgetExceeded): PartialStop {
-  return { reason: err.reason, ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}), message: err.message };
-}
-
 async function readPage(client: PostHogClient, path: string, start: Position, maxEvents: number, signal: AbortSignal, reveal = false): Promise<PageResult> {
   const units = start.units;
   let index = start.index;
@@ -329,7 +319,7 @@ function eventKind(event: RrwebEvent): string {
 }
 
 function renderPage(
-  data: { id: string; events: EventOut[]; skipped_lines: number; next_cursor: string | null; notes?: string[]; partial?: PartialStop },
+  data: { id: string; events: EventOut[]; skipped_lines: number; next_cursor: string | null; notes?: string[]; partial?: ReturnType<typeof partialOf> },
   sources: SnapshotSource[] | undefined,
   eventLines: string[],
 ): string {

@@ -6,9 +6,9 @@ import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { asText, clip } from '../format.js';
+import { asText, clip, clock } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { digestRecording, type RecordingDigest } from './recording-digest.js';
+import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
 import { numericProjectId, playerUrl } from './session-recording-replay.js';
 import { dateField } from './session-recordings-list.js';
 
@@ -135,7 +135,7 @@ Use it for "why are people failing checkout this week?"; then session-recording-
       const retry = err.retryAfterSeconds;
       const again = cursor ? input.cursor! : null;
       return {
-        data: { project_id: projectId, read: 0, cached: 0, problems: [], pages: [], sessions: [], unread: [], next_cursor: again, partial: { reason: err.reason, message: err.message, ...(retry !== undefined ? { retry_after_seconds: retry } : {}) } },
+        data: { project_id: projectId, read: 0, cached: 0, problems: [], pages: [], sessions: [], unread: [], next_cursor: again, partial: partialOf(err) },
         text: `No triage yet: ${err.message}${retry !== undefined ? ` Call again in about ${retry} seconds${again ? ' with the same cursor' : ''}.` : ''}`,
       };
     }
@@ -196,7 +196,7 @@ Use it for "why are people failing checkout this week?"; then session-recording-
       sessions: triage.sessions,
       unread,
       next_cursor: nextCursor,
-      ...(stop ? { partial: { reason: stop.reason, message: stop.message, ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}) } } : {}),
+      ...(stop ? { partial: partialOf(stop) } : {}),
     };
     return { data, text: renderTriage({ ...data, searchedDefault: input.date_from === undefined && input.session_ids === undefined }, input.max_chars) };
   },
@@ -231,13 +231,6 @@ const KIND_WORDS: Record<Problem['kind'], string> = {
   'rage-click': 'rage click',
   'dead-click': 'dead click',
 };
-
-function clock(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
 
 type TriageData = {
   project_id: string;
@@ -275,7 +268,7 @@ function renderTriage(data: TriageData, maxChars: number): string {
         const first = p.first_seen?.slice(0, 16).replace('T', ' ');
         const last = p.last_seen?.slice(0, 16).replace('T', ' ');
         const seen = first && last ? ` (${first === last ? first : `${first} to ${last}`} UTC)` : '';
-        const where = example ? ` e.g. ${example.session_id} at ${clock(example.at_s)}${example.link ? ` ${example.link}` : ''}` : '';
+        const where = example ? ` e.g. ${example.session_id} at ${clock(example.at_s * 1000)}${example.link ? ` ${example.link}` : ''}` : '';
         return `- ${p.sessions} session${p.sessions === 1 ? '' : 's'}, ${p.people} ${p.people === 1 ? 'person' : 'people'}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${JSON.stringify(clip(p.signature, 160))}${seen}${where}`;
       }),
     ]);
@@ -286,7 +279,7 @@ function renderTriage(data: TriageData, maxChars: number): string {
       'Sessions, most trouble first:',
       ...data.sessions.map((s) => {
         const parts = [s.console_errors && `${s.console_errors} errors`, s.failed_requests && `${s.failed_requests} failed requests`, s.rage_clicks && `${s.rage_clicks} rage clicks`, s.dead_clicks && `${s.dead_clicks} dead clicks`, s.console_warnings && `${s.console_warnings} warnings`].filter(Boolean);
-        return `- ${s.id} (${clock(s.duration_s)}${s.start_url ? `, ${JSON.stringify(clip(s.start_url, 80))}` : ''}): ${parts.length ? parts.join(', ') : 'no trouble'}`;
+        return `- ${s.id} (${clock(s.duration_s * 1000)}${s.start_url ? `, ${JSON.stringify(clip(s.start_url, 80))}` : ''}): ${parts.length ? parts.join(', ') : 'no trouble'}`;
       }),
     ]);
   }
