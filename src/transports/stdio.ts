@@ -174,19 +174,16 @@ const TAIL = 256;
 
 /** The request id as the last member of a message (`…,"jsonrpc":"2.0","id":7}`: how the SDK's client writes one). */
 function trailingId(tail: string): string | number | null {
-  const match = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail.replace(/\r$/, ''));
-  if (!match) return null;
-  try {
-    const id: unknown = JSON.parse(match[1]!);
-    return typeof id === 'string' || typeof id === 'number' ? id : null;
-  } catch {
-    return null;
-  }
+  return idFrom(/"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail.replace(/\r$/, '')));
 }
 
 /** The request id at the start of a message (`{"jsonrpc":"2.0","id":7,…`), when it comes before any nested value. */
 function leadingId(head: string): string | number | null {
-  const match = /^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head);
+  return idFrom(/^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head));
+}
+
+/** The id a match captured, as JSON-RPC allows it (a number or a string), or null. */
+function idFrom(match: RegExpExecArray | null): string | number | null {
   if (!match) return null;
   try {
     const id: unknown = JSON.parse(match[1]!);
