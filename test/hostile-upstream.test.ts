@@ -226,6 +226,9 @@ describe('a budget per call', () => {
       const first = r.structuredContent as { next_cursor: string; partial: { reason: string } };
       expect(first.partial.reason).toBe('requests');
       expect(text(r)).toMatch(/POSTHOG_CALL_MAX_REQUESTS.*cursor=/s);
+      // Said in words, like the summary's "PARTIAL:" (a type's name had leaked into the text).
+      expect(text(r)).toMatch(/^PARTIAL page: /m);
+      expect(text(r)).not.toMatch(/PartialStop/);
 
       h.sandbox.requests.length = 0;
       const again = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure, cursor: first.next_cursor });

@@ -334,7 +334,7 @@ function renderPage(
   for (const note of data.notes ?? []) lines.push(note);
   if (data.partial) {
     const when = data.partial.retry_after_seconds !== undefined ? `after about ${data.partial.retry_after_seconds} seconds ` : '';
-    lines.push(`PartialStop page: ${data.partial.message} Call again ${when}with cursor="${data.next_cursor}" to continue where this stopped.`);
+    lines.push(`PARTIAL page: ${data.partial.message} Call again ${when}with cursor="${data.next_cursor}" to continue where this stopped.`);
   } else lines.push(data.next_cursor ? `More events: call again with cursor="${data.next_cursor}".` : 'End of recording.');
   return lines.join('\n');
 }
