@@ -157,7 +157,9 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       try {
         const confirm = confirmer(server, extra, askUser, log);
         const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache });
-        return { content: [{ type: 'text', text: result.text }], structuredContent: result.data as Record<string, unknown> };
+        // The last line of defence for results too: upstream data a tool decoded on its way out
+        // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
+        return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(result.data) as Record<string, unknown> };
       } catch (error) {
         // The last line of defence: whatever upstream text an error carries, the key is not in it.
         const text = client.redact(errorMessage(error, tool, input, settings, (m) => log(client.redact(m)), client.callerKey));

@@ -1,4 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DigestCache } from '../src/cache/index.js';
 import { DEMO } from '../src/sandbox/index.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
@@ -212,6 +214,68 @@ describe('the key in disguise', () => {
     expect(r.isError, text(r)).toBeFalsy();
     expect(text(r)).toMatch(/console\.log token \[redacted\]/);
     expect(leaks(JSON.stringify(r), key)).toEqual([]);
+  });
+});
+
+describe('the key inside gzipped recording data', () => {
+  // posthog-js gzips full snapshots and mutations (cv "2024-10"): no scan of the bytes on the wire
+  // sees into them, and every reader that decompresses them must still show no form of the key.
+  const key = 'phx_Gzipped0123456789abcdefGHIJKLmnopqrstuvw';
+  const stored: string[] = [];
+  /** A real in-process cache that also keeps what it was asked to store, as text. */
+  const entries = new Map<string, unknown>();
+  const cache: DigestCache = {
+    kind: 'memory',
+    stats: { hits: 0, misses: 0, stale: 0, errors: 0 },
+    async get<T>(k: { recordingId: string }, fingerprint: string): Promise<T | undefined> {
+      return entries.get(`${k.recordingId}|${fingerprint}`) as T | undefined;
+    },
+    async set(k: { recordingId: string }, fingerprint: string, value: unknown): Promise<void> {
+      stored.push(JSON.stringify(value));
+      entries.set(`${k.recordingId}|${fingerprint}`, JSON.parse(JSON.stringify(value)));
+    },
+    async close() {},
+  };
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { apiKey: key }, client: { apiKey: key, timeoutMs: 5_000, backoffMs: 5 }, cache });
+  });
+  afterAll(() => h.close());
+
+  it('snapshots, summary, triage and replay show a button labelled with the key as [redacted], and the cache never stores it', async () => {
+    const path = `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`;
+    const gz = (value: unknown) => gzipSync(Buffer.from(JSON.stringify(value))).toString('latin1');
+    const t0 = 1_700_000_000_000;
+    const node = (id: number, tagName: string, childNodes: unknown[]) => ({ type: 2, id, tagName, attributes: {}, childNodes });
+    const tree = { type: 0, id: 1, childNodes: [node(2, 'html', [node(3, 'body', [node(4, 'button', [{ type: 3, id: 5, textContent: `Copy ${key}` }]), node(6, 'h1', [{ type: 3, id: 7, textContent: `Token ${key}` }])])])] };
+    const lines = [
+      ['w1', { type: 4, timestamp: t0, data: { href: 'https://shop.example/settings', width: 800, height: 600 } }],
+      ['w1', { type: 2, timestamp: t0 + 1, cv: '2024-10', data: gz({ node: tree, initialOffset: { top: 0, left: 0 } }) }],
+      // A mutation whose gzipped texts set the heading to the key again.
+      ['w1', { type: 3, timestamp: t0 + 500, cv: '2024-10', data: { source: 0, adds: gz([]), removes: gz([]), texts: gz([{ id: 7, value: `New ${key}` }]), attributes: gz([]) } }],
+      ...[0, 1, 2, 3].map((i) => ['w1', { type: 3, timestamp: t0 + 1_000 + i * 100, data: { source: 2, type: 2, id: 4, x: 5, y: 5 } }]),
+    ];
+    h.sandbox.injectFault({ path, query: { source: 'blob_v2' }, status: 200, times: Infinity, headers: { 'content-type': 'application/jsonl' }, body: lines.map((l) => JSON.stringify(l)).join('\n') });
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['session-recording-snapshots', { project_id: P, id: R.checkoutFailure, max_events: 10 }],
+      ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
+      ['session-recordings-triage', { project_id: P, session_ids: [R.checkoutFailure] }],
+      ['session-recording-replay', { project_id: P, id: R.checkoutFailure }],
+      // The second summary is served from the cache.
+      ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
+    ];
+    for (const [tool, args] of calls) {
+      const r = await h.call(tool, args);
+      expect(r.isError, `${tool}: ${text(r)}`).toBeFalsy();
+      expect(leaks(JSON.stringify(r), key), tool).toEqual([]);
+    }
+    const summary = await h.call('session-recording-summary', { project_id: P, id: R.checkoutFailure });
+    // The rage click is still reported, its label redacted rather than dropped.
+    expect(text(summary)).toMatch(/RAGE CLICK button "Copy \[redacted\]"/);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const entry of stored) expect(leaks(entry, key)).toEqual([]);
+    expect(stored.join('\n')).toMatch(/\[redacted\]/);
+    expect(leaks(h.stderr.join('\n'), key)).toEqual([]);
   });
 });
 

@@ -25,6 +25,12 @@ export interface RequestOptions {
    * (reporting progress), instead of the 10 s retry budget (summary and snapshots).
    */
   patient?: boolean | undefined;
+  /**
+   * stream() only: hand the body over as PostHog sent it, the key not removed. For a reader
+   * whose every output is scrubbed with redactValue() instead (the digest: it also sees inside
+   * gzipped fields, which no scan of the raw bytes can), and never shown or logged as it is.
+   */
+  unredacted?: boolean | undefined;
 }
 
 export interface ClientOptions {
@@ -189,6 +195,11 @@ export class PostHogClient {
     return this.redactor.text(text);
   }
 
+  /** A JSON-safe value made safe to show: the same value when it holds no key, else a redacted copy. */
+  redactValue<T>(value: T): T {
+    return this.redactor.scrub(value);
+  }
+
   /** Replay list and snapshot requests are paced to PostHog's per-key throttle (POSTHOG_REPLAY_RATE_LIMITS). */
   get pacesReplay(): boolean {
     return this.options.replayRates.length > 0;
@@ -224,14 +235,14 @@ export class PostHogClient {
     });
   }
 
-  /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. The key is removed from them. */
+  /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. The key is removed from them (unless `unredacted`). */
   async stream(options: RequestOptions): Promise<StreamedResponse> {
     const response = await this.send({ ...options, expect: options.expect ?? 'data' }, async (r) => r);
     const classify = (err: unknown) => this.classify(err, options).error;
     const redactor = this.redactor;
     async function* chunks(): AsyncGenerator<Buffer> {
       try {
-        yield* redactor.stream(response.body as AsyncIterable<Buffer>);
+        yield* options.unredacted ? (response.body as AsyncIterable<Buffer>) : redactor.stream(response.body as AsyncIterable<Buffer>);
       } catch (err) {
         throw err instanceof UpstreamUnavailableError ? err : classify(err);
       }

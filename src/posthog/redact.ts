@@ -89,6 +89,18 @@ export class Redactor {
     return this.value(value);
   }
 
+  /**
+   * A JSON-safe value with every form of the key removed from its strings and property names.
+   * One scan of its JSON text when it holds no key (the value comes back as it was, not copied);
+   * otherwise a redacted copy, so a value shared elsewhere (a cached digest) is never changed.
+   */
+  scrub<T>(value: T): T {
+    if (!this.active || value === undefined) return value;
+    const raw = JSON.stringify(value);
+    if (raw === undefined || !this.contains(raw)) return value;
+    return this.value(JSON.parse(raw)) as T;
+  }
+
   /** Redacts every string of a parsed JSON value (iteratively: a deep value cannot overflow the stack). */
   value(root: unknown): unknown {
     if (typeof root === 'string') return this.text(root);

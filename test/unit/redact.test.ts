@@ -49,6 +49,21 @@ describe('Redactor', () => {
     expect(out).toBe('line one\n["w",{"t":"[redacted]"}]\nlast [redacted]');
   });
 
+  it('scrub: a clean value comes back as it was; one holding the key, as a redacted copy', () => {
+    const clean = { pages: ['/checkout'], clicks: [{ label: 'Pay', at: 3 }] };
+    expect(r.scrub(clean)).toBe(clean);
+    const b64 = Buffer.from(KEY).toString('base64');
+    const dirty = { clicks: [{ label: `Copy ${KEY}`, at: 3 }], [`k ${KEY}`]: 1, nested: { deep: [[`%70hx_${KEY.slice(4)}`]], b64 } };
+    const before = JSON.stringify(dirty);
+    const scrubbed = r.scrub(dirty);
+    expect(JSON.stringify(dirty)).toBe(before);
+    expect(scrubbed.clicks[0]!.label).toBe('Copy [redacted]');
+    expect(Object.keys(scrubbed)).toContain('k [redacted]');
+    expect(JSON.stringify(scrubbed)).not.toMatch(/Abc123de|def456GH/);
+    expect(scrubbed.nested.b64).not.toBe(b64);
+    expect(r.scrub(undefined)).toBeUndefined();
+  });
+
   it('without a key, text passes unchanged', () => {
     expect(new Redactor(undefined).text('phx_anything_at_all')).toBe('phx_anything_at_all');
   });

@@ -15,6 +15,10 @@ import { parseSources, planUnits, unitQuery, type FetchUnit } from '../../postho
  * or its row in a recordings list made with that key), so a per-user key in HTTP mode is never
  * served a digest of a recording it could not read itself; and its fingerprint changes when the
  * recording gains data, so a stale digest is never served.
+ *
+ * The digest is made from the blocks as PostHog sent them and the key is removed from the
+ * digest itself (redactValue), not from the bytes on their way in: the digest decompresses
+ * gzipped fields, inside which a scan of the raw stream sees nothing.
  */
 
 export interface RecordingDigest {
@@ -89,6 +93,9 @@ export async function digestRecording(context: DigestContext, projectId: string,
     if (hit) return { digest: hit, failures: 0, units: units.length, read: 0, cached: true };
   }
   const result = await digestUnits(context, snapshotsPath(projectId, id), units);
+  // The worker read the blocks as PostHog sent them (gzipped fields included, which no scan of
+  // the raw bytes sees into): the key is removed from what it made, before it is kept or shown.
+  result.digest = context.client.redactValue(result.digest);
   // Only a whole, cleanly read digest is worth keeping: a partial one would be served as whole.
   if (!result.stopped && result.failures === 0) await context.cache?.set(key, fingerprint, result.digest);
   return result;
@@ -111,7 +118,7 @@ async function digestUnits({ client, signal }: DigestContext, path: string, unit
     for (const unit of units) {
       runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
       try {
-        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true });
+        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true });
         for await (const chunk of response.body) await runner.data(chunk);
         runner.endUnit();
         read++;
