@@ -35,7 +35,15 @@ afterEach(async () => {
 describe('session-recordings-triage', () => {
   it('aggregates exactly what the single digests say, and names the recorded checkout\'s 500, console error and rage click', async () => {
     const h = await open();
-    const result = await h.call('session-recordings-triage', { date_from: '-30d', max_recordings: 20 });
+    // Many reads at once share the call's signal: none may make Node warn of a listener leak.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const result = await h.call('session-recordings-triage', { date_from: '-30d', max_recordings: 20 }).finally(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      process.off('warning', onWarning);
+    });
+    expect(warnings).toEqual([]);
     expect(result.isError, text(result)).toBeFalsy();
     const triage = triageOf(result);
     expect(triage.read).toBeGreaterThanOrEqual(10);

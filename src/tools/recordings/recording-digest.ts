@@ -54,7 +54,8 @@ export function fetchListing(client: PostHogClient, projectId: string, id: strin
  * first digest, not at start-up: a client waits for start-up at every launch, and most sessions
  * never ask for one.
  */
-const loadRunner = () => import('../../digest/runner.js');
+let runnerModule: Promise<typeof import('../../digest/runner.js')> | undefined;
+const loadRunner = () => (runnerModule ??= import('../../digest/runner.js'));
 
 /** After this long without new data (and not ongoing), a session is over: posthog-js starts a new one after 30 minutes idle. */
 const SETTLED_AFTER_MS = 30 * 60_000;
@@ -110,15 +111,28 @@ export async function digestRecording(context: DigestContext, projectId: string,
  */
 async function digestUnits({ client, signal }: DigestContext, path: string, units: FetchUnit[]): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
-  const runner = await startDigest(signal);
+  const open = (unit: FetchUnit) => client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true });
+  // The first request goes out before a digest slot is taken: when other digests hold every slot
+  // (a triage), this recording's data is already on its way when one frees, and the slot's
+  // worker does not sit idle for a round trip. Settled either way, so nothing is left unhandled.
+  const first = units.length > 0 ? open(units[0]!).then((response) => ({ response }), (error: unknown) => ({ error })) : undefined;
+  let runner: Awaited<ReturnType<typeof startDigest>>;
+  try {
+    runner = await startDigest(signal);
+  } catch (err) {
+    void first?.then((opened) => ('response' in opened ? opened.response.cancel() : undefined));
+    throw err;
+  }
   try {
     let failures = 0;
     let firstError: unknown;
     let read = 0;
-    for (const unit of units) {
+    for (const [index, unit] of units.entries()) {
       runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
       try {
-        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true });
+        const opened = index === 0 ? await first! : { response: await open(unit) };
+        if ('error' in opened) throw opened.error;
+        const { response } = opened;
         for await (const chunk of response.body) await runner.data(chunk);
         runner.endUnit();
         read++;

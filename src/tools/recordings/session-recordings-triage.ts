@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { aggregate, type Problem, type TriageInput } from '../../digest/aggregate.js';
 import { UpstreamError, UserInputError } from '../../errors.js';
@@ -147,6 +148,9 @@ Use it for "why are people failing checkout this week?"; then session-recording-
     let stop: BudgetExceeded | undefined;
     let next = 0;
     let done = 0;
+    // Each recording in flight listens on the call's signal up to three times (its request, its
+    // place in the digest queue or its digest): more than Node's default of 10, and no leak.
+    setMaxListeners(Math.max(getMaxListeners(signal), CONCURRENCY * 3 + 4), signal);
     const worker = async () => {
       while (next < candidates.length && !stop && !signal.aborted) {
         const candidate = candidates[next++]!;
