@@ -12,7 +12,8 @@
 // Each server is first warmed up with summaries of another project's recordings (see warmUp).
 // Targets: warm ≥ 20× faster than cold; peak RSS < 300 MB; cold ≤ 0.6× the sequential sum.
 //
-// Options: --copies N (the long recording's size in ~120 KB copies, default 40), --runs N (default 3: medians)
+// Options: --copies N (the long recording's size in ~120 KB copies, default 40), --runs N (default 5: medians),
+// --latency-ms N (each API request answered N ms late, as across a network; default 0)
 
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -21,12 +22,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { DEMO, startSandbox } from '../dist/sandbox/index.js';
 
-const { values: opts } = parseArgs({ options: { copies: { type: 'string', default: '40' }, runs: { type: 'string', default: '3' } } });
+const { values: opts } = parseArgs({ options: { copies: { type: 'string', default: '40' }, runs: { type: 'string', default: '5' }, 'latency-ms': { type: 'string', default: '0' } } });
 const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const PROJECT = String(DEMO.mainProjectId);
 
 // No sandbox throttle: several runs' requests would exceed even its generous default and measure waits.
 const sandbox = await startSandbox({ extraRecordings: 35, bigRecording: { copies: Number(opts.copies) }, replayThrottle: [] });
+// --latency-ms: every request to PostHog's API waits this long before its answer, as a PostHog
+// across a network would (loopback answers in well under a millisecond).
+const LATENCY_MS = Number(opts['latency-ms']);
+if (LATENCY_MS > 0) sandbox.injectFault({ path: /^\/api\//, times: Infinity, delayMs: LATENCY_MS });
 
 async function server(cache) {
   const transport = new StdioClientTransport({
@@ -69,9 +74,14 @@ async function timed(fn) {
  * state with steady state, and the triage's digest cache is still empty for every recording it reads.
  */
 const WARM_UP = DEMO.recordings.filter((r) => String(r.projectId) !== PROJECT).map((r) => ({ project_id: String(r.projectId), id: r.id }));
+const WARM_UP_PROJECTS = [...new Set(WARM_UP.map((r) => r.project_id))];
 async function warmUp(client) {
   for (let round = 0; round < 2; round++) {
     await Promise.all(WARM_UP.map((args) => client.callTool({ name: 'session-recording-summary', arguments: args })));
+    for (const project_id of WARM_UP_PROJECTS) {
+      const r = await client.callTool({ name: 'session-recordings-triage', arguments: { project_id, date_from: '-30d', max_recordings: 50 } });
+      if (r.isError) throw new Error(`warm-up triage failed: ${r.content[0].text}`);
+    }
   }
 }
 
@@ -118,7 +128,7 @@ const m = {
   warm: median(results.map((r) => r.warm)),
   peak: Math.max(...results.map((r) => r.peak)),
 };
-console.log(`\nTriage of ${results[0].recordings} recordings (${cpus().length} cores, medians of ${runs} runs, long recording ${opts.copies} copies):`);
+console.log(`\nTriage of ${results[0].recordings} recordings (${cpus().length} cores, medians of ${runs} runs, long recording ${opts.copies} copies, upstream latency ${LATENCY_MS} ms):`);
 console.log(`  cold ${m.cold.toFixed(0)} ms = ${(m.cold / m.sequential).toFixed(2)}x the sequential sum of single digests (${m.sequential.toFixed(0)} ms); target ≤ 0.6x`);
 console.log(`  warm ${m.warm.toFixed(0)} ms: cold/warm = ${(m.cold / m.warm).toFixed(1)}x; target ≥ 20x`);
 console.log(`  peak RSS of the triage server: ${m.peak.toFixed(1)} MB; target < 300 MB`);
