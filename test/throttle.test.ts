@@ -94,4 +94,35 @@ describe('a throttle-aware client', () => {
       expect((summary.structuredContent as { notes: string[] }).notes.join(' ')).toMatch(/Blocks 0-20 could not be read \(HTTP 502\)/);
     });
   });
+
+  it('the player\'s feed passes over blocks PostHog cannot serve and plays the rest', async () => {
+    await withHarness({}, async (h) => {
+      const feed = async () => {
+        const all: string[] = [];
+        let cursor: string | undefined;
+        for (let pages = 0; pages < 100; pages++) {
+          const result = await h.call('session-recording-replay-events', { project_id: P, id: R.longBrowse, max_bytes: 200_000, ...(cursor ? { cursor } : {}) });
+          expect(result.isError, text(result)).toBeFalsy();
+          const page = result.structuredContent as { events: string; next_cursor: string | null };
+          all.push(...(JSON.parse(page.events) as unknown[]).map((e) => JSON.stringify(e)));
+          if (!page.next_cursor) return all;
+          cursor = page.next_cursor;
+        }
+        throw new Error('the feed did not end within 100 pages');
+      };
+      const whole = await feed();
+      h.sandbox.reset();
+      const body = { type: 'server_error', code: 'recording_blocks_unavailable', detail: 'Could not load any of the requested blocks.', attr: null };
+      h.sandbox.injectFault({ path: SNAPSHOTS, query: { source: 'blob_v2', start_blob_key: '21' }, status: 502, body, times: 10 });
+      const played = await feed();
+      expect(snapshotRequests(h).filter((q) => q.query.start_blob_key === '21')).toHaveLength(1);
+      // The events of blocks 21-41 are missing; everything before (and after) them is played, in order.
+      expect(played.length).toBeGreaterThan(0);
+      expect(played.length).toBeLessThan(whole.length);
+      const mismatch = played.findIndex((e, i) => e !== whole[i]);
+      const cut = mismatch === -1 ? played.length : mismatch;
+      expect(cut).toBeGreaterThan(0);
+      expect(played.slice(cut)).toEqual(whole.slice(whole.length - (played.length - cut)));
+    });
+  });
 });

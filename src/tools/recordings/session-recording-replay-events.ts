@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
-import { MAX_BLOCKS_PER_REQUEST, eventsFromLine, lines as readLines, parseSources, planUnits, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
+import { parseSources, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { PLAYER_URI } from './player.js';
 import { recordingNotFound } from './session-recording-get.js';
 import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
+import { walkUnits, type Position } from './unit-walk.js';
 
 const FULL_SNAPSHOT = 2;
 const DEFAULT_PAGE_BYTES = 4_000_000;
@@ -62,12 +63,6 @@ export const sessionRecordingReplayEvents = defineTool({
   },
 });
 
-interface Position {
-  units: FetchUnit[];
-  index: number;
-  skip: number;
-}
-
 interface EventsPage {
   /** each one `[window_id, event]` as JSON */
   events: string[];
@@ -79,56 +74,22 @@ interface EventsPage {
 /**
  * Reads events until the page holds `budget` bytes (and, on a first page, a full snapshot),
  * stopping after the event that crossed it: every page makes progress, whatever one event weighs.
+ * Blocks PostHog cannot serve are passed over (the player plays what there is); a budget or
+ * throttle stop ends the page early with a cursor, or fails the call when nothing was read.
  */
 async function readEvents(client: PostHogClient, path: string, start: Position, budget: number, firstPage: boolean, signal: AbortSignal): Promise<EventsPage> {
-  const units = start.units;
-  let index = start.index;
-  let skip = start.skip;
   const events: EventsPage['events'] = [];
   let bytes = 0;
-  let skippedLines = 0;
   let sawFull = !firstPage;
   // A recording with no full snapshot at all must still end its first page somewhere.
   const hardLimit = budget * 4;
-  const pageFull = () => bytes >= hardLimit || (bytes >= budget && sawFull);
-
-  while (units.length > 0) {
-    const unit = units[0]!;
-    const request: FetchUnit = unit.kind === 'blob_v2' ? { ...unit, end: Math.min(unit.end, unit.start + MAX_BLOCKS_PER_REQUEST - 1) } : unit;
-    const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true });
-    let seen = 0;
-    let full = false;
-    try {
-      for await (const line of readLines(response.body)) {
-        const parsed = eventsFromLine(line);
-        if (parsed === null) {
-          if (seen >= skip) skippedLines++;
-          continue;
-        }
-        for (const { windowId, event } of parsed) {
-          seen++;
-          if (seen <= skip || (unit.kind === 'realtime' && unit.after !== undefined && event.timestamp <= unit.after)) continue;
-          const json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
-          events.push(json);
-          bytes += json.length;
-          if (event.type === FULL_SNAPSHOT) sawFull = true;
-          if (pageFull()) {
-            full = true;
-            break;
-          }
-        }
-        if (full) break;
-      }
-    } finally {
-      if (full) response.cancel();
-    }
-    if (full) return { events, bytes, skippedLines, next: { units, index, skip: seen } };
-    if (unit.kind === 'blob_v2' && request.kind === 'blob_v2' && request.end < unit.end) unit.start = request.end + 1;
-    else {
-      units.shift();
-      index++;
-    }
-    skip = 0;
-  }
-  return { events, bytes, skippedLines, next: null };
+  const walk = await walkUnits(client, path, start, signal, (windowId, event) => {
+    const json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
+    events.push(json);
+    bytes += json.length;
+    if (event.type === FULL_SNAPSHOT) sawFull = true;
+    return bytes >= hardLimit || (bytes >= budget && sawFull) ? 'last' : 'more';
+  });
+  if (walk.stopped && events.length === 0) throw walk.stopped;
+  return { events, bytes, skippedLines: walk.skippedLines, next: walk.next };
 }

@@ -1,19 +1,15 @@
 import { z } from 'zod';
-import { UpstreamError, UserInputError } from '../../errors.js';
+import { UserInputError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import {
   EVENT_TYPE_NAMES,
   INCREMENTAL_SOURCE_NAMES,
-  MAX_BLOCKS_PER_REQUEST,
   MOUSE_INTERACTION_NAMES,
   consoleText,
-  eventsFromLine,
-  lines as readLines,
   parseSources,
   planUnits,
-  unitQuery,
   type FetchUnit,
   type RrwebEvent,
   type SnapshotSource,
@@ -23,6 +19,7 @@ import { MAX_EVENT_DEPTH, maskTypedValues, nestedDeeperThan } from './event-priv
 import { asText, clip } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { partialOf } from './recording-digest.js';
+import { walkUnits, type Position } from './unit-walk.js';
 import { recordingNotFound } from './session-recording-get.js';
 
 /**
@@ -84,13 +81,6 @@ export function decodeCursor(cursor: string, id: string, projectId: string): Cur
 }
 
 /** Where reading resumes: the remaining units, the current one first. */
-interface Position {
-  units: FetchUnit[];
-  /** index of units[0] in the full plan */
-  index: number;
-  skip: number;
-}
-
 export function resumeFrom(state: CursorState, plan: FetchUnit[] | undefined): Position {
   const units = state.u ?? (plan ?? []).slice(state.i);
   const first = units[0];
@@ -199,88 +189,21 @@ interface PageResult {
 }
 
 async function readPage(client: PostHogClient, path: string, start: Position, maxEvents: number, signal: AbortSignal, reveal = false): Promise<PageResult> {
-  const units = start.units;
-  let index = start.index;
-  let skip = start.skip;
   const events: EventOut[] = [];
   const lines: string[] = [];
   const windows = new Map<string, number>();
   let bytes = 0;
-  let skippedLines = 0;
-  const notes: string[] = [];
-  const result = (next: Position | null, stopped?: BudgetExceeded): PageResult => ({ events, lines: withLegend(lines, windows), skippedLines, next, notes, ...(stopped ? { stopped } : {}) });
-
-  while (units.length > 0) {
-    const unit = units[0]!;
-    const request: FetchUnit = unit.kind === 'blob_v2' ? { ...unit, end: Math.min(unit.end, unit.start + MAX_BLOCKS_PER_REQUEST - 1) } : unit;
-    let response;
-    try {
-      response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true });
-    } catch (err) {
-      // Out of budget or throttled past what this call may wait: what was read, and where to go on.
-      if (err instanceof BudgetExceeded) return result({ units, index, skip }, err);
-      // PostHog cannot serve these blocks and never will (facts §10): say so and read on.
-      if (err instanceof UpstreamError && err.status === 502 && err.code === 'recording_blocks_unavailable') {
-        notes.push(`${request.kind === 'blob_v2' ? `Blocks ${request.start}-${request.end}` : `Source ${request.kind}`} unavailable: PostHog cannot serve them (recording_blocks_unavailable); their events are missing.`);
-        if (unit.kind === 'blob_v2' && request.kind === 'blob_v2' && request.end < unit.end) unit.start = request.end + 1;
-        else {
-          units.shift();
-          index++;
-        }
-        skip = 0;
-        continue;
-      }
-      throw err;
-    }
-    let seen = 0;
-    let full = false;
-    try {
-      for await (const line of readLines(response.body)) {
-        const parsed = eventsFromLine(line);
-        if (parsed === null) {
-          if (seen >= skip) skippedLines++;
-          continue;
-        }
-        for (const { windowId, event } of parsed) {
-          if (seen < skip || (unit.kind === 'realtime' && unit.after !== undefined && event.timestamp <= unit.after)) {
-            seen++;
-            continue;
-          }
-          const out = toOutput(windowId, event, reveal);
-          const text = `${clock(out.event.timestamp)}${windowLabel(windows, windowId)} ${describe(out.event, reveal)}`;
-          const size = out.bytes + Buffer.byteLength(text) + 2;
-          if (events.length >= maxEvents || bytes + size > PAGE_BYTE_BUDGET) {
-            full = true;
-            break;
-          }
-          events.push(out.event);
-          lines.push(text);
-          bytes += size;
-          seen++;
-        }
-        if (full) break;
-      }
-    } catch (err) {
-      // The call's wall clock ran out mid-body: the events so far are kept, the rest is next.
-      if (err instanceof BudgetExceeded) {
-        response.cancel();
-        return result({ units, index, skip: Math.max(seen, skip) }, err);
-      }
-      throw err;
-    } finally {
-      if (full) response.cancel();
-    }
-    if (full) return result({ units, index, skip: seen });
-
-    // This request's blocks are done: move past them.
-    if (unit.kind === 'blob_v2' && request.kind === 'blob_v2' && request.end < unit.end) unit.start = request.end + 1;
-    else {
-      units.shift();
-      index++;
-    }
-    skip = 0;
-  }
-  return result(null);
+  const walk = await walkUnits(client, path, start, signal, (windowId, event) => {
+    const out = toOutput(windowId, event, reveal);
+    const text = `${clock(out.event.timestamp)}${windowLabel(windows, windowId)} ${describe(out.event, reveal)}`;
+    const size = out.bytes + Buffer.byteLength(text) + 2;
+    if (events.length >= maxEvents || bytes + size > PAGE_BYTE_BUDGET) return 'none';
+    events.push(out.event);
+    lines.push(text);
+    bytes += size;
+    return 'more';
+  });
+  return { events, lines: withLegend(lines, windows), skippedLines: walk.skippedLines, next: walk.next, notes: walk.notes, ...(walk.stopped ? { stopped: walk.stopped } : {}) };
 }
 
 /** With more than one window (tab), say which label is which window id. */

@@ -1,0 +1,113 @@
+import { UpstreamError } from '../../errors.js';
+import { BudgetExceeded } from '../../posthog/budget.js';
+import type { PostHogClient } from '../../posthog/client.js';
+import { encodePlainQuery } from '../../posthog/query.js';
+import { MAX_BLOCKS_PER_REQUEST, eventsFromLine, lines as readLines, unitQuery, type FetchUnit, type RrwebEvent } from '../../posthog/snapshots.js';
+
+/**
+ * Paging through a recording's stored data, one unit (block range, LTS file, realtime tail) at a
+ * time, from a position a cursor can carry: what the snapshots tool and the player's feed share.
+ */
+
+export interface Position {
+  units: FetchUnit[];
+  /** index of units[0] in the full plan */
+  index: number;
+  /** events of units[0] already on earlier pages */
+  skip: number;
+}
+
+/**
+ * What a page says of each event it is offered: `more` (taken, go on), `last` (taken, and the page
+ * is now full), `none` (the page is full without it: it opens the next page).
+ */
+export type Take = 'more' | 'last' | 'none';
+
+export interface Walk {
+  /** Where the next page starts; null at the end of the recording. */
+  next: Position | null;
+  /** Lines that were not snapshot data (counted once, on the page that reached them). */
+  skippedLines: number;
+  /** Block ranges PostHog cannot serve, skipped (their events are missing). */
+  notes: string[];
+  /** Why the walk stopped before the page was full (request or time budget, throttle). */
+  stopped?: BudgetExceeded;
+}
+
+/**
+ * Offers `take` every event from `start` on, until it says the page is full or the recording
+ * ends. A range PostHog says it can never serve (502 recording_blocks_unavailable, facts §10)
+ * becomes a note and the walk goes on; a spent budget ends the walk where it got to, with the
+ * events taken so far kept by the caller. Anything else is thrown.
+ */
+export async function walkUnits(client: PostHogClient, path: string, start: Position, signal: AbortSignal, take: (windowId: string | null, event: RrwebEvent) => Take): Promise<Walk> {
+  const units = start.units;
+  let index = start.index;
+  let skip = start.skip;
+  let skippedLines = 0;
+  const notes: string[] = [];
+  const walk = (next: Position | null, stopped?: BudgetExceeded): Walk => ({ next, skippedLines, notes, ...(stopped ? { stopped } : {}) });
+  // This request's blocks are done (read or unavailable): move past them.
+  const advance = (unit: FetchUnit, request: FetchUnit) => {
+    if (unit.kind === 'blob_v2' && request.kind === 'blob_v2' && request.end < unit.end) unit.start = request.end + 1;
+    else {
+      units.shift();
+      index++;
+    }
+    skip = 0;
+  };
+
+  while (units.length > 0) {
+    const unit = units[0]!;
+    const request: FetchUnit = unit.kind === 'blob_v2' ? { ...unit, end: Math.min(unit.end, unit.start + MAX_BLOCKS_PER_REQUEST - 1) } : unit;
+    let response;
+    try {
+      response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true });
+    } catch (err) {
+      if (err instanceof BudgetExceeded) return walk({ units, index, skip }, err);
+      if (err instanceof UpstreamError && err.status === 502 && err.code === 'recording_blocks_unavailable') {
+        notes.push(`${request.kind === 'blob_v2' ? `Blocks ${request.start}-${request.end}` : `Source ${request.kind}`} unavailable: PostHog cannot serve them (recording_blocks_unavailable); their events are missing.`);
+        advance(unit, request);
+        continue;
+      }
+      throw err;
+    }
+    let seen = 0;
+    let full = false;
+    try {
+      for await (const line of readLines(response.body)) {
+        const parsed = eventsFromLine(line);
+        if (parsed === null) {
+          if (seen >= skip) skippedLines++;
+          continue;
+        }
+        for (const { windowId, event } of parsed) {
+          // Already on an earlier page, or also in the stored blocks (the realtime tail repeats them).
+          if (seen < skip || (unit.kind === 'realtime' && unit.after !== undefined && event.timestamp <= unit.after)) {
+            seen++;
+            continue;
+          }
+          const verdict = take(windowId, event);
+          if (verdict !== 'none') seen++;
+          if (verdict !== 'more') {
+            full = true;
+            break;
+          }
+        }
+        if (full) break;
+      }
+    } catch (err) {
+      // The call's wall clock ran out mid-body: the events so far are kept, the rest is next.
+      if (err instanceof BudgetExceeded) {
+        response.cancel();
+        return walk({ units, index, skip: Math.max(seen, skip) }, err);
+      }
+      throw err;
+    } finally {
+      if (full) response.cancel();
+    }
+    if (full) return walk({ units, index, skip: seen });
+    advance(unit, request);
+  }
+  return walk(null);
+}
