@@ -27,8 +27,9 @@ export interface RequestOptions {
   patient?: boolean | undefined;
   /**
    * stream() only: hand the body over as PostHog sent it, the key not removed. For a reader
-   * whose every output is scrubbed with redactValue() instead (the digest: it also sees inside
-   * gzipped fields, which no scan of the raw bytes can), and never shown or logged as it is.
+   * whose every output is scrubbed with redact()/redactValue() instead, after decoding (the
+   * digest, the snapshots tool, the player's feed: that also sees inside gzipped fields, which no
+   * scan of the raw bytes can), and that never shows or logs the bytes as they are.
    */
   unredacted?: boolean | undefined;
 }

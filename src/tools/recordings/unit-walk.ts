@@ -36,7 +36,8 @@ export interface Walk {
 
 /**
  * Offers `take` every event from `start` on, until it says the page is full or the recording
- * ends. A range PostHog says it can never serve (502 recording_blocks_unavailable, facts §10)
+ * ends. The events are as PostHog sent them: the caller's result must be scrubbed of the key
+ * (every tool result is, in server.ts). A range PostHog says it can never serve (502 recording_blocks_unavailable, facts §10)
  * becomes a note and the walk goes on; a spent budget ends the walk where it got to, with the
  * events taken so far kept by the caller. Anything else is thrown.
  */
@@ -62,7 +63,9 @@ export async function walkUnits(client: PostHogClient, path: string, start: Posi
     const request: FetchUnit = unit.kind === 'blob_v2' ? { ...unit, end: Math.min(unit.end, unit.start + MAX_BLOCKS_PER_REQUEST - 1) } : unit;
     let response;
     try {
-      response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true });
+      // As PostHog sent it: what a page shows is decoded (gzipped fields undone) and then scrubbed
+      // of the key as a whole result (server.ts), which a scan of the raw bytes could not replace.
+      response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true, unredacted: true });
     } catch (err) {
       if (err instanceof BudgetExceeded) return walk({ units, index, skip }, err);
       if (err instanceof UpstreamError && err.status === 502 && err.code === 'recording_blocks_unavailable') {
