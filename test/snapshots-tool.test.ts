@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
+import { demoScripts } from '../src/sandbox/demo/dataset.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
@@ -13,6 +14,25 @@ interface SnapshotPage {
   next_cursor: string | null;
 }
 
+/** Reads a whole recording page by page (bounded), checking every page's size. */
+async function readRecording(h: Harness, id: string, maxEvents: number) {
+  const pages: SnapshotPage[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 500; i++) {
+    const r = await h.call('session-recording-snapshots', { project_id: P, id, max_events: maxEvents, ...(cursor ? { cursor } : {}) });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(60 * 1024);
+    const page = r.structuredContent as unknown as SnapshotPage;
+    pages.push(page);
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return { pages, events: pages.flatMap((p) => p.events) };
+}
+
+/** How many rrweb events a demo recording holds. */
+const eventCount = (id: string) => demoScripts().get(id)!.events.length;
+
 describe('session-recording-snapshots', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -21,21 +41,7 @@ describe('session-recording-snapshots', () => {
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
-  /** Reads a whole recording page by page (bounded), checking every page's size. */
-  async function readAll(id: string, maxEvents = 200) {
-    const pages: SnapshotPage[] = [];
-    let cursor: string | undefined;
-    for (let i = 0; i < 500; i++) {
-      const r = await h.call('session-recording-snapshots', { project_id: P, id, max_events: maxEvents, ...(cursor ? { cursor } : {}) });
-      expect(r.isError, text(r)).toBeFalsy();
-      expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(60 * 1024);
-      const page = r.structuredContent as unknown as SnapshotPage;
-      pages.push(page);
-      if (!page.next_cursor) break;
-      cursor = page.next_cursor;
-    }
-    return { pages, events: pages.flatMap((p) => p.events) };
-  }
+  const readAll = (id: string, maxEvents = 200) => readRecording(h, id, maxEvents);
 
   it('returns the sources listing and a first page of valid rrweb events with a cursor', async () => {
     const r = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure, max_events: 20 });
@@ -95,30 +101,37 @@ describe('session-recording-snapshots', () => {
     expect(events.some((e) => 'cv' in e)).toBe(false);
   });
 
-  it('reads long-term storage, legacy blob and realtime sources', async () => {
+  it("today: reads long-term storage, the legacy recording's LTS copy and the ongoing recording's blocks, never asking for realtime or v1 blob", async () => {
     const lts = await readAll(R.longTermStorage);
     expect(lts.pages[0]!.sources!.map((s) => s.source)).toEqual(['blob_v2_lts']);
     expect(lts.events.length).toBeGreaterThan(10);
     const ltsReq = apiRequests(h.sandbox).find((q) => q.query.source === 'blob_v2_lts');
     expect(ltsReq!.query.blob_key).toBe(DEMO.recordings.find((r) => r.name === 'longTermStorage')!.ltsBlobKey);
 
+    h.sandbox.reset();
     const legacy = await readAll(R.legacyBlob);
-    expect(legacy.pages[0]!.sources!.every((s) => s.source === 'blob')).toBe(true);
-    expect(legacy.events.length).toBeGreaterThan(10);
-    expect(legacy.events.every((e) => typeof e.window_id === 'string')).toBe(true);
+    expect(legacy.pages[0]!.sources!.map((s) => s.source)).toEqual(['blob_v2_lts']);
+    expect(legacy.events.length).toBe(eventCount(R.legacyBlob));
+    expect(legacy.events.every((e) => e.window_id === DEMO.recordings.find((r) => r.name === 'legacyBlob')!.windowIds[0])).toBe(true);
+    expect(apiRequests(h.sandbox).find((q) => q.query.source === 'blob_v2_lts')!.query.blob_key).toBe(DEMO.recordings.find((r) => r.name === 'legacyBlob')!.ltsBlobKey);
 
     h.sandbox.reset();
     const ongoing = await readAll(R.ongoing);
-    const sources = apiRequests(h.sandbox).map((q) => q.query.source).filter(Boolean);
-    expect(sources).toContain('blob_v2');
-    expect(sources).toContain('realtime');
-    // The newest events exist only in the realtime source: they must come after the last block.
-    const lastBlockEnd = Math.max(...ongoing.pages[0]!.sources!.filter((x) => x.source === 'blob_v2').map((x) => Date.parse((x as unknown as { end_timestamp: string }).end_timestamp)));
-    const newer = ongoing.events.filter((e) => e.timestamp > lastBlockEnd);
-    expect(newer.length).toBeGreaterThan(0);
-    // Nothing the blocks hold is repeated from the realtime source.
+    expect(ongoing.pages[0]!.sources!.every((s) => s.source === 'blob_v2')).toBe(true);
+    expect(ongoing.events.length).toBeGreaterThan(10);
+    // Every event the stored blocks hold, in order, each once.
     const stamps = ongoing.events.map((e) => JSON.stringify(e));
     expect(new Set(stamps).size).toBe(stamps.length);
+    const lastBlockEnd = Math.max(...ongoing.pages[0]!.sources!.map((x) => Date.parse((x as unknown as { end_timestamp: string }).end_timestamp)));
+    expect(ongoing.events.at(-1)!.timestamp).toBe(lastBlockEnd);
+    expect(apiRequests(h.sandbox).some((q) => q.query.source === 'blob_v2')).toBe(true);
+  });
+
+  it('today: no snapshot request ever names source=realtime or source=blob', async () => {
+    for (const id of [R.ongoing, R.legacyBlob, R.longTermStorage]) await readAll(id);
+    const sources = apiRequests(h.sandbox).map((q) => q.query.source).filter(Boolean);
+    expect(sources.length).toBeGreaterThan(2);
+    expect(sources.filter((s) => s !== 'blob_v2' && s !== 'blob_v2_lts')).toEqual([]);
   });
 
   it('keeps every page under 64 KiB in bytes, even with multi-byte console text, and loses nothing', async () => {
@@ -171,5 +184,41 @@ describe('session-recording-snapshots', () => {
     expect(page.events).toHaveLength(2);
     expect(page.skipped_lines).toBe(2);
     expect(page.next_cursor).toBeNull();
+  });
+});
+
+describe('session-recording-snapshots against the 2024 API (v1 blob files, a realtime tail)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { api: '2024' } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+  const readAll = (id: string, maxEvents = 200) => readRecording(h, id, maxEvents);
+
+  it('reads long-term storage, legacy blob and realtime sources', async () => {
+    const lts = await readAll(R.longTermStorage);
+    expect(lts.pages[0]!.sources!.map((s) => s.source)).toEqual(['blob_v2_lts']);
+    expect(lts.events.length).toBeGreaterThan(10);
+    const ltsReq = apiRequests(h.sandbox).find((q) => q.query.source === 'blob_v2_lts');
+    expect(ltsReq!.query.blob_key).toBe(DEMO.recordings.find((r) => r.name === 'longTermStorage')!.ltsBlobKey);
+
+    const legacy = await readAll(R.legacyBlob);
+    expect(legacy.pages[0]!.sources!.every((s) => s.source === 'blob')).toBe(true);
+    expect(legacy.events.length).toBeGreaterThan(10);
+    expect(legacy.events.every((e) => typeof e.window_id === 'string')).toBe(true);
+
+    h.sandbox.reset();
+    const ongoing = await readAll(R.ongoing);
+    const sources = apiRequests(h.sandbox).map((q) => q.query.source).filter(Boolean);
+    expect(sources).toContain('blob_v2');
+    expect(sources).toContain('realtime');
+    // The newest events exist only in the realtime source: they must come after the last block.
+    const lastBlockEnd = Math.max(...ongoing.pages[0]!.sources!.filter((x) => x.source === 'blob_v2').map((x) => Date.parse((x as unknown as { end_timestamp: string }).end_timestamp)));
+    const newer = ongoing.events.filter((e) => e.timestamp > lastBlockEnd);
+    expect(newer.length).toBeGreaterThan(0);
+    // Nothing the blocks hold is repeated from the realtime source.
+    const stamps = ongoing.events.map((e) => JSON.stringify(e));
+    expect(new Set(stamps).size).toBe(stamps.length);
   });
 });

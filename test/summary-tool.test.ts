@@ -76,7 +76,7 @@ describe('session-recording-summary', () => {
     expect(s.duration_ms).toBeGreaterThan(19 * 60_000);
   });
 
-  it('digests every storage form: compressed events, LTS, legacy blobs, live data with realtime, two tabs', async () => {
+  it('digests every storage form today: compressed events, LTS, the legacy recording as LTS, the ongoing one from its blocks, two tabs', async () => {
     const compressed = await summarize(R.compressedMobile);
     expect(compressed.s.counts.clicks).toBeGreaterThan(0);
     expect(compressed.s.timeline.some((i) => i.kind === 'click' && /"/.test(i.target ?? ''))).toBe(true);
@@ -85,10 +85,31 @@ describe('session-recording-summary', () => {
       expect(s.pages.length, id).toBeGreaterThan(0);
       expect(s.notes, id).toEqual([]);
     }
-    expect(apiRequests(h.sandbox).some((q) => q.query.source === 'realtime')).toBe(true);
+    const asked = apiRequests(h.sandbox).map((q) => q.query.source).filter(Boolean);
+    expect(asked).toContain('blob_v2_lts');
+    expect(asked.filter((source) => source !== 'blob_v2' && source !== 'blob_v2_lts')).toEqual([]);
     const tabs = await summarize(R.twoTabs);
     expect(tabs.s.windows.map((w) => w.window_id)).toEqual(DEMO.recordings.find((r) => r.id === R.twoTabs)!.windowIds);
     expect(tabs.t).toMatch(/^0:\d\d w2 page /m);
+  });
+
+  it("today: the legacy recording's digest is the one its 2024 v1 files give", async () => {
+    const today = await summarize(R.legacyBlob);
+    const lts = DEMO.recordings.find((r) => r.id === R.legacyBlob)!.ltsBlobKey;
+    expect(apiRequests(h.sandbox).filter((q) => q.query.source).map((q) => [q.query.source, q.query.blob_key])).toEqual([['blob_v2_lts', lts]]);
+    const old = await startHarness({ sandbox: { api: '2024' } });
+    try {
+      const r = await old.call('session-recording-summary', { project_id: P, id: R.legacyBlob });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(apiRequests(old.sandbox).some((q) => q.query.source === 'blob')).toBe(true);
+      const s = r.structuredContent as unknown as Summary;
+      expect(today.s.timeline.length).toBeGreaterThan(3);
+      expect(today.s.counts).toEqual(s.counts);
+      expect(today.s.pages).toEqual(s.pages);
+      expect(today.s.timeline.map(({ t_ms, kind, target, detail }) => ({ t_ms, kind, target, detail }))).toEqual(s.timeline.map(({ t_ms, kind, target, detail }) => ({ t_ms, kind, target, detail })));
+    } finally {
+      await old.close();
+    }
   });
 
   it('keeps every result within max_chars', async () => {
@@ -150,5 +171,27 @@ describe('session-recording-summary', () => {
       expect(bad.isError, JSON.stringify(args)).toBe(true);
     }
     expect(apiRequests(h.sandbox)).toEqual([]);
+  });
+});
+
+describe('session-recording-summary against the 2024 API (v1 blob files, a realtime tail)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { api: '2024' } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  it('digests the legacy v1 blob files and the live data with its realtime tail', async () => {
+    for (const id of [R.legacyBlob, R.ongoing]) {
+      const r = await h.call('session-recording-summary', { project_id: P, id });
+      expect(r.isError, text(r)).toBeFalsy();
+      const s = r.structuredContent as unknown as Summary;
+      expect(s.pages.length, id).toBeGreaterThan(0);
+      expect(s.notes, id).toEqual([]);
+    }
+    const asked = apiRequests(h.sandbox).map((q) => q.query.source);
+    expect(asked).toContain('blob');
+    expect(asked).toContain('realtime');
   });
 });

@@ -115,7 +115,8 @@ export const DEMO = {
     storage: r.storage,
     compressed: r.compressed,
     summary: r.summary,
-    ltsBlobKey: r.storage === 'blob_v2_lts' ? ltsBlobKey(r.projectId, r.id) : null,
+    // The legacy recording has a long-term copy too: today's API serves it that way (snapshots.ts).
+    ltsBlobKey: r.storage === 'blob_v2_lts' || r.storage === 'blob' ? ltsBlobKey(r.projectId, r.id) : null,
   })),
   /** Action ids usable in `actions` filters, and the event each stands for. */
   actions: ACTIONS.map((a) => ({ ...a })),

@@ -1,32 +1,47 @@
 // GET …/session_recordings/{id}/snapshots/: the sources listing, then content per source
-// (blob_v2 block ranges, blob_v2_lts, legacy v1 blob, realtime), with PostHog's errors.
+// (blob_v2 block ranges, blob_v2_lts; in the 2024 API also legacy v1 blob and realtime), with
+// PostHog's errors.
 
 import { createHash } from 'node:crypto';
 import type { LiveRecording } from './demo/dataset.js';
 import { errors, json, type Reply } from './http.js';
 import { deletedRecordingBody } from './recordings.js';
-import type { RequestContext } from './state.js';
+import type { RequestContext, SandboxApi } from './state.js';
 import { drfDate } from './util.js';
 
 /** B − A may be at most 20 for personal API keys, i.e. up to 21 blocks per call. */
 const MAX_BLOCK_SPAN = 20;
-const VALID_SOURCES = ['blob_v2', 'blob_v2_lts', 'blob', 'realtime'];
+/** Today's PostHog knows only the v2 sources; the 2024 API also had v1 blobs and realtime. */
+const VALID_SOURCES: Record<SandboxApi, readonly string[]> = {
+  today: ['blob_v2', 'blob_v2_lts'],
+  '2024': ['blob_v2', 'blob_v2_lts', 'blob', 'realtime'],
+};
+
+/**
+ * How a recording is stored in this API. Today's PostHog has no v1 blobs: an old recording
+ * survives only as its long-term copy (one blob_v2_lts file). The ongoing recording keeps its
+ * storage: blocks, plus a realtime tail that only the 2024 API serves.
+ */
+function storageIn(rec: LiveRecording, api: SandboxApi): LiveRecording['seed']['storage'] {
+  return api === 'today' && rec.seed.storage === 'blob' ? 'blob_v2_lts' : rec.seed.storage;
+}
 
 export function snapshots(ctx: RequestContext, projectId: number, id: string): Reply {
   const { state, query } = ctx;
+  const api = ctx.options.api;
   const gone = state.recordings().get(id)?.seed.projectId === projectId ? deletedRecordingBody(state, id) : undefined;
   if (gone) return json(410, gone);
   const rec = state.recording(projectId, id);
   if (!rec) throw errors.recordingNotFound();
 
   const source = query.source;
-  if (source === undefined) return json(200, { sources: listing(rec) });
-  if (!VALID_SOURCES.includes(source)) throw errors.validation('Invalid source must be one of [blob_v2, blob_v2_ts, None]');
+  if (source === undefined) return json(200, { sources: listing(rec, api) });
+  if (!VALID_SOURCES[api].includes(source)) throw errors.validation('Invalid source must be one of [blob_v2, blob_v2_ts, None]');
   switch (source) {
     case 'blob_v2':
       return blobV2(rec, query);
     case 'blob_v2_lts':
-      return lts(rec, query.blob_key);
+      return lts(rec, query.blob_key, api);
     case 'blob':
       return legacyBlob(rec, query.blob_key);
     default:
@@ -34,8 +49,8 @@ export function snapshots(ctx: RequestContext, projectId: number, id: string): R
   }
 }
 
-function listing(rec: LiveRecording): Array<Record<string, unknown>> {
-  switch (rec.seed.storage) {
+function listing(rec: LiveRecording, api: SandboxApi): Array<Record<string, unknown>> {
+  switch (storageIn(rec, api)) {
     case 'blob_v2_lts':
       return [{ source: 'blob_v2_lts', start_timestamp: null, end_timestamp: null, blob_key: rec.ltsKey }];
     case 'blob':
@@ -44,7 +59,7 @@ function listing(rec: LiveRecording): Array<Record<string, unknown>> {
       const sources: Array<Record<string, unknown>> = rec
         .blocks()
         .map((b, i) => ({ source: 'blob_v2', start_timestamp: drfDate(b.startMs), end_timestamp: drfDate(b.endMs), blob_key: String(i) }));
-      if (rec.seed.storage === 'blob_v2+realtime') {
+      if (rec.seed.storage === 'blob_v2+realtime' && api === '2024') {
         sources.push({ source: 'realtime', start_timestamp: drfDate(rec.realtimeStartMs()), end_timestamp: null, blob_key: null });
       }
       return sources;
@@ -71,9 +86,9 @@ function blobV2(rec: LiveRecording, query: Record<string, string>): Reply {
   return { status: 200, body: bodies.join('').replace(/\n$/, ''), contentType: 'application/jsonl', headers };
 }
 
-function lts(rec: LiveRecording, key: string | undefined): Reply {
+function lts(rec: LiveRecording, key: string | undefined, api: SandboxApi): Reply {
   if (!key) throw errors.validation('Must provide a blob key');
-  if (rec.seed.storage !== 'blob_v2_lts' || key !== rec.ltsKey) throw errors.notFound('Snapshot file not found');
+  if (storageIn(rec, api) !== 'blob_v2_lts' || key !== rec.ltsKey) throw errors.notFound('Snapshot file not found');
   return { status: 200, body: rec.ltsBody(), contentType: 'application/jsonl', headers: { 'Content-Disposition': 'inline', 'Cache-Control': 'max-age=86400' } };
 }
 

@@ -490,29 +490,73 @@ describe('snapshots', () => {
     expect((await get(recs(`${R.longTermStorage}/snapshots/?source=blob_v2_lts&blob_key=wrong`))).status).toBe(404);
   });
 
-  it('serves the legacy recording as v1 blob files of {window_id, data}', async () => {
-    const sources = (await get(recs(`${R.legacyBlob}/snapshots/`))).json.sources;
-    expect(sources[0].source).toBe('blob');
-    expect(sources[0].blob_key).toMatch(/^\d{13}-\d{13}$/);
-    const res = await get(recs(`${R.legacyBlob}/snapshots/?source=blob&blob_key=${sources[0].blob_key}`));
-    expect(res.headers.get('content-type')).toBe('application/json');
-    const lines = res.text.split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ window_id: expect.any(String), data: expect.any(Array) });
-    expect(lines[0].data[0].timestamp).toBe(Number(sources[0].blob_key.split('-')[0]));
+  it("today: every demo recording's listing has only blob_v2 blocks (keys 0, 1, …) or a single blob_v2_lts file", async () => {
+    for (const r of DEMO.recordings) {
+      const res = await get(`/api/projects/${r.projectId}/session_recordings/${r.id}/snapshots/`);
+      expect(res.status, r.name).toBe(200);
+      const sources = res.json.sources as Array<{ source: string; blob_key: string | null; start_timestamp: string | null; end_timestamp: string | null }>;
+      expect(sources.length, r.name).toBeGreaterThan(0);
+      if (sources[0]!.source === 'blob_v2_lts') {
+        expect(sources, r.name).toEqual([{ source: 'blob_v2_lts', start_timestamp: null, end_timestamp: null, blob_key: r.ltsBlobKey }]);
+      } else {
+        expect(sources, r.name).toEqual(sources.map((_, i) => ({ source: 'blob_v2', start_timestamp: expect.stringMatching(/Z$/), end_timestamp: expect.stringMatching(/Z$/), blob_key: String(i) })));
+      }
+    }
   });
 
-  it('serves the tail of the ongoing recording as realtime', async () => {
+  it('today: the legacy recording is its long-term copy, holding every event of its v1 files', async () => {
+    const lts = DEMO.recordings.find((r) => r.name === 'legacyBlob')!.ltsBlobKey!;
+    expect(lts).toBe(`session_recordings_lts/team_id/${MAIN}/session_id/${R.legacyBlob}/data`);
+    expect((await get(recs(`${R.legacyBlob}/snapshots/`))).json.sources).toEqual([{ source: 'blob_v2_lts', start_timestamp: null, end_timestamp: null, blob_key: lts }]);
+    // The same recording in both APIs, on one clock: today's LTS file against 2024's v1 files.
+    const now = new Date();
+    const [today, old] = await Promise.all([startSandbox({ now }), startSandbox({ api: '2024', now })]);
+    try {
+      const snapshots = (box: Sandbox, query: string) => fetch(`${box.url}/api/projects/${MAIN}/session_recordings/${R.legacyBlob}/snapshots/${query}`, { headers: AUTH });
+      const res = await snapshots(today, `?source=blob_v2_lts&blob_key=${encodeURIComponent(lts)}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('max-age=86400');
+      const events = parseJsonl(await res.text()).map(([w, e]) => `${w}:${e.type}:${e.timestamp}`);
+      const files = ((await (await snapshots(old, '')).json()) as { sources: Array<{ source: string; blob_key: string }> }).sources;
+      expect(files.every((f) => f.source === 'blob')).toBe(true);
+      const v1: string[] = [];
+      for (const f of files) {
+        for (const line of (await (await snapshots(old, `?source=blob&blob_key=${f.blob_key}`)).text()).split('\n')) {
+          const { window_id, data } = JSON.parse(line);
+          for (const e of data) v1.push(`${window_id}:${e.type}:${e.timestamp}`);
+        }
+      }
+      expect(events.length).toBeGreaterThan(10);
+      expect(events).toEqual(v1);
+    } finally {
+      await Promise.all([today.close(), old.close()]);
+    }
+  });
+
+  it('today: the ongoing recording lists only its stored blocks, which end before the recording does', async () => {
     const sources = (await get(recs(`${R.ongoing}/snapshots/`))).json.sources;
-    const realtime = sources.at(-1);
-    expect(realtime).toEqual({ source: 'realtime', start_timestamp: expect.any(String), end_timestamp: null, blob_key: null });
-    const res = await get(recs(`${R.ongoing}/snapshots/?source=realtime`));
-    expect(res.json.snapshots.length).toBeGreaterThan(0);
-    expect(res.json.snapshots[0]).toMatchObject({ windowId: expect.any(String), type: expect.any(Number) });
-    expect(res.json.snapshots[0].timestamp).toBeGreaterThanOrEqual(Date.parse(realtime.start_timestamp));
-    const lastBlock = sources.at(-2);
-    expect(Date.parse(lastBlock.end_timestamp)).toBeLessThan(res.json.snapshots[0].timestamp);
-    const v2 = await get(recs(`${R.ongoing}/snapshots/?source=realtime&version=2024-04-30`));
-    expect(JSON.parse(v2.text.split('\n')[0]!)).toMatchObject({ window_id: expect.any(String), data: expect.any(Array) });
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.every((s: any) => s.source === 'blob_v2')).toBe(true);
+    const rec = (await get(recs(`${R.ongoing}/`))).json;
+    expect(rec.ongoing).toBe(true);
+    const lines = await allBlobV2Events(R.ongoing);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.at(-1)![1].timestamp).toBeLessThan(Date.parse(rec.end_time));
+  });
+
+  it("today: source=realtime and source=blob are invalid, with PostHog's 400", async () => {
+    const sources = (await get(recs(`${R.legacyBlob}/snapshots/`))).json.sources;
+    for (const path of [
+      `${R.ongoing}/snapshots/?source=realtime`,
+      `${R.ongoing}/snapshots/?source=realtime&version=2024-04-30`,
+      `${R.legacyBlob}/snapshots/?source=blob&blob_key=${encodeURIComponent(sources[0].blob_key)}`,
+      `${R.legacyBlob}/snapshots/?source=blob&blob_key=1747540783283-1747540787122`,
+      `${R.checkoutFailure}/snapshots/?source=realtime`,
+    ]) {
+      const res = await get(recs(path));
+      expect(res.status, path).toBe(400);
+      expect(res.json, path).toMatchObject({ type: 'validation_error', detail: 'Invalid source must be one of [blob_v2, blob_v2_ts, None]' });
+    }
   });
 
   it('produces rrweb data whose node references all resolve', async () => {
@@ -548,6 +592,43 @@ describe('snapshots', () => {
         }
       }
     }
+  });
+});
+
+describe('snapshots in the 2024 API: v1 blob files and the realtime tail', () => {
+  let today: Sandbox;
+  beforeAll(async () => {
+    today = sb;
+    sb = await startSandbox({ api: '2024' });
+  });
+  afterAll(async () => {
+    await sb.close();
+    sb = today;
+  });
+
+  it('2024: serves the legacy recording as v1 blob files of {window_id, data}', async () => {
+    const sources = (await get(recs(`${R.legacyBlob}/snapshots/`))).json.sources;
+    expect(sources[0].source).toBe('blob');
+    expect(sources[0].blob_key).toMatch(/^\d{13}-\d{13}$/);
+    const res = await get(recs(`${R.legacyBlob}/snapshots/?source=blob&blob_key=${sources[0].blob_key}`));
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const lines = res.text.split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({ window_id: expect.any(String), data: expect.any(Array) });
+    expect(lines[0].data[0].timestamp).toBe(Number(sources[0].blob_key.split('-')[0]));
+  });
+
+  it('2024: serves the tail of the ongoing recording as realtime', async () => {
+    const sources = (await get(recs(`${R.ongoing}/snapshots/`))).json.sources;
+    const realtime = sources.at(-1);
+    expect(realtime).toEqual({ source: 'realtime', start_timestamp: expect.any(String), end_timestamp: null, blob_key: null });
+    const res = await get(recs(`${R.ongoing}/snapshots/?source=realtime`));
+    expect(res.json.snapshots.length).toBeGreaterThan(0);
+    expect(res.json.snapshots[0]).toMatchObject({ windowId: expect.any(String), type: expect.any(Number) });
+    expect(res.json.snapshots[0].timestamp).toBeGreaterThanOrEqual(Date.parse(realtime.start_timestamp));
+    const lastBlock = sources.at(-2);
+    expect(Date.parse(lastBlock.end_timestamp)).toBeLessThan(res.json.snapshots[0].timestamp);
+    const v2 = await get(recs(`${R.ongoing}/snapshots/?source=realtime&version=2024-04-30`));
+    expect(JSON.parse(v2.text.split('\n')[0]!)).toMatchObject({ window_id: expect.any(String), data: expect.any(Array) });
   });
 });
 

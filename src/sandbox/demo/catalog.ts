@@ -418,7 +418,7 @@ export const RECORDING_SEEDS: readonly RecordingSeed[] = [
     device: device('Chrome', 131, 'Mac OS X', '15.1', 'Desktop', 1440, 900, ['FR', 'France', 'Lyon'], 'https://www.example.com/'),
     viewed: false,
     viewers: [],
-    summary: 'Still in progress: browsing jackets right now. Its last ~90 s are only in the realtime source.',
+    summary: 'Still in progress: browsing jackets right now. Its last ~90 s are not in a stored block yet: only the 2024 API serves them (realtime source).',
   },
   {
     name: 'longTermStorage',
@@ -450,7 +450,7 @@ export const RECORDING_SEEDS: readonly RecordingSeed[] = [
     device: device('Chrome', 129, 'Mac OS X', '13.6', 'Desktop', 1280, 720, ['BR', 'Brazil', 'São Paulo']),
     viewed: true,
     viewers: [],
-    summary: 'Five days old (outside the default -3d window): adds and removes items in the cart. Served as legacy v1 "blob" sources.',
+    summary: 'Five days old (outside the default -3d window): adds and removes items in the cart. Served as legacy v1 "blob" sources in the 2024 API, as one blob_v2_lts file today.',
   },
   {
     name: 'accountSettings',

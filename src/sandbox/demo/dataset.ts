@@ -1,6 +1,7 @@
 // Builds the demo recordings. Scripts (events with times relative to the recording start)
 // are generated once per process; each sandbox then pins them to its own clock, and lays
-// them out the way PostHog stores them (blob_v2 blocks, one LTS file, v1 blobs, realtime).
+// them out the way PostHog stores them (blob_v2 blocks, one LTS file, v1 blobs, realtime;
+// snapshots.ts picks which of these the imitated API serves).
 
 import { RECORDING_SEEDS, ltsBlobKey, type RecordingSeed, type ScriptedName } from './catalog.js';
 import { recordedScript, type RecordedScript } from './recorded.js';
