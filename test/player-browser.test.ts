@@ -124,6 +124,30 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     return { player: player! };
   }
 
+  /** The player's position (ms, from its #time) and the view's clock (ms), read in one go. */
+  async function position(player: Frame): Promise<{ ms: number; wall: number }> {
+    return (await player.evaluate(`({ ms: Number(document.getElementById('time').dataset.ms), wall: performance.now() })`)) as { ms: number; wall: number };
+  }
+
+  const playing = async (player: Frame) => (await player.getAttribute('#play', 'aria-pressed')) === 'true';
+
+  /** Pauses, moves the scrubber to `t` as a user would (its change event), and plays from there. */
+  async function playFrom(player: Frame, t: number): Promise<void> {
+    if (await playing(player)) await player.click('#play');
+    await player.evaluate(`(() => { const s = document.getElementById('scrubber'); s.value = '${t}'; s.dispatchEvent(new Event('change')); })()`);
+    await expect.poll(async () => Math.abs((await position(player)).ms - t), { timeout: 10_000 }).toBeLessThan(250);
+    await player.click('#play');
+    expect(await playing(player)).toBe(true);
+  }
+
+  /** Recorded ms per wall-clock ms over about `wallMs` of playing. */
+  async function rate(player: Frame, wallMs: number): Promise<number> {
+    const a = await position(player);
+    await new Promise((resolve) => setTimeout(resolve, wallMs));
+    const b = await position(player);
+    return (b.ms - a.ms) / (b.wall - a.wall);
+  }
+
   it('plays the recorded checkout: its page renders, the console-error marker seeks to the error, and nothing is fetched from outside', async () => {
     const host = await openHost({ project_id: P, id: R.recordedCheckout });
     try {
@@ -218,6 +242,47 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
       expect(fit.frame).toBeGreaterThan(fit.stage);
       expect(fit.screen).toBeLessThanOrEqual(fit.stage + 1);
       expect(host.requests.filter((url) => !host.origins.some((origin) => url.startsWith(`${origin}/`)) && !/^(data|blob|about):/.test(url))).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('plays faster at 4× than at 1×, and a change of speed keeps the position and the play/pause state', async () => {
+    const host = await openHost({ project_id: P, id: R.recordedCheckout });
+    try {
+      const { player } = await frames(host.page);
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+      // No idle stretch may be skipped while measuring: skipping changes the speed by itself.
+      await player.uncheck('#skip');
+      expect(await player.inputValue('#speed')).toBe('1');
+      await playFrom(player, 2_000);
+      const normal = await rate(player, 1_000);
+
+      // 4× while playing: on from where it was, still playing, four times as fast (margins: a loaded machine).
+      const before = await position(player);
+      await player.selectOption('#speed', '4');
+      const after = await position(player);
+      expect(after.ms).toBeGreaterThanOrEqual(before.ms);
+      expect(after.ms - before.ms).toBeLessThan(4 * (after.wall - before.wall) + 500);
+      expect(await playing(player)).toBe(true);
+      const fast = await rate(player, 1_000);
+      expect(normal).toBeGreaterThan(0.4);
+      expect(normal).toBeLessThan(1.6);
+      expect(fast / normal).toBeGreaterThan(2.5);
+      expect(fast / normal).toBeLessThan(6);
+      expect(await playing(player)).toBe(true);
+
+      // Paused, a change of speed neither moves nor starts it; playing again goes on at the new speed.
+      await player.click('#play');
+      const paused = await position(player);
+      await player.selectOption('#speed', '0.5');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await playing(player)).toBe(false);
+      expect(Math.abs((await position(player)).ms - paused.ms)).toBeLessThan(50);
+      await player.click('#play');
+      const slow = await rate(player, 1_000);
+      expect(Math.abs((await position(player)).ms - paused.ms)).toBeLessThan(3_000);
+      expect(fast / slow).toBeGreaterThan(4);
     } finally {
       await host.close();
     }
