@@ -124,6 +124,30 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     return { player: player! };
   }
 
+  /** The player's position (ms, from its #time) and the view's clock (ms), read in one go. */
+  async function position(player: Frame): Promise<{ ms: number; wall: number }> {
+    return (await player.evaluate(`({ ms: Number(document.getElementById('time').dataset.ms), wall: performance.now() })`)) as { ms: number; wall: number };
+  }
+
+  const playing = async (player: Frame) => (await player.getAttribute('#play', 'aria-pressed')) === 'true';
+
+  /** Pauses, moves the scrubber to `t` as a user would (its change event), and plays from there. */
+  async function playFrom(player: Frame, t: number): Promise<void> {
+    if (await playing(player)) await player.click('#play');
+    await player.evaluate(`(() => { const s = document.getElementById('scrubber'); s.value = '${t}'; s.dispatchEvent(new Event('change')); })()`);
+    await expect.poll(async () => Math.abs((await position(player)).ms - t), { timeout: 10_000 }).toBeLessThan(250);
+    await player.click('#play');
+    expect(await playing(player)).toBe(true);
+  }
+
+  /** Recorded ms per wall-clock ms over about `wallMs` of playing. */
+  async function rate(player: Frame, wallMs: number): Promise<number> {
+    const a = await position(player);
+    await new Promise((resolve) => setTimeout(resolve, wallMs));
+    const b = await position(player);
+    return (b.ms - a.ms) / (b.wall - a.wall);
+  }
+
   it('plays the recorded checkout: its page renders, the console-error marker seeks to the error, and nothing is fetched from outside', async () => {
     const host = await openHost({ project_id: P, id: R.recordedCheckout });
     try {
@@ -218,6 +242,128 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
       expect(fit.frame).toBeGreaterThan(fit.stage);
       expect(fit.screen).toBeLessThanOrEqual(fit.stage + 1);
       expect(host.requests.filter((url) => !host.origins.some((origin) => url.startsWith(`${origin}/`)) && !/^(data|blob|about):/.test(url))).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('plays faster at 4× than at 1×, and a change of speed keeps the position and the play/pause state', async () => {
+    const host = await openHost({ project_id: P, id: R.recordedCheckout });
+    try {
+      const { player } = await frames(host.page);
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+      // No idle stretch may be skipped while measuring: skipping changes the speed by itself.
+      await player.uncheck('#skip');
+      expect(await player.inputValue('#speed')).toBe('1');
+      await playFrom(player, 2_000);
+      const normal = await rate(player, 1_000);
+
+      // 4× while playing: on from where it was, still playing, four times as fast (margins: a loaded machine).
+      const before = await position(player);
+      await player.selectOption('#speed', '4');
+      const after = await position(player);
+      expect(after.ms).toBeGreaterThanOrEqual(before.ms);
+      expect(after.ms - before.ms).toBeLessThan(4 * (after.wall - before.wall) + 500);
+      expect(await playing(player)).toBe(true);
+      const fast = await rate(player, 1_000);
+      expect(normal).toBeGreaterThan(0.4);
+      expect(normal).toBeLessThan(1.6);
+      expect(fast / normal).toBeGreaterThan(2.5);
+      expect(fast / normal).toBeLessThan(6);
+      expect(await playing(player)).toBe(true);
+
+      // Paused, a change of speed neither moves nor starts it; playing again goes on at the new speed.
+      await player.click('#play');
+      const paused = await position(player);
+      await player.selectOption('#speed', '0.5');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await playing(player)).toBe(false);
+      expect(Math.abs((await position(player)).ms - paused.ms)).toBeLessThan(50);
+      await player.click('#play');
+      const slow = await rate(player, 1_000);
+      expect(Math.abs((await position(player)).ms - paused.ms)).toBeLessThan(3_000);
+      expect(fast / slow).toBeGreaterThan(4);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('skips an idle stretch with skip inactivity on (and plays it at 1× with it off); toggling it keeps the position and the play state', async () => {
+    // twoTabs (a sandbox demo story): its first tab, the one shown first, gets no input from 3.5 s to
+    // 30.7 s while the user works in the second tab (no events at all there after 3.9 s).
+    const id = R.twoTabs;
+    const digest = (await h.client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id } })).structuredContent as {
+      start_time: string;
+      windows: Array<{ w: string; window_id: string | null }>;
+    };
+    const pairs: Array<[string | null, { type: number; timestamp: number; data?: { source?: number } }]> = [];
+    for (let cursor: string | null = null, pages = 0; pages === 0 || (cursor && pages < 20); pages++) {
+      const page = (await h.client.callTool({ name: 'session-recording-replay-events', arguments: { project_id: P, id, ...(cursor ? { cursor } : {}) } })).structuredContent as { events: string; next_cursor: string | null };
+      pairs.push(...(JSON.parse(page.events) as typeof pairs));
+      cursor = page.next_cursor;
+    }
+    const host = await openHost({ project_id: P, id });
+    try {
+      const { player } = await frames(host.page);
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+      // The longest stretch without input (rrweb's user interactions: mouse, scroll, resize, input) in the tab shown.
+      const label = (await player.inputValue('#windows')) || 'w1';
+      const shown = digest.windows.find((w) => w.w === label)!.window_id;
+      const start = Date.parse(digest.start_time);
+      const input = pairs.filter(([w, e]) => w === shown && e.type === 3 && (e.data?.source ?? 0) >= 1 && (e.data?.source ?? 0) <= 5).map(([, e]) => e.timestamp - start);
+      let gap = { from: 0, to: 0 };
+      for (let i = 1; i < input.length; i++) if (input[i]! - input[i - 1]! > gap.to - gap.from) gap = { from: input[i - 1]!, to: input[i]! };
+      expect(gap.to - gap.from).toBeGreaterThan(20_000);
+      const from = Math.max(0, gap.from - 1_000);
+
+      // Skip on (the default): past the idle stretch in a fraction of its length.
+      expect(await player.isChecked('#skip')).toBe(true);
+      await playFrom(player, from);
+      const t0 = await position(player);
+      await expect.poll(async () => (await position(player)).ms, { timeout: 20_000, interval: 100 }).toBeGreaterThan(gap.to);
+      const skipped = await position(player);
+      const wall = skipped.wall - t0.wall;
+      expect(wall).toBeLessThan((gap.to - gap.from) / 2);
+      expect(await playing(player)).toBe(true);
+
+      // Skip off: the same stretch plays at 1×, a fraction of the pace with skip on.
+      await player.uncheck('#skip');
+      await playFrom(player, from);
+      const normal = await rate(player, 2_500);
+      const unskipped = await position(player);
+      expect(unskipped.ms).toBeLessThan(gap.from + 6_000);
+      expect(normal).toBeGreaterThan(0.4);
+      expect((skipped.ms - t0.ms) / wall / normal).toBeGreaterThan(2);
+
+      // Turned on in the middle of the stretch, while playing: from where it is, still playing, and past it soon.
+      const before = await position(player);
+      await player.check('#skip');
+      expect((await position(player)).ms).toBeGreaterThanOrEqual(before.ms);
+      expect(await playing(player)).toBe(true);
+      const on = await position(player);
+      expect(gap.to - on.ms).toBeGreaterThan(15_000);
+      await expect.poll(async () => (await position(player)).ms, { timeout: 20_000, interval: 100 }).toBeGreaterThan(gap.to);
+      expect((await position(player)).wall - on.wall).toBeLessThan((gap.to - on.ms) / 2);
+
+      // Played from the middle of the stretch (a seek there): skipping at once.
+      await playFrom(player, gap.from + 3_000);
+      expect(await rate(player, 700)).toBeGreaterThan(1.5);
+      // A change of speed in the middle of the skip: on from where it is, still playing, still skipping.
+      const skipping = await position(player);
+      await player.selectOption('#speed', '0.5');
+      expect((await position(player)).ms).toBeGreaterThanOrEqual(skipping.ms);
+      expect(await playing(player)).toBe(true);
+      expect(await rate(player, 700)).toBeGreaterThan(1.5);
+      expect((await position(player)).ms).toBeLessThan(gap.to);
+
+      // Turned off there, while playing: on from where it is, at the speed chosen (0.5×).
+      const still = await position(player);
+      await player.uncheck('#skip');
+      expect((await position(player)).ms).toBeGreaterThanOrEqual(still.ms);
+      expect(await playing(player)).toBe(true);
+      const slow = await rate(player, 1_000);
+      expect(slow).toBeGreaterThan(0.2);
+      expect(slow).toBeLessThan(0.8);
     } finally {
       await host.close();
     }

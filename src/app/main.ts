@@ -15,6 +15,9 @@ const EVENTS_TOOL = 'session-recording-replay-events';
 const FIRST_PAGE_BYTES = 300_000;
 const PAGE_BYTES = 4_000_000;
 const SPEEDS = [0.5, 1, 2, 4, 8];
+/** rrweb's event type and incremental source numbers */
+const INCREMENTAL_SNAPSHOT = 3;
+const MUTATION = 0;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ui = {
@@ -131,7 +134,7 @@ function ingest(events: Array<[string | null, RrwebEvent]>, first: boolean): voi
   for (const event of added.get(shown) ?? []) replayer.addEvent(event as never);
   if (starved && playing) {
     starved = false;
-    replayer.play(replayer.getCurrentTime());
+    playAt(replayer.getCurrentTime());
   }
 }
 
@@ -178,10 +181,41 @@ function seek(t: number, play = playing): void {
   if (!replayer || !shown || !model) return;
   const local = Math.max(0, t - offsetOf(shown));
   starved = false;
-  if (play) replayer.play(local);
+  if (play) playAt(local);
   else replayer.pause(local);
   setPlaying(play);
   update();
+}
+
+function playAt(local: number): void {
+  replayer?.play(local);
+  decideSkip();
+}
+
+/**
+ * rrweb decides to skip an idle stretch only when it casts an event, looking ahead from that
+ * event. Playing from inside a stretch with no events (a seek, a start there) or turning skip on
+ * in one would play the rest of it at normal speed; an empty mutation cast at once (it changes
+ * nothing in the page) makes it decide from where the player is.
+ */
+function decideSkip(): void {
+  if (!replayer || !ui.skip.checked) return;
+  const { startTime, endTime } = replayer.getMetaData();
+  const at = startTime + replayer.getCurrentTime() + 1;
+  if (at >= endTime) return;
+  replayer.addEvent({ type: INCREMENTAL_SNAPSHOT, timestamp: at, data: { source: MUTATION, texts: [], attributes: [], removes: [], adds: [] } } as never);
+}
+
+/**
+ * Speed and skip as the controls say, from where the player is, playing or paused as it was.
+ * Skip goes off first: that ends a skip under way and rrweb's memory of it (else a new speed would
+ * end the skip and none would start again until the next input); then it is decided afresh.
+ */
+function applySettings(): void {
+  if (!replayer) return;
+  replayer.setConfig({ skipInactive: false, speed: Number(ui.speed.value) });
+  replayer.setConfig({ skipInactive: ui.skip.checked });
+  if (playing) decideSkip();
 }
 
 function setPlaying(value: boolean): void {
@@ -201,8 +235,8 @@ ui.link.addEventListener('click', (event) => {
   if (ui.link.href) void app.openLink({ url: ui.link.href }).catch(() => setStatus(`Open this link yourself: ${ui.link.href}`, true));
 });
 ui.speed.replaceChildren(...SPEEDS.map((s) => new Option(`${s}×`, String(s), s === 1, s === 1)));
-ui.speed.addEventListener('change', () => replayer?.setConfig({ speed: Number(ui.speed.value) }));
-ui.skip.addEventListener('change', () => replayer?.setConfig({ skipInactive: ui.skip.checked }));
+ui.speed.addEventListener('change', applySettings);
+ui.skip.addEventListener('change', applySettings);
 ui.windows.addEventListener('change', () => {
   const track = model?.byLabel(ui.windows.value);
   if (track?.hasFullSnapshot) show(track, now(), playing);
