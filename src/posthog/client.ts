@@ -376,9 +376,13 @@ export class PostHogClient {
     // The call's wall clock may end before the request's own timeout: then it is the call that is up.
     const callLeft = this.budget ? this.budget.remainingMs() : Infinity;
     const limit = Math.max(1, Math.min(this.options.timeoutMs, callLeft));
-    const reason = limit < this.options.timeoutMs ? new TimeoutMarker() : new DOMException(`No complete answer within ${this.options.timeoutMs} ms`, 'TimeoutError');
+    const timeoutMs = this.options.timeoutMs;
     // undici rejects (or fails the body) with this reason: a TimeoutError, reported as a timeout.
-    const deadline = setTimeout(() => controller.abort(reason), limit).unref();
+    // Made only when the time is up: an error's stack trace costs tens of µs, on every request.
+    const deadline = setTimeout(
+      () => controller.abort(limit < timeoutMs ? new TimeoutMarker() : new DOMException(`No complete answer within ${timeoutMs} ms`, 'TimeoutError')),
+      limit,
+    ).unref();
     let release: (() => void) | undefined;
     const done = () => {
       clearTimeout(deadline);
