@@ -40,7 +40,7 @@ export const recordingIdField = z
 /** The JSON Schema carries the range and the default; the words only say what it is. */
 export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback).describe('Page size.');
 
-export const offsetField = z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip: the previous next_offset.');
+export const offsetField = z.number().int().min(0).max(1_000_000).default(0).describe('The previous next_offset.');
 
 export const timezoneField = z
   .enum(TIMEZONES, { error: (issue) => `timezone must be an IANA name from PostHog's list, like "Europe/Berlin" or "America/New_York"; ${clip(JSON.stringify(issue.input) ?? String(typeof issue.input), 80)} is not on it` })

@@ -7,8 +7,8 @@ export const projectCreate = defineTool({
   name: 'project-create',
   title: 'Create a project',
   toolset: 'projects',
-  description: `Create a project in the key owner's current organization and return it. Set only the fields the user asks for (defaults: timezone UTC, recordings off).
-Not idempotent: each call creates another project, so check projects-list first. The new project becomes the key owner's current one ("@current"). A duplicate name gives 409; plan limits give 403. not_applied names given settings PostHog did not take.`,
+  description: `Create a project in the key owner's current organization; it becomes their current one ("@current"). Set only the fields the user asks for (defaults: timezone UTC, recordings off).
+Not idempotent: each call creates another project, so check projects-list first.`,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ ...optionalProjectFields, name: writableProjectFields.name }),

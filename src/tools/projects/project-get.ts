@@ -12,7 +12,7 @@ export const projectGet = defineTool({
   name: 'project-get',
   title: 'Get a project',
   toolset: 'projects',
-  description: `One project's settings: name, timezone, organization, recording and capture settings, timestamps. Settings objects (filters, onboarding state…) are named in omitted_fields unless include_settings is true; secrets are never returned.
+  description: `One project's settings: name, timezone, organization, recording and capture settings, timestamps. Settings objects are only named (omitted_fields) unless include_settings; secrets are never returned.
 Next: project-update to change a setting, session-recordings-list for its recordings.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),

@@ -9,8 +9,7 @@ export const projectUpdate = defineTool({
   name: 'project-update',
   title: 'Update a project\'s settings',
   toolset: 'projects',
-  description: `Change settings of a project (PATCH). Only the fields given are sent; their old values are lost, so read them with project-get first if they may be wanted back. E.g. {"id": 123, "session_recording_opt_in": true}.
-Returns the updated project, the fields changed, and any field PostHog did not apply (not_applied).`,
+  description: `Change settings of a project (PATCH). Only the fields given are sent; their old values are lost, so read them with project-get first if they may be wanted back.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ id: projectIdInput, ...optionalProjectFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {

@@ -12,8 +12,8 @@ export const projectsList = defineTool({
   name: 'projects-list',
   title: 'List projects',
   toolset: 'projects',
-  description: `The projects of the key owner's current organization: id, name, timezone, whether each is a demo and has received events.
-Use it to find the project_id the recording tools need, or to check a name before project-create. Page with offset=next_offset while has_more.`,
+  description: `Projects of the key owner's current organization: id, name, timezone, whether it is a demo or has events.
+Use it to find the project_id the recording tools need, or to check a name before project-create.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({

@@ -126,7 +126,7 @@ export const writableProjectFields = {
   slack_incoming_webhook: z.string().max(2000).describe('Slack webhook URL.'),
   anonymize_ips: z.boolean().describe('Drop client IPs.'),
   completed_snippet_onboarding: z.boolean().describe('Snippet installed.'),
-  test_account_filters: filtersOrObject.describe('Filters marking test users: property filters, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
+  test_account_filters: filtersOrObject.describe('Property filters marking test users, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
   test_account_filters_default_checked: z.boolean().describe('Hide test users by default.'),
   path_cleaning_filters: filtersOrObject.describe('URL path rules, e.g. [{"regex":"^/users/[0-9]+","alias":"/users/<id>"}].'),
   is_demo: z.boolean().describe('Demo project.'),

@@ -12,7 +12,7 @@ export const sessionRecordingDelete = defineTool({
   title: 'Delete a session recording',
   toolset: 'recordings',
   description: `Permanently delete one recording and its replay data; this cannot be undone. Only when the user asks to delete that recording.
-Returns what was deleted (id, project, start time, duration, person, start URL); an unknown id is reported as not found and nothing is deleted.`,
+Returns what was deleted; an unknown id is reported as not found and nothing is deleted.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({

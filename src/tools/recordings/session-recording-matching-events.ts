@@ -36,8 +36,8 @@ export const sessionRecordingMatchingEvents = defineTool({
   name: 'session-recording-matching-events',
   title: 'Find events matching a filter in a recording',
   toolset: 'recordings',
-  description: `Events (uuid, timestamp) in one recording that match event or action filters, e.g. when the user hit "$rageclick" or "$exception"; the timestamps locate the moment in session-recording-snapshots.
-Where PostHog refuses its internal endpoint (PostHog Cloud today), the answer comes from its query API (key scope query:read).`,
+  description: `Events (uuid, timestamp) in one recording matching event and/or action filters (at least one), e.g. when the user hit "$rageclick" or "$exception"; the timestamps locate the moment in session-recording-snapshots.
+May need key scope query:read (PostHog Cloud does).`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z

@@ -18,14 +18,14 @@ export const sessionRecordingProperties = defineTool({
   name: 'session-recording-properties',
   title: 'Get recordings\' browser and location properties',
   toolset: 'recordings',
-  description: `For up to 100 recordings, the properties of each session's first pageview: OS, browser, device type, URL, host, path, country. Use it to compare sessions (all Safari on iOS?).
-Where PostHog lacks its internal endpoint (PostHog Cloud today), the answer comes from its query API (key scope query:read), searching events since date_from.`,
+  description: `Each recording's first-pageview properties: OS, browser, device type, URL, host, path, country. Use it to compare sessions (all Safari on iOS?).
+May need key scope query:read (PostHog Cloud does); then it reads events since date_from.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       session_ids: z.array(recordingIdField).min(1).max(100).describe('Recording (session) ids.'),
-      date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Oldest session start to search from (query API only), e.g. "-30d" or "2025-06-01".'),
+      date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Oldest session start to search from (PostHog Cloud), e.g. "-30d" or "2025-06-01".'),
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),

@@ -22,14 +22,14 @@ export const sessionRecordingReplayEvents = defineTool({
   name: 'session-recording-replay-events',
   title: 'Recording events for the player',
   toolset: 'recordings',
-  description: `For the session-recording-replay player only (an MCP App calls it; agents should use session-recording-snapshots or session-recording-summary instead): a recording's decoded rrweb events in large pages. Pass next_cursor back as cursor until it is null.`,
+  description: `For the session-recording-replay player (an MCP App) only; agents use session-recording-summary or session-recording-snapshots instead. A recording's decoded rrweb events in large pages.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       id: recordingIdField.describe('Recording (session) id.'),
       cursor: z.string().max(4_000).optional().describe('The previous next_cursor.'),
-      max_bytes: z.number().int().min(10_000).max(16_000_000).optional().describe('Page size in bytes of JSON (default 4 MB); a full snapshot is never split, so a page may pass it by one event.'),
+      max_bytes: z.number().int().min(10_000).max(16_000_000).optional().describe('Page size in bytes of JSON (default 4 MB); one full snapshot may pass it.'),
     }),
   outputSchema: z.looseObject({
     // A JSON array of [window_id, rrweb event] pairs, in the recording's order, as one string:

@@ -17,8 +17,8 @@ export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',
   title: 'List session recordings',
   toolset: 'recordings',
-  description: `A project's session recordings, a page at a time, newest first unless ordered: id, start time, duration, activity and console error counts, person, start URL. PostHog searches only the last 3 days unless date_from is given (e.g. "-30d"); errors first: order="console_error_count".
-Next: session-recording-get or session-recording-snapshots. Page with offset=next_offset while has_more.`,
+  description: `A project's session recordings: id, start time, duration, activity and console error counts, person, start URL. Without date_from PostHog looks back only 3 days; errors first: order="console_error_count".
+Next: session-recording-summary; across many recordings: session-recordings-triage.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
