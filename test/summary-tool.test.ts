@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { DEMO } from '../src/sandbox/index.js';
 import { demoScripts } from '../src/sandbox/demo/dataset.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
@@ -193,5 +194,29 @@ describe('session-recording-summary against the 2024 API (v1 blob files, a realt
     const asked = apiRequests(h.sandbox).map((q) => q.query.source);
     expect(asked).toContain('blob');
     expect(asked).toContain('realtime');
+  });
+});
+
+describe('waiting for a digest slot', () => {
+  // Every digest slot is held by slow digests, two in a row (each two block requests of 600 ms),
+  // so a summary that arrives meanwhile waits about 2.4 s for a slot. It must still read its
+  // recording: no request of its own may run into POSTHOG_TIMEOUT_MS (here 1.5 s) while it waits.
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ client: { timeoutMs: 1_500 } });
+  });
+  afterAll(() => h.close());
+
+  it('a summary queued behind busy digests reads every block', async () => {
+    const slots = Math.max(1, Math.min(4, availableParallelism()));
+    h.sandbox.injectFault({ path: `/api/projects/${P}/session_recordings/${R.longBrowse}/snapshots`, query: { source: 'blob_v2' }, delayMs: 600, times: Infinity });
+    const holders = Array.from({ length: 2 * slots }, () => h.call('session-recording-summary', { project_id: P, id: R.longBrowse }));
+    // Let the holders take every slot first.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const queued = await h.call('session-recording-summary', { project_id: P, id: R.checkoutFailure });
+    expect(queued.isError, text(queued)).toBeFalsy();
+    const notes = (queued.structuredContent as { notes?: string[] }).notes ?? [];
+    expect(notes.filter((n) => /could not be read/.test(n))).toEqual([]);
+    for (const held of await Promise.all(holders)) expect(held.isError, text(held)).toBeFalsy();
   });
 });
