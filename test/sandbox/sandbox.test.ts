@@ -595,7 +595,8 @@ describe('snapshots', () => {
   });
 });
 
-describe('snapshots in the 2024 API: v1 blob files and the realtime tail', () => {
+/** Within a describe: `sb` is a sandbox of the 2024 API, and today's again after it. */
+function useSandbox2024(): void {
   let today: Sandbox;
   beforeAll(async () => {
     today = sb;
@@ -605,6 +606,10 @@ describe('snapshots in the 2024 API: v1 blob files and the realtime tail', () =>
     await sb.close();
     sb = today;
   });
+}
+
+describe('snapshots in the 2024 API: v1 blob files and the realtime tail', () => {
+  useSandbox2024();
 
   it('2024: serves the legacy recording as v1 blob files of {window_id, data}', async () => {
     const sources = (await get(recs(`${R.legacyBlob}/snapshots/`))).json.sources;
@@ -634,15 +639,7 @@ describe('snapshots in the 2024 API: v1 blob files and the realtime tail', () =>
 
 describe('matching_events and properties (2024 API, legacy unscoped key)', () => {
   const path = recs('matching_events/');
-  let today: Sandbox;
-  beforeAll(async () => {
-    today = sb;
-    sb = await startSandbox({ api: '2024' });
-  });
-  afterAll(async () => {
-    await sb.close();
-    sb = today;
-  });
+  useSandbox2024();
 
   it('requires exactly one session id and at least one filter', async () => {
     const none = await get(path + q({ events: [{ id: '$pageview' }] }));
