@@ -206,11 +206,6 @@ export class PostHogClient {
     return this.options.replayRates.length > 0;
   }
 
-  /** How long one request may take, answer and body (POSTHOG_TIMEOUT_MS). */
-  get requestTimeoutMs(): number {
-    return this.options.timeoutMs;
-  }
-
   get hasApiKey(): boolean {
     return this.apiKey !== undefined;
   }

@@ -57,9 +57,6 @@ export function fetchListing(client: PostHogClient, projectId: string, id: strin
 let runnerModule: Promise<typeof import('../../digest/runner.js')> | undefined;
 const loadRunner = () => (runnerModule ??= import('../../digest/runner.js'));
 
-/** How long a digest may wait for a slot and still read the first answer it asked for before the wait. */
-const PREFETCH_FRESH_MS = 1_000;
-
 /** After this long without new data (and not ongoing), a session is over: posthog-js starts a new one after 30 minutes idle. */
 const SETTLED_AFTER_MS = 30 * 60_000;
 
@@ -114,37 +111,16 @@ export async function digestRecording(context: DigestContext, projectId: string,
  */
 async function digestUnits({ client, signal }: DigestContext, path: string, units: FetchUnit[]): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
-  const open = (unit: FetchUnit) => client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true });
-  // The first request goes out before a digest slot is taken: when other digests hold every slot
-  // (a triage), this recording's data is already on its way when one frees, and the slot's
-  // worker does not sit idle for a round trip. Settled either way, so nothing is left unhandled.
-  // Not under PostHog's replay throttle, where a request is worth far more than a round trip.
-  let first = units.length > 0 && !client.pacesReplay ? open(units[0]!).then((response) => ({ response }), (error: unknown) => ({ error })) : undefined;
-  const dropFirst = () => void first?.then((opened) => ('response' in opened ? opened.response.cancel() : undefined));
-  const waitStarted = Date.now();
-  let runner: Awaited<ReturnType<typeof startDigest>>;
-  try {
-    runner = await startDigest(signal);
-  } catch (err) {
-    dropFirst();
-    throw err;
-  }
-  // A long wait for a slot (busy digests): the early answer's time limit (POSTHOG_TIMEOUT_MS,
-  // answer and body) has been running meanwhile, so it is dropped and the unit asked for again.
-  if (Date.now() - waitStarted > Math.min(PREFETCH_FRESH_MS, client.requestTimeoutMs / 10)) {
-    dropFirst();
-    first = undefined;
-  }
+  const runner = await startDigest(signal);
   try {
     let failures = 0;
     let firstError: unknown;
     let read = 0;
-    for (const [index, unit] of units.entries()) {
+    for (const unit of units) {
       runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
       try {
-        const opened = index === 0 && first ? await first : { response: await open(unit) };
-        if ('error' in opened) throw opened.error;
-        const { response } = opened;
+        // As PostHog sent it: the digest made of it is scrubbed of the key (digestRecording).
+        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true });
         for await (const chunk of response.body) await runner.data(chunk);
         runner.endUnit();
         read++;
