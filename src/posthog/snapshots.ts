@@ -162,7 +162,9 @@ const STYLE_SHEET_RULE = 8;
 /**
  * posthog-js (cv "2024-10") gzips the heavy parts of some events and sends the bytes as a latin1
  * string: a full snapshot's `data`; a mutation's adds/removes/texts/attributes; a style sheet
- * rule's adds/removes. A field that fails to decompress is left as it was.
+ * rule's adds/removes. A field that fails to decompress (corrupt, or past the inflate bound) is
+ * never passed on as its bytes: no reader can use them, and no scan for the API key sees into
+ * them. A full snapshot's data becomes UNREADABLE_DATA; a mutation's or rule's field, empty.
  */
 export function decompressEvent(event: RrwebEvent): RrwebEvent {
   if (!('cv' in event)) return event;
@@ -170,24 +172,22 @@ export function decompressEvent(event: RrwebEvent): RrwebEvent {
   // One budget for all of an event's fields: four fields must not inflate to four times the cap.
   const budget = { left: MAX_INFLATED_BYTES };
   if (event.type === FULL_SNAPSHOT && typeof event.data === 'string') {
-    const data = unzipField(event.data, budget);
-    return data === undefined ? event : { ...rest, data };
+    return { ...rest, data: unzipField(event.data, budget) ?? UNREADABLE_DATA };
   }
   if (event.type === INCREMENTAL_SNAPSHOT && typeof event.data === 'object' && event.data !== null) {
     const data = { ...(event.data as Record<string, unknown>) };
     const fields =
       data.source === MUTATION ? ['adds', 'removes', 'texts', 'attributes'] : data.source === STYLE_SHEET_RULE ? ['adds', 'removes'] : [];
     for (const field of fields) {
-      if (typeof data[field] === 'string') {
-        const value = unzipField(data[field] as string, budget);
-        if (value === undefined) return event;
-        data[field] = value;
-      }
+      if (typeof data[field] === 'string') data[field] = unzipField(data[field] as string, budget) ?? [];
     }
     return { ...rest, data };
   }
   return event;
 }
+
+/** A full snapshot's data that was compressed and could not be read (corrupt, or too large). */
+export const UNREADABLE_DATA = '<compressed data that could not be read>';
 
 /** The most one event's compressed fields may inflate to, together. */
 const MAX_INFLATED_BYTES = 8 * 1024 * 1024;

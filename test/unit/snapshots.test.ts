@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { consoleText, decompressEvent, eventsFromLine, lines, planUnits, type SnapshotSource } from '../../src/posthog/snapshots.js';
+import { UNREADABLE_DATA, consoleText, decompressEvent, eventsFromLine, lines, planUnits, type SnapshotSource } from '../../src/posthog/snapshots.js';
 
 const src = (source: string, blob_key: string | null): SnapshotSource => ({ source, blob_key, start_timestamp: null, end_timestamp: null });
 const packed = (value: unknown) => gzipSync(JSON.stringify(value)).toString('latin1');
@@ -52,13 +52,15 @@ describe('snapshot lines', () => {
     expect(eventsFromLine('"hello"')).toBeNull();
   });
 
-  it('refuses to inflate a compressed field past its bound, leaving the event as it was', () => {
+  it('refuses to inflate a compressed field past its bound, and passes none of its bytes on', () => {
     const bomb = { type: 2, timestamp: 1, cv: '2024-10', data: gzipSync(Buffer.from(`"${'a'.repeat(20 * 1024 * 1024)}"`)).toString('latin1') };
-    expect(decompressEvent(bomb)).toBe(bomb);
+    expect(decompressEvent(bomb)).toEqual({ type: 2, timestamp: 1, data: UNREADABLE_DATA });
     // The bound is for the whole event: fields under it one by one cannot add up past it.
     const half = gzipSync(Buffer.from(`"${'a'.repeat(5 * 1024 * 1024)}"`)).toString('latin1');
     const pair = { type: 3, timestamp: 1, cv: '2024-10', data: { source: 0, adds: half, removes: half, texts: [], attributes: [] } };
-    expect(decompressEvent(pair)).toBe(pair);
+    const inflated = decompressEvent(pair);
+    expect((inflated.data as { adds: unknown }).adds).toHaveLength(5 * 1024 * 1024);
+    expect((inflated.data as { removes: unknown }).removes).toEqual([]);
   });
 
   it('joins console plugin arguments back into text: quoted strings unquoted, other values as recorded', () => {
@@ -73,7 +75,12 @@ describe('snapshot lines', () => {
     const mutation = { type: 3, timestamp: 2, cv: '2024-10', data: { source: 0, adds: packed([{ parentId: 1 }]), removes: packed([]), texts: packed([]), attributes: packed([{ id: 3 }]) } };
     expect(decompressEvent(mutation).data).toEqual({ source: 0, adds: [{ parentId: 1 }], removes: [], texts: [], attributes: [{ id: 3 }] });
     const broken = { type: 2, timestamp: 3, cv: '2024-10', data: 'not gzip' };
-    expect(decompressEvent(broken)).toBe(broken);
+    expect(decompressEvent(broken)).toEqual({ type: 2, timestamp: 3, data: UNREADABLE_DATA });
+    // A corrupt field (a flipped checksum byte) is dropped; the mutation's readable fields are kept.
+    const bad = Buffer.from(packed([{ id: 7, value: 'secret' }]), 'latin1');
+    bad[bad.length - 5]! ^= 0xff;
+    const partly = { type: 3, timestamp: 4, cv: '2024-10', data: { source: 0, adds: packed([{ parentId: 1 }]), removes: packed([]), texts: bad.toString('latin1'), attributes: packed([]) } };
+    expect(decompressEvent(partly)).toEqual({ type: 3, timestamp: 4, data: { source: 0, adds: [{ parentId: 1 }], removes: [], texts: [], attributes: [] } });
   });
 
   it('splits a chunked stream into whole lines, keeping multi-byte characters intact', async () => {
