@@ -217,6 +217,33 @@ describe('the key in disguise', () => {
   });
 });
 
+describe('the key behind an escape in the player\'s feed', () => {
+  const key = 'phx_Escaped0123456789abcdefGHIJKLmnopqrstuvwx';
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { apiKey: key }, client: { apiKey: key, timeoutMs: 5_000, backoffMs: 5 } });
+  });
+  afterAll(() => h.close());
+
+  it('is redacted in its own event; the page stays JSON and the other events keep their escapes', async () => {
+    const path = `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`;
+    const t0 = 1_700_000_000_000;
+    // A text holding the key behind a literal \u0070 (as a page may show it), and a URL with %2B.
+    const lines = [
+      ['w1', { type: 4, timestamp: t0, data: { href: 'https://example.com/a%2Bb?q=1%3D2', width: 800, height: 600 } }],
+      ['w1', { type: 6, timestamp: t0 + 1, data: { plugin: 'rrweb/console@1', payload: { level: 'log', payload: [`token \\u0070${key.slice(1)}`] } } }],
+    ];
+    h.sandbox.injectFault({ path, query: { source: 'blob_v2' }, status: 200, times: Infinity, headers: { 'content-type': 'application/jsonl' }, body: lines.map((l) => JSON.stringify(l)).join('\n') });
+    const r = await h.call('session-recording-replay-events', { project_id: P, id: R.checkoutFailure });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(leaks(JSON.stringify(r), key)).toEqual([]);
+    const events = JSON.parse((r.structuredContent as { events: string }).events) as Array<[string, { data: { href?: string; payload?: { payload: string[] } } }]>;
+    expect(events).toHaveLength(2);
+    expect(events[0]![1].data.href).toBe('https://example.com/a%2Bb?q=1%3D2');
+    expect(events[1]![1].data.payload!.payload[0]).toMatch(/^token .*\[redacted\]/);
+  });
+});
+
 describe('the key inside gzipped recording data', () => {
   // posthog-js gzips full snapshots and mutations (cv "2024-10"): no scan of the bytes on the wire
   // sees into them, and every reader that decompresses them must still show no form of the key.
@@ -245,6 +272,11 @@ describe('the key inside gzipped recording data', () => {
   it('snapshots, summary, triage and replay show a button labelled with the key as [redacted], and the cache never stores it', async () => {
     const path = `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`;
     const gz = (value: unknown) => gzipSync(Buffer.from(JSON.stringify(value))).toString('latin1');
+    const corrupt = (latin1: string) => {
+      const bytes = Buffer.from(latin1, 'latin1');
+      bytes[bytes.length - 6]! ^= 0xff; // in the CRC-32 of the gzip trailer
+      return bytes.toString('latin1');
+    };
     const t0 = 1_700_000_000_000;
     const node = (id: number, tagName: string, childNodes: unknown[]) => ({ type: 2, id, tagName, attributes: {}, childNodes });
     const tree = { type: 0, id: 1, childNodes: [node(2, 'html', [node(3, 'body', [node(4, 'button', [{ type: 3, id: 5, textContent: `Copy ${key}` }]), node(6, 'h1', [{ type: 3, id: 7, textContent: `Token ${key}` }])])])] };
@@ -253,6 +285,9 @@ describe('the key inside gzipped recording data', () => {
       ['w1', { type: 2, timestamp: t0 + 1, cv: '2024-10', data: gz({ node: tree, initialOffset: { top: 0, left: 0 } }) }],
       // A mutation whose gzipped texts set the heading to the key again.
       ['w1', { type: 3, timestamp: t0 + 500, cv: '2024-10', data: { source: 0, adds: gz([]), removes: gz([]), texts: gz([{ id: 7, value: `New ${key}` }]), attributes: gz([]) } }],
+      // The same with a corrupt checksum: it cannot be read, and its bytes (which still inflate,
+      // loosely, to the key) must not be passed on either.
+      ['w1', { type: 3, timestamp: t0 + 600, cv: '2024-10', data: { source: 0, adds: gz([]), removes: gz([]), texts: corrupt(gz([{ id: 7, value: `Again ${key}` }])), attributes: gz([]) } }],
       ...[0, 1, 2, 3].map((i) => ['w1', { type: 3, timestamp: t0 + 1_000 + i * 100, data: { source: 2, type: 2, id: 4, x: 5, y: 5 } }]),
     ];
     h.sandbox.injectFault({ path, query: { source: 'blob_v2' }, status: 200, times: Infinity, headers: { 'content-type': 'application/jsonl' }, body: lines.map((l) => JSON.stringify(l)).join('\n') });
@@ -264,10 +299,13 @@ describe('the key inside gzipped recording data', () => {
       // The second summary is served from the cache.
       ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
     ];
+    calls.push(['session-recording-replay-events', { project_id: P, id: R.checkoutFailure }]);
     for (const [tool, args] of calls) {
       const r = await h.call(tool, args);
       expect(r.isError, `${tool}: ${text(r)}`).toBeFalsy();
       expect(leaks(JSON.stringify(r), key), tool).toEqual([]);
+      // No gzip stream (magic bytes 1f 8b) is passed on as data.
+      expect(JSON.stringify(r).includes('\\u001f\u008b'), tool).toBe(false);
     }
     const summary = await h.call('session-recording-summary', { project_id: P, id: R.checkoutFailure });
     // The rage click is still reported, its label redacted rather than dropped.

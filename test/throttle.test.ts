@@ -123,6 +123,18 @@ describe('a throttle-aware client', () => {
       const cut = mismatch === -1 ? played.length : mismatch;
       expect(cut).toBeGreaterThan(0);
       expect(played.slice(cut)).toEqual(whole.slice(whole.length - (played.length - cut)));
+
+      // What is missing is said; and a recording none of whose blocks can be served is an error,
+      // not an empty recording.
+      h.sandbox.reset();
+      h.sandbox.injectFault({ path: SNAPSHOTS, query: { source: 'blob_v2', start_blob_key: '21' }, status: 502, body, times: 10 });
+      const first = await h.call('session-recording-replay-events', { project_id: P, id: R.longBrowse, max_bytes: 16_000_000 });
+      expect((first.structuredContent as { notes?: string[] }).notes).toEqual([expect.stringMatching(/^Blocks 21-26 unavailable/)]);
+      h.sandbox.reset();
+      h.sandbox.injectFault({ path: SNAPSHOTS, query: { source: 'blob_v2' }, status: 502, body, times: 10 });
+      const none = await h.call('session-recording-replay-events', { project_id: P, id: R.longBrowse });
+      expect(none.isError).toBe(true);
+      expect(text(none)).toMatch(/recording_blocks_unavailable/);
     });
   });
 });

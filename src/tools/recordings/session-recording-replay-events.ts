@@ -51,9 +51,15 @@ export const sessionRecordingReplayEvents = defineTool({
     const start = state ? resumeFrom(state, plan) : { units: plan ?? [], index: 0, skip: 0 };
     const page = await readEvents(client, snapshotsPath, start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal);
     const next_cursor = page.next ? encodeCursor(cursorAt(input.id, projectId, page.next)) : null;
+    let events = `[${page.events.join(',')}]`;
+    // The key is scrubbed from every result as a whole (server.ts), but this field is JSON text:
+    // scrubbed as one string, a hit behind an escape would be shown decoded, and the JSON broken.
+    // So where the key is, each event is scrubbed as a value, and the page made again.
+    if (client.redact(events) !== events) events = `[${page.events.map((json) => JSON.stringify(client.redactValue(JSON.parse(json) as unknown))).join(',')}]`;
+    const missing = page.notes.length > 0 ? ` ${page.notes.join(' ')}` : '';
     return {
-      data: { project_id: projectId, id: input.id, events: `[${page.events.join(',')}]`, count: page.events.length, skipped_lines: page.skippedLines, bytes: page.bytes, next_cursor },
-      text: `${page.events.length} events (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player. ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
+      data: { project_id: projectId, id: input.id, events, count: page.events.length, skipped_lines: page.skippedLines, bytes: page.bytes, next_cursor, ...(page.notes.length > 0 ? { notes: page.notes } : {}) },
+      text: `${page.events.length} events (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player.${missing} ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
     };
   },
   explainError: (error, input, { defaultProjectId }) => {
@@ -69,13 +75,16 @@ interface EventsPage {
   bytes: number;
   skippedLines: number;
   next: Position | null;
+  /** Block ranges PostHog cannot serve, passed over. */
+  notes: string[];
 }
 
 /**
  * Reads events until the page holds `budget` bytes (and, on a first page, a full snapshot),
  * stopping after the event that crossed it: every page makes progress, whatever one event weighs.
- * Blocks PostHog cannot serve are passed over (the player plays what there is); a budget or
- * throttle stop ends the page early with a cursor, or fails the call when nothing was read.
+ * Blocks PostHog cannot serve are passed over and named (the player plays what there is), unless
+ * nothing at all could be served; a budget or throttle stop ends the page early with a cursor,
+ * or fails the call when nothing was read.
  */
 async function readEvents(client: PostHogClient, path: string, start: Position, budget: number, firstPage: boolean, signal: AbortSignal): Promise<EventsPage> {
   const events: EventsPage['events'] = [];
@@ -91,5 +100,7 @@ async function readEvents(client: PostHogClient, path: string, start: Position, 
     return bytes >= hardLimit || (bytes >= budget && sawFull) ? 'last' : 'more';
   });
   if (walk.stopped && events.length === 0) throw walk.stopped;
-  return { events, bytes, skippedLines: walk.skippedLines, next: walk.next };
+  // Nothing of the recording could be served at all: that is PostHog's answer, not an empty recording.
+  if (events.length === 0 && firstPage && walk.next === null && walk.unavailable) throw walk.unavailable;
+  return { events, bytes, skippedLines: walk.skippedLines, next: walk.next, notes: walk.notes };
 }

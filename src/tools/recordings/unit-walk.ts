@@ -30,6 +30,8 @@ export interface Walk {
   skippedLines: number;
   /** Block ranges PostHog cannot serve, skipped (their events are missing). */
   notes: string[];
+  /** The first of those answers, for a reader that got nothing else. */
+  unavailable?: UpstreamError;
   /** Why the walk stopped before the page was full (request or time budget, throttle). */
   stopped?: BudgetExceeded;
 }
@@ -47,7 +49,8 @@ export async function walkUnits(client: PostHogClient, path: string, start: Posi
   let skip = start.skip;
   let skippedLines = 0;
   const notes: string[] = [];
-  const walk = (next: Position | null, stopped?: BudgetExceeded): Walk => ({ next, skippedLines, notes, ...(stopped ? { stopped } : {}) });
+  let unavailable: UpstreamError | undefined;
+  const walk = (next: Position | null, stopped?: BudgetExceeded): Walk => ({ next, skippedLines, notes, ...(stopped ? { stopped } : {}), ...(unavailable ? { unavailable } : {}) });
   // This request's blocks are done (read or unavailable): move past them.
   const advance = (unit: FetchUnit, request: FetchUnit) => {
     if (unit.kind === 'blob_v2' && request.kind === 'blob_v2' && request.end < unit.end) unit.start = request.end + 1;
@@ -70,6 +73,7 @@ export async function walkUnits(client: PostHogClient, path: string, start: Posi
       if (err instanceof BudgetExceeded) return walk({ units, index, skip }, err);
       if (err instanceof UpstreamError && err.status === 502 && err.code === 'recording_blocks_unavailable') {
         notes.push(`${request.kind === 'blob_v2' ? `Blocks ${request.start}-${request.end}` : `Source ${request.kind}`} unavailable: PostHog cannot serve them (recording_blocks_unavailable); their events are missing.`);
+        unavailable ??= err;
         advance(unit, request);
         continue;
       }
