@@ -43,9 +43,10 @@ function createHash(algorithm: string) {
 
 /**
  * Bump when the shape of cached digests changes: entries written by an older build are then
- * simply never found (in Redis they expire on their own).
+ * simply never found (in Redis they expire on their own). 2: digests are scrubbed of the key
+ * before they are stored (version 1 could hold one decoded from gzipped recording data).
  */
-export const DIGEST_CACHE_VERSION = 1;
+export const DIGEST_CACHE_VERSION = 2;
 
 /** Stable and short: the raw parts can be long (a 200-character id) and carry a host name. */
 export function digestCacheId(key: DigestCacheKey): string {
