@@ -14,27 +14,33 @@ import { ClickRules, newClickState, type ClickState } from './rules/clicks.js';
 import { readConsole } from './rules/console.js';
 import { outcomeOf, readRequests } from './rules/network.js';
 import { pageUrl, readCustom } from './rules/pages.js';
+import {
+  CUSTOM,
+  DRAG,
+  FULL_SNAPSHOT,
+  INCREMENTAL_SNAPSHOT,
+  INPUT,
+  LOG,
+  MEDIA_INTERACTION,
+  META,
+  MOUSE_INTERACTION,
+  MOUSE_MOVE,
+  MUTATION,
+  PLUGIN,
+  SCROLL,
+  SELECTION,
+  TOUCH_MOVE,
+  VIEWPORT_RESIZE,
+} from '../posthog/rrweb.js';
 import { clip } from '../tools/format.js';
 
 export * from './model.js';
 export { DEAD_CLICK_MS, RAGE_CLICKS, RAGE_WINDOW_MS } from './rules/clicks.js';
 export { pageUrl } from './rules/pages.js';
 
-// rrweb event types and incremental sources (rrweb's EventType / IncrementalSource).
-const FULL_SNAPSHOT = 2;
-const INCREMENTAL = 3;
-const META = 4;
-const CUSTOM = 5;
-const PLUGIN = 6;
-const KNOWN_TYPES = new Set([0, 1, FULL_SNAPSHOT, INCREMENTAL, META, CUSTOM, PLUGIN]);
-const MUTATION = 0;
-const MOUSE_INTERACTION = 2;
-const SCROLL = 3;
-const VIEWPORT_RESIZE = 4;
-const INPUT = 5;
-const LOG = 11;
+const KNOWN_TYPES = new Set([0, 1, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, META, CUSTOM, PLUGIN]);
 /** Sources that mean a person was doing something (PostHog counts these as activity). */
-const ACTIVE_SOURCES = new Set([1, MOUSE_INTERACTION, SCROLL, VIEWPORT_RESIZE, INPUT, 6, 7, 12, 14]);
+const ACTIVE_SOURCES = new Set([MOUSE_MOVE, MOUSE_INTERACTION, SCROLL, VIEWPORT_RESIZE, INPUT, TOUCH_MOVE, MEDIA_INTERACTION, DRAG, SELECTION]);
 const CLICK = 2;
 const DOUBLE_CLICK = 4;
 
@@ -146,7 +152,7 @@ export class Digester {
         case FULL_SNAPSHOT:
           this.fullSnapshot(win, ts, data.node);
           return;
-        case INCREMENTAL:
+        case INCREMENTAL_SNAPSHOT:
           this.incremental(win, ts, data);
           return;
         case CUSTOM:

@@ -5,6 +5,7 @@
  */
 
 import { UpstreamUnavailableError } from '../errors.js';
+import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, MUTATION, STYLE_SHEET_RULE } from './rrweb.js';
 
 export type SnapshotSource = {
   source: string;
@@ -154,10 +155,6 @@ export function isEvent(value: unknown): value is RrwebEvent {
   );
 }
 
-const FULL_SNAPSHOT = 2;
-const INCREMENTAL_SNAPSHOT = 3;
-const MUTATION = 0;
-const STYLE_SHEET_RULE = 8;
 
 /**
  * posthog-js (cv "2024-10") gzips the heavy parts of some events and sends the bytes as a latin1
@@ -292,46 +289,3 @@ export function consoleText(payload: unknown): string {
     .trim();
 }
 
-export const EVENT_TYPE_NAMES: Record<number, string> = {
-  0: 'DomContentLoaded',
-  1: 'Load',
-  2: 'FullSnapshot',
-  3: 'IncrementalSnapshot',
-  4: 'Meta',
-  5: 'Custom',
-  6: 'Plugin',
-};
-
-export const INCREMENTAL_SOURCE_NAMES: Record<number, string> = {
-  0: 'Mutation',
-  1: 'MouseMove',
-  2: 'MouseInteraction',
-  3: 'Scroll',
-  4: 'ViewportResize',
-  5: 'Input',
-  6: 'TouchMove',
-  7: 'MediaInteraction',
-  8: 'StyleSheetRule',
-  9: 'CanvasMutation',
-  10: 'Font',
-  11: 'Log',
-  12: 'Drag',
-  13: 'StyleDeclaration',
-  14: 'Selection',
-  15: 'AdoptedStyleSheet',
-  16: 'CustomElement',
-};
-
-export const MOUSE_INTERACTION_NAMES: Record<number, string> = {
-  0: 'mouseup',
-  1: 'mousedown',
-  2: 'click',
-  3: 'contextmenu',
-  4: 'dblclick',
-  5: 'focus',
-  6: 'blur',
-  7: 'touchstart',
-  8: 'touchmove_departed',
-  9: 'touchend',
-  10: 'touchcancel',
-};

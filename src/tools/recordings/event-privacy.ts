@@ -4,16 +4,14 @@
  * elements deep) and change the event in place: each event is a fresh parse of its line.
  */
 
+import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, MUTATION } from '../../posthog/rrweb.js';
+
 /** Deeper than this, an event is summarized instead of returned (JSON.stringify recurses, and overflows near 2,500). */
 export const MAX_EVENT_DEPTH = 200;
 
-/** rrweb-snapshot node types, event types and incremental sources. */
+/** rrweb-snapshot node types. */
 const ELEMENT = 2;
 const TEXT = 3;
-const FULL_SNAPSHOT = 2;
-const INCREMENTAL = 3;
-const MUTATION = 0;
-const INPUT = 5;
 
 /** Inputs whose value the page wrote (a caption, which radio of a group), not the user. */
 const AUTHORED_VALUE_TYPES = new Set(['button', 'submit', 'reset', 'image', 'radio', 'checkbox']);
@@ -43,7 +41,7 @@ export function maskTypedValues(event: { type: number; data?: unknown }): void {
   const data = event.data as Record<string, unknown> | undefined;
   if (typeof data !== 'object' || data === null) return;
   if (event.type === FULL_SNAPSHOT) maskTree(data.node);
-  if (event.type !== INCREMENTAL) return;
+  if (event.type !== INCREMENTAL_SNAPSHOT) return;
   if (data.source === INPUT && typeof data.text === 'string') data.text = maskValue(data.text);
   if (data.source !== MUTATION) return;
   if (Array.isArray(data.adds)) for (const add of data.adds) if (typeof add === 'object' && add !== null) maskTree((add as { node?: unknown }).node);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
+import { FULL_SNAPSHOT } from '../../posthog/rrweb.js';
 import { parseSources, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
@@ -9,7 +10,6 @@ import { recordingNotFound } from './session-recording-get.js';
 import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
 import { walkUnits, type Position } from './unit-walk.js';
 
-const FULL_SNAPSHOT = 2;
 const DEFAULT_PAGE_BYTES = 4_000_000;
 
 /**

@@ -3,10 +3,8 @@ import { UserInputError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
+import { EVENT_TYPE_NAMES, INCREMENTAL_SNAPSHOT, INCREMENTAL_SOURCE_NAMES, MOUSE_INTERACTION_NAMES } from '../../posthog/rrweb.js';
 import {
-  EVENT_TYPE_NAMES,
-  INCREMENTAL_SOURCE_NAMES,
-  MOUSE_INTERACTION_NAMES,
   consoleText,
   parseSources,
   planUnits,
@@ -238,7 +236,7 @@ function toOutput(windowId: string | null, event: RrwebEvent, reveal: boolean): 
 function eventKind(event: RrwebEvent): string {
   const name = EVENT_TYPE_NAMES[event.type] ?? `type ${event.type}`;
   const source = (event.data as { source?: unknown } | undefined)?.source;
-  return event.type === 3 && typeof source === 'number' ? `${name}/${INCREMENTAL_SOURCE_NAMES[source] ?? source}` : name;
+  return event.type === INCREMENTAL_SNAPSHOT && typeof source === 'number' ? `${name}/${INCREMENTAL_SOURCE_NAMES[source] ?? source}` : name;
 }
 
 function renderPage(
