@@ -149,8 +149,8 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
     let next = 0;
     let done = 0;
     // Each recording in flight listens on the call's signal twice (its request, and its place in
-    // the digest queue or its digest): more than Node's default of 10, and no leak.
-    setMaxListeners(Math.max(getMaxListeners(signal), CONCURRENCY * 3 + 4), signal);
+    // the digest queue or its digest): on top of what the signal already allows, and no leak.
+    setMaxListeners(getMaxListeners(signal) + CONCURRENCY * 2, signal);
     const worker = async () => {
       while (next < candidates.length && !stop && !signal.aborted) {
         const candidate = candidates[next++]!;
