@@ -36,8 +36,19 @@ function parser(): Promise<HogQLParser> {
   return loading;
 }
 
+/**
+ * Parsed trees by query text. A parse takes tens of milliseconds, and the tools send the same
+ * few texts (their values vary, not their text), so PostHog caches parses too. Trees are never
+ * changed once cached (placeholders are replaced in a copy); the bound keeps odd queries from
+ * growing it.
+ */
+const parsed = new Map<string, AstNode>();
+const MAX_CACHED = 64;
+
 /** The SELECT as PostHog's parser reads it, or the parser's own error. */
 export async function parseSelect(query: string): Promise<AstNode> {
+  const cached = parsed.get(query);
+  if (cached) return cached;
   const instance = await parser();
   let text: string;
   try {
@@ -50,6 +61,8 @@ export async function parseSelect(query: string): Promise<AstNode> {
   }
   const result = JSON.parse(text) as AstNode & { error?: boolean; type?: string; message?: string };
   if (result.error === true) throw new HogQLError(result.type === 'SyntaxError' ? 'syntax' : 'internal', String(result.message ?? 'Syntax error'));
+  if (parsed.size >= MAX_CACHED) parsed.delete(parsed.keys().next().value!);
+  parsed.set(query, result);
   return result;
 }
 
