@@ -36,6 +36,9 @@ function parser(): Promise<HogQLParser> {
   return loading;
 }
 
+/** Whether the parser has been loaded (or is loading) in this process: not before the first query. */
+export const parserLoaded = (): boolean => loading !== undefined;
+
 /**
  * Parsed trees by query text. A parse takes tens of milliseconds, and the tools send the same
  * few texts (their values vary, not their text), so PostHog caches parses too. Trees are never

@@ -3,6 +3,7 @@
 
 import createHogQLParser from '@posthog/hogql-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parserLoaded } from '../../src/sandbox/hogql-parse.js';
 import { DEMO, SANDBOX_API_KEY, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 const MAIN = DEMO.mainProjectId;
@@ -30,6 +31,17 @@ const hogql = (sb: Sandbox, query: string, values: Record<string, unknown> = {},
   request(sb, 'POST', `/api/projects/${project}/query/`, { query: { kind: 'HogQLQuery', query, values } });
 
 const q = (params: Record<string, unknown>) => '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
+
+describe('PostHog\'s parser, loaded on the first query', () => {
+  it('costs nothing until a query comes: start-up and other endpoints leave it unloaded', async () => {
+    const sb = await sandbox();
+    expect((await request(sb, 'GET', `/api/projects/${MAIN}/session_recordings/?limit=1`)).status).toBe(200);
+    expect((await request(sb, 'GET', `/api/projects/${MAIN}/`)).status).toBe(200);
+    expect(parserLoaded()).toBe(false);
+    expect((await hogql(sb, 'SELECT count() FROM events')).status).toBe(200);
+    expect(parserLoaded()).toBe(true);
+  });
+});
 
 describe("today's internal endpoints", () => {
   let sb: Sandbox;
