@@ -28,11 +28,13 @@ export class HogQLError extends Error {
 let loading: Promise<HogQLParser> | undefined;
 
 function parser(): Promise<HogQLParser> {
-  loading ??= import('@posthog/hogql-parser').then((module) => module.default());
-  // A failed load is retried by the next query rather than remembered.
-  loading.catch(() => {
-    loading = undefined;
-  });
+  if (!loading) {
+    loading = import('@posthog/hogql-parser').then((module) => module.default());
+    // A failed load is retried by the next query rather than remembered.
+    loading.catch(() => {
+      loading = undefined;
+    });
+  }
   return loading;
 }
 
