@@ -267,7 +267,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throttle.check(matched.route.name, method, authorization);
         timing = matched.route.name;
         const ctx: RequestContext = { method, url, query, body, headers: req.headers, siteUrl, state, options: resolved };
-        reply = dispatch(ctx, matched);
+        reply = await dispatch(ctx, matched);
       }
     } catch (e) {
       reply =
