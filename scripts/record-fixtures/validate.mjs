@@ -250,7 +250,7 @@ for (const entry of index) {
     clickHit && consoleHit ? ok(slug, 'prompt-injection probes present (clicked button text + console.warn)') : fail(slug, `probes: click ${clickHit}, console ${consoleHit}`);
   }
 }
-console.log(`\ntotal ${(total / 1024).toFixed(1)} KiB in ${index.length} recordings`);
+console.log(`\ntotal ${(total / 1024).toFixed(1)} KiB in ${index.filter((e) => !e.truth_file).length} recordings`);
 if (total > 1.5 * 1024 * 1024) fail('all', 'fixtures exceed 1.5 MB');
 if (failures) {
   console.log(`${failures} failure(s)`);
