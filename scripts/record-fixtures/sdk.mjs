@@ -226,6 +226,11 @@ async function main() {
   const exceptions = events.filter((e) => e.event === '$exception');
   if (exceptions.length !== truth.exceptions.length) throw new Error(`the page threw ${truth.exceptions.length} uncaught exceptions, the SDK sent ${exceptions.length} $exception events`);
 
+  // Network capture runs only off localhost and with the remote config's networkPayloadCapture.
+  const recordedRequests = snapshotLines.flatMap(([, e]) => (e.type === 6 && e.data?.plugin === 'rrweb/network@1' ? e.data.payload.requests : []));
+  for (const f of truth.requests.filter((r) => r.host === SITE_HOST && r.status >= 400)) {
+    if (!recordedRequests.some((r) => r.name === f.url && r.method === f.method && r.status === f.status)) throw new Error(`network capture missed ${f.method} ${f.url} ${f.status}`);
+  }
   const text = snapshotLines.map((l) => JSON.stringify(l)).join('\n') + '\n';
   if (text.includes(`:${sitePort}`) || text.includes('127.0.0.1')) throw new Error('the recording mentions the local port or 127.0.0.1');
   const timestamps = snapshotLines.map(([, e]) => e.timestamp);
