@@ -384,6 +384,31 @@ describe('a recording made by posthog-js itself', () => {
       expect((views.structuredContent as { results: unknown[] }).results).toHaveLength(truth.pages.length);
     });
 
+    it('the query endpoint answers the $exception with its type, message and stack, as PostHog stores it', async () => {
+      // What an agent (or a later tool) asks PostHog's query API for this session's exceptions.
+      const res = await fetch(`${h.sandbox.url}/api/projects/${P}/query/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.sandbox.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: {
+            kind: 'HogQLQuery',
+            query: 'SELECT uuid, event, properties.$exception_list FROM events WHERE $session_id = {session_id} AND event = {event} ORDER BY timestamp ASC LIMIT 10',
+            values: { session_id: id, event: '$exception' },
+          },
+        }),
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { results: Array<[string, string, string]> };
+      expect(body.results).toHaveLength(truth.exceptions.length);
+      for (const [i, x] of truth.exceptions.entries()) {
+        const [, event, list] = body.results[i]!;
+        expect(event).toBe('$exception');
+        const [exception] = JSON.parse(list) as Array<{ type: string; value: string; mechanism: { handled: boolean }; stacktrace: { frames: Array<{ filename: string }> } }>;
+        expect([exception!.type, exception!.value, exception!.mechanism.handled]).toEqual([x.type, x.message, false]);
+        expect(exception!.stacktrace.frames.map((f) => new URL(f.filename).pathname)).toContain('/static/sdk-app.js');
+      }
+    });
+
     it('no tool answer shows a typed value by default', async () => {
       await call('session-recording-get', { project_id: P, id });
       await call('session-recording-properties', { project_id: P, session_ids: [id] });
