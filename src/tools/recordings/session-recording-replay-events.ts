@@ -8,6 +8,7 @@ import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.j
 import { PLAYER_URI } from './player.js';
 import { recordingNotFound } from './session-recording-get.js';
 import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
+import { maskRequestBodies } from './event-privacy.js';
 import { walkUnits, type Position } from './unit-walk.js';
 
 const DEFAULT_PAGE_BYTES = 4_000_000;
@@ -93,6 +94,8 @@ async function readEvents(client: PostHogClient, path: string, start: Position, 
   // A recording with no full snapshot at all must still end its first page somewhere.
   const hardLimit = budget * 4;
   const walk = await walkUnits(client, path, start, signal, (windowId, event) => {
+    // The player never shows request bodies, and they carry what users typed in clear text.
+    maskRequestBodies(event);
     const json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
     events.push(json);
     bytes += json.length;
