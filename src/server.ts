@@ -15,6 +15,10 @@ import { prepareArguments } from './tools/input.js';
 import type { AppResource } from './tools/recordings/player.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
+import { SERVER_ICONS } from './icons.js';
+import { registerPrompts } from './prompts/index.js';
+import { RecentRecordings } from './resources/completions.js';
+import { registerResources, resourceLinks, type ToolCaller } from './resources/index.js';
 
 export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
   /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
@@ -36,6 +40,9 @@ export interface ServerDependencies {
    */
   interactive?: boolean;
 }
+
+/** The name clients show for this server (serverInfo.title). */
+const SERVER_TITLE = 'PostHog session replay';
 
 const INSTRUCTIONS = `Tools for PostHog session recordings and projects.
 Start with projects-list to find a project id (unless a default project is configured), then session-recordings-list to find recordings (add date_from for more than the last 3 days), session-recording-get for one recording, session-recording-summary for what the user did (a timeline with errors, failed requests, rage and dead clicks), session-recording-replay to show the user the recording in a player (with the same digest for you), and session-recording-snapshots for the raw events.
@@ -60,6 +67,7 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
   const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
+  const toolNames: ReadonlySet<string> = new Set(selected.map((tool) => tool.name));
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
   const resources = ALL_APP_RESOURCES.filter((resource) => selected.some((tool) => uiOf(tool)?.resourceUri === resource.uri));
   // Started now, read when the client first asks: by then it is usually ready.
@@ -69,12 +77,24 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   return (client) => {
-    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
+    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION, title: SERVER_TITLE, icons: SERVER_ICONS }, options);
     const registered = new Map<string, Registration>();
     for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache) });
+    // Prompts, resource templates and completions read through the tools (src/prompts, src/resources).
+    const recent = new RecentRecordings();
+    const internalCall: ToolCaller = (name, args, extra) => callTool(registered, { name, arguments: args }, extra, settings, log);
     server.server.removeRequestHandler('tools/call');
-    server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
+    server.server.setRequestHandler(RawCallToolRequest, async (request, extra) => {
+      const result = await callTool(registered, request.params, extra, settings, log);
+      if (!result.isError) {
+        recent.observe(request.params.name, result.structuredContent);
+        result.content.push(...resourceLinks(request.params.name, result.structuredContent, toolNames));
+      }
+      return result;
+    });
     for (const resource of resources) registerAppResource(server, resource);
+    registerResources(server, { callTool: internalCall, tools: toolNames });
+    registerPrompts(server, { callTool: internalCall, tools: toolNames, recent, defaultProjectId: settings.defaultProjectId });
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
