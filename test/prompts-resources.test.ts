@@ -146,6 +146,8 @@ describe('prompts', () => {
       expect(triage.arguments![0]).toMatchObject({ name: 'project_id', required: false });
       const result = await pinned.client.getPrompt({ name: 'investigate-recording', arguments: { recording: R } });
       expect((result.messages[0]!.content as TextContent).text).toContain(`recording ${R} in project ${P}`);
+      const setup = await pinned.client.getPrompt({ name: 'set-up-replay', arguments: {} });
+      expect((setup.messages[0]!.content as TextContent).text).toContain(`Set up session replay for PostHog project ${P}.`);
     } finally {
       await pinned.close();
     }

@@ -25,16 +25,19 @@ export const setUpReplay: PromptDefinition = {
   icons: SETUP_ICONS,
   tools: ['project-get', 'project-update'],
   arguments: (context) => [
-    { ...projectArgument(context, 'Project to set up.'), required: true },
+    projectArgument(context, 'Project to set up.'),
     { name: 'sample_rate', description: 'Share of sessions to record, 0 to 1 with at most 2 decimals (0.5 = half).', required: false },
     { name: 'minimum_duration_ms', description: 'Drop recordings shorter than this, 0-30000 ms.', required: false },
     { name: 'retention_period', description: 'How long recordings are kept: 30d, 90d, 1y or 5y (the plan may cap it).', required: false, complete: { values: RETENTION_PERIODS } },
     { name: 'capture_network', description: 'Record network request headers and/or bodies: off, headers, bodies, headers-and-bodies.', required: false, complete: { values: CAPTURE } },
     { name: 'mask_all_inputs', description: 'Mask everything typed into inputs: yes or no.', required: false, complete: { values: YES_NO } },
   ],
-  schema: () =>
+  schema: (context) =>
     z.strictObject({
-      project_id: projectIdArg.refine((v) => v !== '@current', 'the project\'s number, like "12345" (project-update takes a number)'),
+      project_id: (context.defaultProjectId === undefined ? projectIdArg : projectIdArg.default(context.defaultProjectId)).refine(
+        (v) => v !== '@current',
+        'the project\'s number, like "12345" (project-update takes a number)',
+      ),
       sample_rate: z
         .string()
         .trim()
