@@ -1,8 +1,14 @@
 // Prompts, resource templates, resource links and completions, as a current MCP client uses
 // them: the SDK Client over the in-memory transport, the sandbox over HTTP upstream.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult, type ResourceLink, type TextContent } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO } from '../src/sandbox/index.js';
+import { TOOLSETS } from '../src/config.js';
+import { PostHogClient } from '../src/posthog/client.js';
+import { DEMO, startSandbox } from '../src/sandbox/index.js';
+import { serverFactory } from '../src/server.js';
+import { serveHttp } from '../src/transports/http.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
@@ -308,6 +314,38 @@ describe('server identity', () => {
       expect(caps).toMatchObject({ prompts: {}, resources: {}, completions: {} });
     } finally {
       await h.close();
+    }
+  });
+});
+
+describe('over stateless HTTP, with each caller\'s own key', () => {
+  it('lists and gets prompts, reads a digest and completes ids with the caller\'s key; no tasks', async () => {
+    const sandbox = await startSandbox({ acceptAnyKey: true });
+    // No key of the server's own: each request's Bearer key is used for that request only.
+    const upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 5_000 });
+    const settings = { readOnly: false, toolsets: [...TOOLSETS], defaultProjectId: undefined };
+    // interactive: false, as cli.ts starts the HTTP transport.
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings, interactive: false }), log: () => {} });
+    const key = 'phx_alice_key_000000000000';
+    const client = new Client({ name: 'http-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      expect((await client.listPrompts()).prompts).toHaveLength(3);
+      const prompt = await client.getPrompt({ name: 'triage-period', arguments: { project_id: P } });
+      expect((prompt.messages[0]!.content as TextContent).text).toContain('session-recordings-triage');
+      const digest = await client.readResource({ uri: `posthog://projects/${P}/recordings/${R}/digest` });
+      expect(body(digest)).toContain(R);
+      const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'posthog://projects/{project_id}' }, argument: { name: 'project_id', value: '' } });
+      expect(ids.completion.values).toEqual(DEMO.projects.map((p) => String(p.id)));
+      const requests = sandbox.requests.filter((q) => q.path.startsWith('/api/'));
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.every((q) => q.authorization === `Bearer ${key}`)).toBe(true);
+      expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+    } finally {
+      await client.close();
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
     }
   });
 });
