@@ -66,6 +66,11 @@ export class ToolTasks implements TaskStore {
       }
       // Cancelled meanwhile: the task is terminal and keeps no result.
       if (controller.signal.aborted) return;
+      if (result.isError) {
+        // The spec's "failed" for a tool result with isError, and tasks/get SHOULD say why.
+        const why = result.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ');
+        await taskStore.updateTaskStatus(task.taskId, 'working', why.length > 300 ? `${why.slice(0, 300)}…` : why).catch(() => {});
+      }
       await taskStore.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result).catch(() => {});
     })();
     return { task };

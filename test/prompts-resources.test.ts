@@ -256,6 +256,8 @@ describe('completion/complete', () => {
     const byName = await h.client.complete({ ref: templateRef('posthog://projects/{project_id}'), argument: { name: 'project_id', value: word } });
     expect(byName.completion.values).toEqual(DEMO.projects.filter((p) => p.name.toLowerCase().includes(word)).map((p) => String(p.id)));
     expect(byName.completion.values).toContain(P);
+    // Completion runs at every keystroke: the project list was read once for both.
+    expect(apiRequests(h.sandbox).map((q) => q.path)).toEqual(['/api/projects/']);
   });
 
   it('completes recording ids from the latest listing, without another request', async () => {

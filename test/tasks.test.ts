@@ -99,6 +99,16 @@ describe('session-recordings-triage as a task', () => {
     expect((await h.client.experimental.tasks.listTasks()).tasks.filter((t) => t.status === 'working')).toEqual([]);
   });
 
+  it('a triage that fails is a failed task whose status says why, and whose result is the tool\'s error', async () => {
+    const created = await h.client.request({ method: 'tools/call', params: { name: TRIAGE.name, arguments: { project_id: '987654' }, task: {} } }, CreateTaskResultSchema);
+    const done = await settle(h, created.task.taskId);
+    expect(done.status).toBe('failed');
+    expect(done.statusMessage).toMatch(/PostHog answered 404/);
+    const result = (await h.client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema)) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/PostHog answered 404/);
+  });
+
   it('still runs as a plain tools/call for clients that do not ask for a task', async () => {
     const result = (await h.client.callTool(TRIAGE)) as CallToolResult;
     expect(result.isError, text(result)).toBeFalsy();

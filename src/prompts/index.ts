@@ -9,7 +9,7 @@ import {
   type GetPromptResult,
   type ListPromptsResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { complete, RecentRecordings, type CompletionKind } from '../resources/completions.js';
+import { complete, ProjectsSeen, RecentRecordings, type CompletionKind } from '../resources/completions.js';
 import { DIGEST_TEMPLATE, PROJECT_TEMPLATE, RECORDING_TEMPLATE, offersTemplate, type Extra, type ToolCaller } from '../resources/index.js';
 import { investigateRecording } from './investigate-recording.js';
 import { setUpReplay } from './set-up-replay.js';
@@ -40,6 +40,7 @@ export function selectPrompts(tools: ReadonlySet<string>): PromptDefinition[] {
 /** Wires prompts/list, prompts/get and completion/complete; call before the server connects. */
 export function registerPrompts(server: McpServer, deps: PromptsDependencies): void {
   const prompts = selectPrompts(deps.tools);
+  const projects = new ProjectsSeen();
   server.server.registerCapabilities({ prompts: {}, completions: {} });
   server.server.setRequestHandler(ListPromptsRequestSchema, (): ListPromptsResult => ({
     prompts: prompts.map((p) => ({
@@ -68,7 +69,7 @@ export function registerPrompts(server: McpServer, deps: PromptsDependencies): v
     const args = request.params.context?.arguments ?? {};
     const kind = ref.type === 'ref/prompt' ? promptArgumentKind(prompts, ref.name, argument.name, deps) : templateVariableKind(ref.uri, argument.name, deps.tools);
     if (!kind) return { completion: { values: [] } };
-    return complete(kind, argument.value, args, extra as Extra, deps);
+    return complete(kind, argument.value, args, extra as Extra, { ...deps, projects });
   });
 }
 

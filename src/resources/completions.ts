@@ -36,10 +36,29 @@ export class RecentRecordings {
   }
 }
 
+/**
+ * The first page of projects a completion read, kept a minute: completion runs at every
+ * keystroke, and the list hardly changes while someone types.
+ */
+export class ProjectsSeen {
+  private page: { at: number; rows: Array<{ id: number; name: string }>; more: boolean } | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get(): { rows: Array<{ id: number; name: string }>; more: boolean } | undefined {
+    return this.page && this.now() - this.page.at < 60_000 ? this.page : undefined;
+  }
+
+  set(rows: Array<{ id: number; name: string }>, more: boolean): void {
+    this.page = { at: this.now(), rows, more };
+  }
+}
+
 export interface CompletionContext {
   callTool: ToolCaller;
   tools: ReadonlySet<string>;
   recent: RecentRecordings;
+  projects: ProjectsSeen;
   defaultProjectId: string | undefined;
 }
 
@@ -61,11 +80,27 @@ export async function complete(kind: CompletionKind, value: string, args: Record
  */
 async function projectIds(typed: string, extra: Extra, context: CompletionContext): Promise<string[]> {
   if (!context.tools.has('projects-list')) return [];
-  const numeric = /^\d*$/.test(typed);
-  const result = await context.callTool('projects-list', numeric ? { limit: 100 } : { limit: 100, search: typed.slice(0, 200) }, extra);
-  if (result.isError) return [];
-  const rows = ((result.structuredContent as { results?: Array<{ id: number; name?: string | null }> }).results ?? []);
-  return rows.filter((p) => (numeric ? String(p.id).startsWith(typed) : true)).map((p) => String(p.id));
+  let page = context.projects.get();
+  if (!page) {
+    const rows = await listProjects({ limit: 100 }, extra, context);
+    if (!rows) return [];
+    page = { rows: rows.rows, more: rows.more };
+    context.projects.set(page.rows, page.more);
+  }
+  const lower = typed.toLowerCase();
+  const matches = page.rows.filter((p) => String(p.id).startsWith(typed) || (lower !== '' && p.name.toLowerCase().includes(lower)));
+  // More projects than the first page holds: PostHog's own name search finds the rest.
+  if (matches.length === 0 && page.more && !/^\d*$/.test(typed)) {
+    return ((await listProjects({ limit: 100, search: typed.slice(0, 200) }, extra, context))?.rows ?? []).map((p) => String(p.id));
+  }
+  return matches.map((p) => String(p.id));
+}
+
+async function listProjects(args: Record<string, unknown>, extra: Extra, context: CompletionContext): Promise<{ rows: Array<{ id: number; name: string }>; more: boolean } | undefined> {
+  const result = await context.callTool('projects-list', args, extra);
+  if (result.isError) return undefined;
+  const data = result.structuredContent as { results?: Array<{ id: number; name?: string | null }>; has_more?: boolean };
+  return { rows: (data.results ?? []).map((p) => ({ id: p.id, name: p.name ?? '' })), more: data.has_more === true };
 }
 
 /** Recording ids from the latest listing of that project, else from a first page read now. */
