@@ -199,9 +199,9 @@ describe('replay settings in project-update and project-create', () => {
   });
 
   it('"clear" unsets a setting (null upstream); null itself means "not given" and clears nothing', async () => {
-    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_masking_config: 'clear', session_recording_sample_rate: null, product_description: null });
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_masking_config: 'clear', week_start_day: 'clear', session_recording_sample_rate: null, product_description: null });
     expect(r.isError, text(r)).toBeFalsy();
-    expect(JSON.parse(apiRequests(h.sandbox).find((q) => q.method === 'PATCH')!.body)).toEqual({ session_recording_masking_config: null });
+    expect(JSON.parse(apiRequests(h.sandbox).find((q) => q.method === 'PATCH')!.body)).toEqual({ session_recording_masking_config: null, week_start_day: null });
     expect(text(r)).toMatch(/session_recording_masking_config: \{"maskAllInputs":false,.*\} → \(not set\)/);
     const got = await h.call('project-get', { id: DEMO.mainProjectId });
     expect((got.structuredContent as { project: Record<string, unknown> }).project.session_recording_sample_rate).toBe('1.00');

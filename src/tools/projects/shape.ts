@@ -173,7 +173,7 @@ const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-
  */
 export const replaySettingsFields = {
   product_description: z.string().trim().max(1000).describe('What the product does.'),
-  week_start_day: z.number().int().min(0).max(1).describe('0 Sunday, 1 Monday.'),
+  week_start_day: clearable(z.number().int().min(0).max(1)).describe('0 Sunday, 1 Monday.'),
   session_recording_sample_rate: clearable(z.number().min(0).max(1).refine(twoDecimals, 'at most 2 decimal places, e.g. 0.25')).describe('Share recorded.'),
   session_recording_minimum_duration_milliseconds: clearable(z.number().int().min(0).max(30_000)).describe('Skip shorter ones.'),
   session_recording_retention_period: z.enum(RETENTION_PERIODS).describe('Plan may cap it.'),
