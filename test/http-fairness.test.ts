@@ -166,6 +166,32 @@ describe('HTTP mode with per-user keys', () => {
     }
   });
 
+  it('a shutdown answers the calls still waiting for their turn at once, and lets the running one finish', async () => {
+    const sandbox = await startSandbox({ acceptAnyKey: true });
+    const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 20_000 });
+    // One call per user at a time (the test is about the waiting line): the second and third wait.
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {}, maxConcurrencyPerUser: 1 });
+    try {
+      sandbox.setHostile({ kind: 'slow-key', key: SLOW, delayMs: 800 });
+      const calls = [1, 2, 3].map((id) => rawCall(http.url, SLOW, id));
+      for (let i = 0; i < 200 && http.queued < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(http.queued).toBe(2);
+      const order: number[] = [];
+      calls.forEach((c, i) => void c.then(() => order.push(i + 1)));
+      const { abandoned } = await http.shutdown(5_000);
+      expect(abandoned).toBe(0);
+      const answers = await Promise.all(calls);
+      expect(answers.map((a) => ('status' in a ? a.status : 0))).toEqual([200, 503, 503]);
+      expect((answers[1] as { body: string }).body).toMatch(/shutting down/);
+      // The waiting calls were answered before the running one finished.
+      expect(order).toEqual([2, 3, 1]);
+    } finally {
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
+    }
+  });
+
   it('a graceful shutdown answers every call it accepted, the unfinished ones with an error body', async () => {
     const sandbox = await startSandbox({ acceptAnyKey: true });
     const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 20_000, connections: 4 });
