@@ -396,6 +396,25 @@ describe('the stall breaker', () => {
     }
   });
 
+  it('a triage over recordings whose sources all stall answers within the same bound, the recordings named as not read', async () => {
+    const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
+    try {
+      const ids = [R.checkoutFailure, ...Object.values(R).filter((id) => id !== R.checkoutFailure).slice(0, 3)];
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
+      const started = performance.now();
+      const r = await h.call('session-recordings-triage', { project_id: P, session_ids: ids });
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect(r.isError, text(r)).toBeFalsy();
+      const data = r.structuredContent as { read: number; unread: Array<{ id: string }>; partial: { reason: string } };
+      expect(data.read).toBe(0);
+      expect(data.unread.map((u) => u.id).sort()).toEqual([...ids].sort());
+      expect(data.partial.reason).toBe('stalled');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a stalling source ends a snapshots page after one timeout, partial, with a cursor to the part not read', async () => {
     const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
     try {
