@@ -166,6 +166,35 @@ describe('HTTP mode with per-user keys', () => {
     }
   });
 
+  it('a caller that hangs up while waiting gives up its place: its call never runs', async () => {
+    const sandbox = await startSandbox({ acceptAnyKey: true });
+    const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 20_000 });
+    // One call per user at a time (the test is about the waiting line).
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {}, maxConcurrencyPerUser: 1 });
+    try {
+      sandbox.setHostile({ kind: 'slow-key', key: SLOW, delayMs: 800 });
+      const first = rawCall(http.url, SLOW, 1);
+      for (let i = 0; i < 200 && http.inFlight < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'projects-list', arguments: {} } });
+      const waiting = httpRequest(http.url, { method: 'POST', headers: { authorization: `Bearer ${SLOW}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+      waiting.on('error', () => {});
+      waiting.end(body);
+      for (let i = 0; i < 200 && http.queued < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(http.queued).toBe(1);
+      waiting.destroy();
+      for (let i = 0; i < 200 && http.queued > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(http.queued).toBe(0);
+      expect(await first).toMatchObject({ status: 200 });
+      for (let i = 0; i < 50 && http.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sandbox.requests.filter((r) => r.path.startsWith('/api/') && r.authorization === `Bearer ${SLOW}`)).toHaveLength(1);
+    } finally {
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
+    }
+  });
+
   it('a shutdown answers the calls still waiting for their turn at once, and lets the running one finish', async () => {
     const sandbox = await startSandbox({ acceptAnyKey: true });
     const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 20_000 });

@@ -108,15 +108,19 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   }
 
   /** Waits for the caller's turn; false when the answer (a 503) was already sent, or the caller left. */
-  async function turn(req: IncomingMessage, res: ServerResponse, user: string): Promise<boolean> {
+  async function turn(res: ServerResponse, user: string): Promise<boolean> {
     const ticket = admission.enter(user);
-    const left = () => ticket.cancel();
+    let gone = false;
+    const left = () => {
+      gone = true;
+      ticket.cancel();
+    };
     res.once('close', left);
     const outcome = await ticket.outcome;
     res.off('close', left);
     if (outcome.kind === 'admitted') {
       // Admitted just as the caller hung up: the slot goes straight to the next in line.
-      if (res.destroyed || req.destroyed) {
+      if (gone) {
         outcome.release();
         return false;
       }
@@ -182,7 +186,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     // Per-user keys tell callers apart; with the server's own key every caller is the same user.
     // The body is read once the call's turn comes: a waiting call holds a socket, not its body.
     const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
-    if (!(await turn(req, res, user))) return;
+    if (!(await turn(res, user))) return;
 
     const body = await readBody(req, maxBodyBytes, requestTimeout);
     if (body.kind === 'too-slow') {
