@@ -396,6 +396,21 @@ describe('the stall breaker', () => {
     }
   });
 
+  it('session-recording-replay answers within the same bound, its digest partial', async () => {
+    const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
+    try {
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
+      const started = performance.now();
+      const r = await h.call('session-recording-replay', { project_id: P, id: R.checkoutFailure });
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect(r.isError, text(r)).toBeFalsy();
+      expect((r.structuredContent as { partial: { reason: string; not_read: string } }).partial).toMatchObject({ reason: 'stalled', not_read: expect.stringMatching(/^30 of 30 parts/) });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a triage over recordings whose sources all stall answers within the same bound, the recordings named as not read', async () => {
     const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
     try {
