@@ -166,6 +166,29 @@ describe('HTTP mode with per-user keys', () => {
     }
   });
 
+  it('a call that waits past MCP_QUEUE_TIMEOUT_MS gets 503 with Retry-After, and never runs', async () => {
+    const sandbox = await startSandbox({ acceptAnyKey: true });
+    const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 20_000 });
+    // One call per user and a short wait (the test is about the wait bound).
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {}, maxConcurrencyPerUser: 1, queueTimeoutMs: 300 });
+    try {
+      sandbox.setHostile({ kind: 'slow-key', key: SLOW, delayMs: 1_500 });
+      const first = rawCall(http.url, SLOW, 1);
+      for (let i = 0; i < 200 && http.inFlight < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      const second = await rawCall(http.url, SLOW, 2);
+      expect(second).toMatchObject({ status: 503 });
+      const refused = second as { body: string; headers: Record<string, string | string[] | undefined> };
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.body).toMatch(/waited 300 ms for its turn \(MCP_QUEUE_TIMEOUT_MS\)/);
+      expect(await first).toMatchObject({ status: 200 });
+      expect(sandbox.requests.filter((r) => r.path.startsWith('/api/') && r.authorization === `Bearer ${SLOW}`)).toHaveLength(1);
+    } finally {
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
+    }
+  });
+
   it('a caller that hangs up while waiting gives up its place: its call never runs', async () => {
     const sandbox = await startSandbox({ acceptAnyKey: true });
     const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 20_000 });
