@@ -33,7 +33,7 @@ export interface RequestOptions {
    * scan of the raw bytes can), and that never shows or logs the bytes as they are.
    */
   unredacted?: boolean | undefined;
-  /** Counts each attempt (retries too) against a bound of the caller's, e.g. one recording's (fanout.ts); may throw to stop it. */
+  /** Counts each attempt (retries too) against a bound of the caller's, e.g. one recording's (RecordingMeter, snapshots.ts); may throw to stop it. */
   meter?: { spend(where: string): void } | undefined;
 }
 
