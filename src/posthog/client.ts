@@ -86,8 +86,6 @@ const loadUndici = () => (undici ??= import('undici'));
 class SharedPool {
   readonly gate: KeyGate;
   readonly pacer: ReplayPacer;
-  /** Stops asking an upstream that stopped answering (stall.ts). */
-  readonly stalls: StallBreaker;
   /** Per key, what is derived from it (its redactor, its hash), made once: HTTP mode makes a client per request. */
   private readonly identities = new Map<string, { redactor: Redactor; keyId: string }>();
 
@@ -112,11 +110,15 @@ class SharedPool {
     private readonly connectTimeoutMs: number,
     perKey: number,
     rates: Rate[],
-    timeoutMs: number,
   ) {
     this.gate = new KeyGate(perKey);
     this.pacer = new ReplayPacer(rates);
-    this.stalls = new StallBreaker(origin, timeoutMs);
+  }
+
+  /** Stops asking an upstream that stopped answering (stall.ts). */
+  private breaker: StallBreaker | undefined;
+  get stalls(): StallBreaker {
+    return (this.breaker ??= new StallBreaker(this.origin));
   }
 
   /** The pool, synchronously once it exists (the common case, with no extra await per request). */
@@ -182,7 +184,7 @@ export class PostHogClient {
     };
     this.pool =
       pool ??
-      new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, this.options.replayRates, this.options.timeoutMs);
+      new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, this.options.replayRates);
     const identity = this.pool.identity(options.apiKey);
     this.redactor = redactor ?? identity.redactor;
     this.keyId = identity.keyId;
@@ -253,7 +255,7 @@ export class PostHogClient {
     // reader had enough), as an answer.
     let got = false;
     const answered = () => this.pool.stalls.answered(this.keyId, this.budget);
-    const timedOut = () => this.pool.stalls.timedOut(this.keyId, this.budget);
+    const timedOut = () => this.pool.stalls.timedOut(this.keyId, this.budget, this.options.timeoutMs);
     async function* chunks(): AsyncGenerator<Buffer> {
       try {
         for await (const chunk of options.unredacted ? (response.body as AsyncIterable<Buffer>) : redactor.stream(response.body as AsyncIterable<Buffer>)) {
@@ -319,7 +321,7 @@ export class PostHogClient {
         // Once a POST/PATCH has its answer's headers, it reached PostHog: never again.
         if (response !== undefined && !idempotent) throw this.classify(err, options).error;
         const failure = this.classify(err, options);
-        if (isStall(failure.error, failure.code)) this.pool.stalls.timedOut(this.keyId, this.budget);
+        if (isStall(failure.error, failure.code)) this.pool.stalls.timedOut(this.keyId, this.budget, this.options.timeoutMs);
         // A request that never connected (ECONNREFUSED) cannot have reached PostHog, so even a POST may go again.
         const neverSent = failure.code === 'ECONNREFUSED';
         const wait = this.backoff(attempt);

@@ -49,6 +49,8 @@ interface KeyState {
   score: number;
   /** Timeouts since the last answer, for the message. */
   timeouts: number;
+  /** The request timeout they were cut off at, for the message. */
+  timeoutMs: number;
   /** Failing until then (ms since epoch); 0: not failing. */
   until: number;
 }
@@ -64,15 +66,13 @@ export class StallBreaker {
   private readonly keyLimit: number;
   private readonly coolOffMs: number;
   private readonly now: () => number;
-  /** Per call (keyed by the call's budget object): timeouts in a row. */
-  private readonly calls = new WeakMap<object, number>();
+  /** Per call (keyed by the call's budget object): timeouts in a row, and the timeout they were cut off at. */
+  private readonly calls = new WeakMap<object, { timeouts: number; timeoutMs: number }>();
   private readonly keys = new Map<string, KeyState>();
 
   constructor(
     /** The upstream's origin, as named in messages. */
     private readonly host: string,
-    /** The request timeout, as named in messages. */
-    private readonly timeoutMs: number,
     options: StallOptions = {},
   ) {
     this.callLimit = options.callLimit ?? CALL_LIMIT;
@@ -88,20 +88,21 @@ export class StallBreaker {
     if (left > 0) {
       const seconds = Math.ceil(left / 1000);
       throw new UpstreamStalled(
-        `PostHog at ${this.host} keeps not answering this key's requests (the last ${state!.timeouts} cut off after ${this.timeoutMs} ms each, POSTHOG_TIMEOUT_MS), so this server leaves it alone for this key for ${Math.round(this.coolOffMs / 1000)} s; ${where} was not sent. Retry in about ${seconds} seconds.`,
+        `PostHog at ${this.host} keeps not answering this key's requests (the last ${state!.timeouts} cut off after ${state!.timeoutMs} ms each, POSTHOG_TIMEOUT_MS), so this server leaves it alone for this key for ${Math.round(this.coolOffMs / 1000)} s; ${where} was not sent. Retry in about ${seconds} seconds.`,
         seconds,
       );
     }
-    const timeouts = call ? (this.calls.get(call) ?? 0) : 0;
-    if (timeouts >= this.callLimit) {
-      throw new UpstreamStalled(`PostHog at ${this.host} did not answer this call's last ${timeouts} requests within ${this.timeoutMs} ms each; the call stopped asking it, and ${where} was not sent.`);
+    const stalled = call ? this.calls.get(call) : undefined;
+    if (stalled && stalled.timeouts >= this.callLimit) {
+      throw new UpstreamStalled(`PostHog at ${this.host} did not answer this call's last ${stalled.timeouts} requests within ${stalled.timeoutMs} ms each; the call stopped asking it, and ${where} was not sent.`);
     }
   }
 
-  /** After a request that timed out. */
-  timedOut(keyId: string, call: object | undefined): void {
-    if (call) this.calls.set(call, (this.calls.get(call) ?? 0) + 1);
-    const state = this.keys.get(keyId) ?? { score: 0, timeouts: 0, until: 0 };
+  /** After a request that timed out (cut off after `timeoutMs`). */
+  timedOut(keyId: string, call: object | undefined, timeoutMs: number): void {
+    if (call) this.calls.set(call, { timeouts: (this.calls.get(call)?.timeouts ?? 0) + 1, timeoutMs });
+    const state = this.keys.get(keyId) ?? { score: 0, timeouts: 0, timeoutMs, until: 0 };
+    state.timeoutMs = timeoutMs;
     this.keys.delete(keyId);
     this.keys.set(keyId, state);
     if (this.keys.size > MAX_KEYS) this.keys.delete(this.keys.keys().next().value!);

@@ -5,7 +5,7 @@ import { StallBreaker, UpstreamStalled, isStall } from '../../src/posthog/stall.
 
 function breaker() {
   const clock = { now: 1_000_000 };
-  const b = new StallBreaker('https://ph.example', 2_000, { callLimit: 2, keyLimit: 3, coolOffMs: 30_000, now: () => clock.now });
+  const b = new StallBreaker('https://ph.example', { callLimit: 2, keyLimit: 3, coolOffMs: 30_000, now: () => clock.now });
   return { b, clock };
 }
 
@@ -23,11 +23,11 @@ describe('StallBreaker', () => {
   it('stops a call after two timeouts in a row; an answer in between starts the count again', () => {
     const { b } = breaker();
     const call = {};
-    b.timedOut('k', call);
+    b.timedOut('k', call, 2_000);
     b.answered('k', call);
-    b.timedOut('k', call);
+    b.timedOut('k', call, 2_000);
     expect(stopped(() => b.check('k', call, 'GET /a'))).toBeUndefined();
-    b.timedOut('k', call);
+    b.timedOut('k', call, 2_000);
     const err = stopped(() => b.check('k', call, 'GET /b'));
     expect(err).toBeInstanceOf(BudgetExceeded);
     expect(err?.reason).toBe('stalled');
@@ -43,8 +43,8 @@ describe('StallBreaker', () => {
       const call = {};
       b.answered('a', call);
       b.answered('a', call);
-      b.timedOut('a', call);
-      b.timedOut('a', call);
+      b.timedOut('a', call, 2_000);
+      b.timedOut('a', call, 2_000);
     }
     expect(b.failing('a')).toBe(true);
     const err = stopped(() => b.check('a', {}, 'GET /api/projects/'));
@@ -55,20 +55,20 @@ describe('StallBreaker', () => {
     clock.now += 30_001;
     expect(stopped(() => b.check('a', {}, 'GET /x'))).toBeUndefined();
     // One step below the mark: the next timeout marks it failing again...
-    b.timedOut('a', {});
+    b.timedOut('a', {}, 2_000);
     expect(b.failing('a')).toBe(true);
     clock.now += 30_001;
     // ...and answers bring it down.
     b.answered('a', undefined);
     b.answered('a', undefined);
-    b.timedOut('a', undefined);
+    b.timedOut('a', undefined, 2_000);
     expect(b.failing('a')).toBe(false);
   });
 
   it('a timeout now and then among answers never marks the host failing', () => {
     const { b } = breaker();
     for (let i = 0; i < 100; i++) {
-      b.timedOut('k', undefined);
+      b.timedOut('k', undefined, 2_000);
       b.answered('k', undefined);
       b.answered('k', undefined);
     }
