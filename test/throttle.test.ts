@@ -39,7 +39,7 @@ describe('a throttle-aware client', () => {
       // The listing and two block ranges (0-20, 21-26), each sent once: no 429 was met and retried.
       expect(snapshotRequests(h)).toHaveLength(3);
       expect(progress.length).toBeGreaterThan(0);
-      expect(progress[0]!.message).toMatch(/Waiting \d+ s for PostHog's replay rate limit \(2\/1\.5s\)/);
+      expect(progress[0]!.message).toMatch(/Waiting \d+ s for PostHog's replay rate limit \(2\/1\.5s, POSTHOG_REPLAY_RATE_LIMITS\)/);
     });
   });
 
