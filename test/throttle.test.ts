@@ -1,11 +1,20 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
-import { DEMO } from '../src/sandbox/index.js';
-import { apiRequests, startHarness, text, type Harness, type HarnessOptions } from './harness.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RedisDigestCache } from '../src/cache/redis.js';
+import { DEFAULT_CALL_LIMITS } from '../src/posthog/budget.js';
+import { PostHogClient } from '../src/posthog/client.js';
+import { callLimitsFrom, clientOptionsFrom } from '../src/posthog/from-config.js';
+import { DEMO, planRates } from '../src/sandbox/index.js';
+import { createServer } from '../src/server.js';
+import { apiRequests, defaultConfig, startHarness, text, type Harness, type HarnessOptions } from './harness.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
-// Issue 9 item 3: PostHog's per-key replay throttle (facts §10), met by pacing, waiting with
-// progress, partial results with when to continue, and no retry of recording_blocks_unavailable.
-// The sandbox throttles exactly (src/sandbox/throttle.ts), with short windows to keep tests fast.
+// Issue 9 item 3 and issue 20: PostHog's per-key replay throttle (facts §10), met by learning it
+// from PostHog's 429s (the default), or pacing to a configured budget; waiting with progress,
+// partial results with when to continue, and no retry of recording_blocks_unavailable. The
+// sandbox throttles exactly (src/sandbox/throttle.ts), like a plan or with windows of a test's own.
 
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
@@ -24,8 +33,32 @@ async function withHarness(options: HarnessOptions, body: (h: Harness) => Promis
 
 async function callWithProgress(h: Harness, name: string, args: Record<string, unknown>): Promise<{ r: CallToolResult; progress: Progress[] }> {
   const progress: Progress[] = [];
-  const r = (await h.client.callTool({ name, arguments: args }, undefined, { onprogress: (p) => progress.push(p), timeout: 60_000 })) as CallToolResult;
+  // The SDK's request timeout is not what these tests are about: the server's own budgets are.
+  const r = (await h.client.callTool({ name, arguments: args }, undefined, { onprogress: (p) => progress.push(p), timeout: 180_000, resetTimeoutOnProgress: true })) as CallToolResult;
   return { r, progress };
+}
+
+type Triage = {
+  read: number;
+  sessions: Array<{ id: string }>;
+  unread: Array<{ id: string; reason: string }>;
+  next_cursor: string | null;
+  partial?: { reason: string; retry_after_seconds?: number; message: string };
+};
+const triageOf = (r: CallToolResult) => r.structuredContent as unknown as Triage;
+const waiting = (progress: Progress[]) => progress.filter((p) => /Waiting \d+ s for PostHog's replay rate limit/.test(p.message ?? ''));
+/** The demo's 14 recordings of the main project and 6 copies: 20 to triage. */
+const TWENTY = { extraRecordings: 6 };
+/** One unthrottled triage of the same recordings, to check what a throttled one says against. */
+async function referenceTriage(args: Record<string, unknown>): Promise<Triage> {
+  const h = await startHarness({ sandbox: { ...TWENTY } });
+  try {
+    const r = await h.call('session-recordings-triage', { project_id: P, ...args });
+    expect(r.isError, text(r)).toBeFalsy();
+    return triageOf(r);
+  } finally {
+    await h.close();
+  }
 }
 
 describe('a throttle-aware client', () => {
@@ -137,4 +170,176 @@ describe('a throttle-aware client', () => {
       expect(text(none)).toMatch(/recording_blocks_unavailable/);
     });
   });
+});
+
+describe('at the defaults (only key and host), against a sandbox that throttles like a plan', () => {
+  it('a paid-plan key triages 20 recordings, reads a snapshots listing and a replay, without a wait or a 429', async () => {
+    await withHarness({ sandbox: { replayThrottle: 'paid', ...TWENTY } }, async (h) => {
+      const { r, progress } = await callWithProgress(h, 'session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 20 });
+      expect(r.isError, text(r)).toBeFalsy();
+      const triage = triageOf(r);
+      expect(triage.read).toBe(20);
+      expect(triage.unread).toEqual([]);
+      expect(triage.partial).toBeUndefined();
+      expect(triage.next_cursor).toBeNull();
+      expect(waiting(progress)).toEqual([]);
+      // PostHog never had to say no: no request of the triage was sent twice.
+      const sent = apiRequests(h.sandbox).map((q) => `${q.path}?${new URLSearchParams(q.query)}`);
+      expect(new Set(sent).size).toBe(sent.length);
+
+      const snapshots = await callWithProgress(h, 'session-recording-snapshots', { project_id: P, id: R.longBrowse, max_events: 200 });
+      expect(snapshots.r.isError, text(snapshots.r)).toBeFalsy();
+      expect((snapshots.r.structuredContent as { partial?: unknown }).partial).toBeUndefined();
+      const replay = await callWithProgress(h, 'session-recording-replay', { project_id: P, id: R.recordedCheckout });
+      expect(replay.r.isError, text(replay.r)).toBeFalsy();
+      expect(waiting([...snapshots.progress, ...replay.progress])).toEqual([]);
+
+      // Nor to the others: nothing was learned to pace by.
+      expect(h.posthog.pacesReplay).toBe(false);
+    });
+  });
+
+  it('a free-plan key: progress while it waits, then a correct partial and a cursor; after the window, a later call reads on', async () => {
+    // The free plan's budgets (12, 60) with windows of 35 s and 35 min instead of a minute and an
+    // hour, so the window reopens within the test. The client is not told: it learns them from
+    // the 429s. At the default throttle wait (60 s) the call waits out one window, and stops at
+    // the next, which would take it past 60 s.
+    const reference = await referenceTriage({ date_from: '-30d', max_recordings: 20 });
+    await withHarness({ sandbox: { replayThrottle: planRates('free', 35 / 60), ...TWENTY } }, async (h) => {
+      const { r, progress } = await callWithProgress(h, 'session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 20 });
+      expect(r.isError, text(r)).toBeFalsy();
+      const triage = triageOf(r);
+      expect(waiting(progress).length).toBeGreaterThan(0);
+      expect(triage.partial?.reason).toBe('throttle');
+      expect(triage.partial!.retry_after_seconds).toBeGreaterThan(0);
+      expect(triage.partial!.message).toMatch(/learned from its 429 answers: 12\/3\d(\.\d)?s/);
+      expect(triage.next_cursor).toEqual(expect.any(String));
+      expect(text(r)).toMatch(/PARTIAL: .*\nMore: call again with cursor="[^"]+" and the same filters in about \d+ seconds/s);
+      // What it read, it read whole (as the unthrottled triage did); the rest is named unread.
+      expect(triage.read).toBeGreaterThan(0);
+      expect(triage.read).toBeLessThan(20);
+      const whole = new Map(reference.sessions.map((s) => [s.id, s]));
+      for (const s of triage.sessions) expect(s).toEqual(whole.get(s.id));
+      const readIds = triage.sessions.map((s) => s.id);
+      for (const u of triage.unread) expect(readIds).not.toContain(u.id);
+      expect(triage.read + triage.unread.length).toBe(20);
+      expect(h.posthog.pacesReplay).toBe(true);
+
+      // After the window: the cursor reads on, and completes.
+      await new Promise((resolve) => setTimeout(resolve, triage.partial!.retry_after_seconds! * 1000 + 300));
+      const later = await callWithProgress(h, 'session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 3, cursor: triage.next_cursor });
+      expect(later.r.isError, text(later.r)).toBeFalsy();
+      const next = triageOf(later.r);
+      expect(next.partial).toBeUndefined();
+      expect(next.read).toBe(3);
+      for (const s of next.sessions) {
+        expect(readIds).not.toContain(s.id);
+        expect(s).toEqual(whole.get(s.id));
+      }
+    });
+  }, 180_000);
+
+  it('"ClickHouse is at capacity" (no wait named): backs off, says so, and completes', async () => {
+    await withHarness({}, async (h) => {
+      h.sandbox.injectFault({ path: SNAPSHOTS, query: { blob_v2: 'true' }, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'ClickHouse is at capacity. Try again later.', attr: null } });
+      const { r, progress } = await callWithProgress(h, 'session-recording-summary', { project_id: P, id: R.longBrowse });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect((r.structuredContent as { partial?: unknown }).partial).toBeUndefined();
+      expect(waiting(progress)[0]?.message).toMatch(/^Waiting 2 s/);
+      // The listing twice (refused, then answered) and two block ranges.
+      expect(snapshotRequests(h)).toHaveLength(4);
+    });
+  });
+
+  it('the list\'s "Rate limit exceeded. Expected available in N seconds." is waited out', async () => {
+    await withHarness({}, async (h) => {
+      const list = `/api/projects/${P}/session_recordings/`;
+      h.sandbox.injectFault({ path: list, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Rate limit exceeded. Expected available in 1 second.', attr: null } });
+      const r = await h.call('session-recordings-list', { project_id: P, date_from: '-30d' });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(apiRequests(h.sandbox).filter((q) => q.path === list)).toHaveLength(2);
+    });
+  });
+
+  it('triage past POSTHOG_CALL_MAX_REQUESTS answers with what it read, partial, and a cursor that reads the rest', async () => {
+    const reference = await referenceTriage({ date_from: '-30d', max_recordings: 20 });
+    // The setting under test: 12 requests a call instead of 100.
+    await withHarness({ sandbox: { ...TWENTY }, callLimits: { ...DEFAULT_CALL_LIMITS, maxRequests: 12 } }, async (h) => {
+      const read = new Map<string, Triage['sessions'][number]>();
+      let cursor: string | null = null;
+      let calls = 0;
+      do {
+        const before = apiRequests(h.sandbox).length;
+        const r = await h.call('session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 20, ...(cursor ? { cursor } : {}) });
+        expect(r.isError, text(r)).toBeFalsy();
+        expect(apiRequests(h.sandbox).length - before).toBeLessThanOrEqual(12);
+        const triage = triageOf(r);
+        for (const s of triage.sessions) {
+          expect(read.has(s.id)).toBe(false);
+          read.set(s.id, s);
+        }
+        if (triage.next_cursor) {
+          expect(triage.partial?.reason).toBe('requests');
+          expect(text(r)).toMatch(/PARTIAL: This call reached its budget of 12 upstream requests \(POSTHOG_CALL_MAX_REQUESTS\)/);
+          expect(triage.unread.length).toBeGreaterThan(0);
+        }
+        cursor = triage.next_cursor;
+        calls++;
+      } while (cursor && calls < 20);
+      expect(cursor).toBeNull();
+      expect(calls).toBeGreaterThan(1);
+      expect([...read.keys()].sort()).toEqual(reference.sessions.map((s) => s.id).sort());
+      for (const s of reference.sessions) expect(read.get(s.id)).toEqual(s);
+    });
+  }, 60_000);
+});
+
+if (!REDIS_SERVER) console.warn('Skipping the shared-throttle test: redis-server is not installed (apt-get install redis-server; .ci/run does this).');
+
+describe.skipIf(!REDIS_SERVER)('replicas sharing the Redis cache', () => {
+  let redis: RedisProcess | undefined;
+  afterEach(async () => {
+    await redis?.stop();
+    redis = undefined;
+  });
+
+  it('what one replica learns from a 429, the other knows before it sends anything', async () => {
+    redis = await startRedis();
+    const caches = [0, 1].map(() => new RedisDigestCache({ url: redis!.url, ttlMs: 60_000, log: () => {} }));
+    // Three replay requests per 40 s for this key: a summary of the long recording spends them.
+    const first = await startHarness({ sandbox: { replayThrottle: [{ count: 3, windowMs: 40_000 }] }, client: { sharedLimits: caches[0]!.limitStore() } });
+    const config = defaultConfig(first.sandbox.url, first.sandbox.apiKey);
+    const secondClient = new PostHogClient(clientOptionsFrom(config, { baseUrl: config.baseUrl, apiKey: first.sandbox.apiKey, sharedLimits: caches[1]!.limitStore() }));
+    const server = createServer({ client: secondClient, settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: P }, callLimits: callLimitsFrom(config), cache: caches[1] });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const second = new Client({ name: 'replica-two', version: '1.0.0' });
+    try {
+      await server.connect(b);
+      await second.connect(a);
+      const summary = await first.call('session-recording-summary', { project_id: P, id: R.longBrowse });
+      expect(summary.isError, text(summary)).toBeFalsy();
+      // The fourth replay request: PostHog says wait ~40 s, longer than a list call may wait.
+      const refused = await first.call('session-recordings-list', { project_id: P });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/retry in about \d+ seconds/);
+      const sent = apiRequests(first.sandbox).length;
+
+      // The other replica has sent nothing yet; it knows the key is blocked, and does not ask.
+      expect(secondClient.pacesReplay).toBe(false);
+      const r = (await second.callTool({ name: 'session-recordings-list', arguments: { project_id: P } })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/learned from its 429 answers: 3\/4\d(\.\d)?s\).*retry in about \d+ seconds/s);
+      expect(apiRequests(first.sandbox).length).toBe(sent);
+      expect(secondClient.pacesReplay).toBe(true);
+      // Other tools are not held back by it.
+      const meta = (await second.callTool({ name: 'session-recording-get', arguments: { project_id: P, id: R.longBrowse } })) as CallToolResult;
+      expect(meta.isError, text(meta)).toBeFalsy();
+    } finally {
+      await second.close();
+      await server.close();
+      await secondClient.close();
+      await first.close();
+      for (const cache of caches) await cache.close();
+    }
+  }, 60_000);
 });

@@ -322,7 +322,7 @@ export class PostHogClient {
       if (error.status === 502 && error.code === 'recording_blocks_unavailable') throw error;
       if (paced && error.status === 429) {
         // PostHog's window is full: the key is blocked until it reopens, and (auto) its budget learned.
-        this.pool.limiter.throttled(this.keyId, admission, error);
+        await this.pool.limiter.throttled(this.keyId, admission, error);
         lastThrottle = error;
         // admit() waits (within what this call may wait) or stops the call with when to continue.
         if (attempt < this.options.maxRetries) continue;

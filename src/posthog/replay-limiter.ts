@@ -117,9 +117,10 @@ export class ReplayLimiter {
 
   /**
    * PostHog answered 429. A named wait blocks the key until then and (in `auto`) teaches its
-   * budget; no wait named (ClickHouse at capacity) backs off, longer each time.
+   * budget; no wait named (ClickHouse at capacity) backs off, longer each time. Resolves once
+   * what was learned is shared (a replica that answers next already knows), never rejects.
    */
-  throttled(key: string, admission: Admission | undefined, error: UpstreamError, now = Date.now()): void {
+  throttled(key: string, admission: Admission | undefined, error: UpstreamError, now = Date.now()): Promise<void> {
     if (admission) this.pacer.drop(key, admission.slot);
     let limits: KeyLimits;
     if (error.retryAfterSeconds !== undefined) {
@@ -130,7 +131,7 @@ export class ReplayLimiter {
       limits = this.learned.backOff(key, now);
     }
     this.pacer.blockUntil(key, limits.blockedUntil, now);
-    this.publish(key, limits, now);
+    return this.publish(key, limits, now);
   }
 
   private explain(rates: readonly Rate[]): string {
@@ -158,12 +159,14 @@ export class ReplayLimiter {
     this.pacer.blockUntil(key, shared.blockedUntil);
   }
 
-  private publish(key: string, limits: KeyLimits, now: number): void {
+  private async publish(key: string, limits: KeyLimits, now: number): Promise<void> {
     if (!this.store) return;
     const ttlMs = Math.max(1_000, Math.max(limits.expiresAt, limits.blockedUntil) - now);
-    this.store.set(STORE_PREFIX + key, JSON.stringify(limits), ttlMs).catch(() => {
+    try {
+      await this.store.set(STORE_PREFIX + key, JSON.stringify(limits), ttlMs);
+    } catch {
       // Not shared this time; this replica still knows.
-    });
+    }
   }
 }
 

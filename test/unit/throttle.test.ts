@@ -202,8 +202,7 @@ describe('the limiter', () => {
     const one = new ReplayLimiter('auto', store);
     const two = new ReplayLimiter('auto', store);
     for (let i = 0; i < 12; i++) one.settle('k', await one.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }));
-    one.throttled('k', undefined, throttled(59, 'Request was throttled. Expected available in 59 seconds.'));
-    await new Promise((r) => setImmediate(r));
+    await one.throttled('k', undefined, throttled(59, 'Request was throttled. Expected available in 59 seconds.'));
     expect([...data.keys()]).toEqual(['posthog-replay-mcp:throttle:k']);
     await expect(two.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 1_000 })).rejects.toThrow(/retry in about (59|60) seconds/);
     expect(two.rates('k')).toEqual(FREE);
