@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { DEFAULT_CALL_LIMITS } from './posthog/budget.js';
 import { parseReplayPolicy } from './posthog/throttle.js';
 
 export const TOOLSETS = ['recordings', 'projects'] as const;
@@ -101,7 +102,7 @@ Environment:
   POSTHOG_REPLAY_RATE_LIMITS  PostHog's replay throttle: auto (default: full speed until PostHog
                             answers 429, then that key paced to the budget learned from it) |
                             free | paid | enterprise | e.g. 12/min,60/h (paced up front) | off
-  POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots/triage may wait for that throttle (default 60000)
+  POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots/triage may wait for that throttle (default 40000)
   POSTHOG_MAX_CONCURRENCY_PER_KEY  upstream requests in flight per API key (default 8)
   POSTHOG_SANDBOX=1         same as --sandbox
 
@@ -251,7 +252,8 @@ function parseUpstreamSettings(env: Env): Config['upstream'] {
     replayRates,
     callMaxRequests: parseInteger(env.POSTHOG_CALL_MAX_REQUESTS, 'POSTHOG_CALL_MAX_REQUESTS', 100, 1, 100_000),
     callTimeoutMs: parseInteger(env.POSTHOG_CALL_TIMEOUT_MS, 'POSTHOG_CALL_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
-    throttleWaitMs: parseInteger(env.POSTHOG_THROTTLE_WAIT_MS, 'POSTHOG_THROTTLE_WAIT_MS', 60_000, 0, 3_600_000),
+    // 40 s: a call that waits still answers within an MCP client's default 60 s request timeout (budget.ts).
+    throttleWaitMs: parseInteger(env.POSTHOG_THROTTLE_WAIT_MS, 'POSTHOG_THROTTLE_WAIT_MS', DEFAULT_CALL_LIMITS.throttleWaitMs, 0, 3_600_000),
   };
 }
 

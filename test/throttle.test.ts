@@ -33,8 +33,9 @@ async function withHarness(options: HarnessOptions, body: (h: Harness) => Promis
 
 async function callWithProgress(h: Harness, name: string, args: Record<string, unknown>): Promise<{ r: CallToolResult; progress: Progress[] }> {
   const progress: Progress[] = [];
-  // The SDK's request timeout is not what these tests are about: the server's own budgets are.
-  const r = (await h.client.callTool({ name, arguments: args }, undefined, { onprogress: (p) => progress.push(p), timeout: 180_000, resetTimeoutOnProgress: true })) as CallToolResult;
+  // The SDK client's own request timeout (60 s, not extended by progress): a call that waits for
+  // the throttle must still answer within it.
+  const r = (await h.client.callTool({ name, arguments: args }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
   return { r, progress };
 }
 
@@ -202,8 +203,8 @@ describe('at the defaults (only key and host), against a sandbox that throttles 
   it('a free-plan key: progress while it waits, then a correct partial and a cursor; after the window, a later call reads on', async () => {
     // The free plan's budgets (12, 60) with windows of 35 s and 35 min instead of a minute and an
     // hour, so the window reopens within the test. The client is not told: it learns them from
-    // the 429s. At the default throttle wait (60 s) the call waits out one window, and stops at
-    // the next, which would take it past 60 s.
+    // the 429s. At the default throttle wait (40 s) the call waits out one window, and stops at
+    // the next, which would take it past 40 s.
     const reference = await referenceTriage({ date_from: '-30d', max_recordings: 20 });
     await withHarness({ sandbox: { replayThrottle: planRates('free', 35 / 60), ...TWENTY } }, async (h) => {
       const { r, progress } = await callWithProgress(h, 'session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 20 });
@@ -238,6 +239,28 @@ describe('at the defaults (only key and host), against a sandbox that throttles 
       }
     });
   }, 180_000);
+
+  it('a window that reopens later than a call may wait: summary and snapshots answer at once with what they read, partial, and when to continue', async () => {
+    // Two replay requests per 90 s: more than the default throttle wait (40 s) away once spent.
+    await withHarness({ sandbox: { replayThrottle: [{ count: 2, windowMs: 90_000 }] } }, async (h) => {
+      const { r } = await callWithProgress(h, 'session-recording-summary', { project_id: P, id: R.longBrowse });
+      expect(r.isError, text(r)).toBeFalsy();
+      const partial = (r.structuredContent as { partial: { reason: string; retry_after_seconds: number } }).partial;
+      expect(partial.reason).toBe('throttle');
+      expect(partial.retry_after_seconds).toBeGreaterThan(40);
+      expect(text(r)).toMatch(/PARTIAL: .*Call again in about \d+ seconds/s);
+      // The listing and blocks 0-20 read; 21-26 refused once, and not asked for again.
+      expect(snapshotRequests(h)).toHaveLength(3);
+
+      const page = await h.call('session-recording-snapshots', { project_id: P, id: R.longBrowse, max_events: 500 });
+      expect(page.isError, text(page)).toBeFalsy();
+      const data = page.structuredContent as { next_cursor: string; partial: { reason: string; retry_after_seconds: number } };
+      expect(data.partial.reason).toBe('throttle');
+      expect(data.next_cursor).toEqual(expect.any(String));
+      // What was learned held it back: PostHog was not asked again.
+      expect(snapshotRequests(h)).toHaveLength(3);
+    });
+  });
 
   it('"ClickHouse is at capacity" (no wait named): backs off, says so, and completes', async () => {
     await withHarness({}, async (h) => {

@@ -102,6 +102,8 @@ describe('session-recordings-triage', () => {
 
   it('stops at PostHog\'s replay throttle with a correct partial result, and its cursor reads the rest', async () => {
     const rates = [{ count: 8, windowMs: 2_500 }];
+    // About pacing to a budget the user configured (POSTHOG_REPLAY_RATE_LIMITS), with a short
+    // throttle wait so the stop comes quickly; the learned default is tested in throttle.test.ts.
     const h = await open({
       sandbox: { replayThrottle: rates },
       client: { replayRates: rates },

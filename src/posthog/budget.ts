@@ -10,7 +10,13 @@ export interface CallLimits {
   throttleWaitMs: number;
 }
 
-export const DEFAULT_CALL_LIMITS: CallLimits = { maxRequests: 100, wallClockMs: 120_000, throttleWaitMs: 60_000 };
+/**
+ * The throttle wait is 40 s so that a call that waits, with the reading around its wait, still
+ * answers within the 60 s an MCP client gives a request by default (the SDK's
+ * DEFAULT_REQUEST_TIMEOUT_MSEC, not extended by progress unless the client asks): a partial
+ * result with when to continue is worth more than an answer the client no longer waits for.
+ */
+export const DEFAULT_CALL_LIMITS: CallLimits = { maxRequests: 100, wallClockMs: 120_000, throttleWaitMs: 40_000 };
 
 /** Tells the MCP client what a long call is doing (notifications/progress). */
 export type ProgressReporter = (message: string) => void;
