@@ -317,6 +317,33 @@ describe('at the defaults (only key and host), against a sandbox that throttles 
   }, 60_000);
 });
 
+describe('the sandbox throttles like a plan', () => {
+  it('per key: one key on the free plan is refused where another on the paid plan is not, with PostHog\'s body', async () => {
+    const { startSandbox } = await import('../src/sandbox/index.js');
+    const sandbox = await startSandbox({ acceptAnyKey: true, replayThrottle: 'paid', replayThrottleByKey: { phx_free_plan_key_000000: 'free' } });
+    try {
+      const list = (key: string) => fetch(`${sandbox.url}/api/projects/${P}/session_recordings/`, { headers: { authorization: `Bearer ${key}` } });
+      const statuses = async (key: string, n: number) => {
+        const out: number[] = [];
+        for (let i = 0; i < n; i++) {
+          const r = await list(key);
+          out.push(r.status);
+          if (r.status === 429) expect(await r.json()).toEqual({ type: 'throttled_error', code: 'throttled', detail: expect.stringMatching(/^Request was throttled\. Expected available in \d+ seconds?\.$/), attr: null });
+          else await r.arrayBuffer();
+        }
+        return out;
+      };
+      expect(await statuses('phx_free_plan_key_000000', 13)).toEqual([...Array(12).fill(200), 429]);
+      expect(await statuses('phx_paid_plan_key_000000', 13)).toEqual(Array(13).fill(200));
+      // Not on a recordings route: not throttled.
+      const projects = await fetch(`${sandbox.url}/api/projects/`, { headers: { authorization: 'Bearer phx_free_plan_key_000000' } });
+      expect(projects.status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 if (!REDIS_SERVER) console.warn('Skipping the shared-throttle test: redis-server is not installed (apt-get install redis-server; .ci/run does this).');
 
 describe.skipIf(!REDIS_SERVER)('replicas sharing the Redis cache', () => {

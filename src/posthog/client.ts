@@ -23,7 +23,7 @@ export interface RequestOptions {
   expect?: Expectation | undefined;
   /**
    * The call may wait for PostHog's replay throttle up to its budget's throttle allowance
-   * (reporting progress), instead of the 10 s retry budget (summary and snapshots).
+   * (reporting progress), instead of the 10 s retry budget (summary, snapshots, replay, triage).
    */
   patient?: boolean | undefined;
   /**

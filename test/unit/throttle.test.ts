@@ -5,6 +5,7 @@ import { LearnedLimits, inferRate, parseKeyLimits, withPlanHour } from '../../sr
 import { ReplayLimiter, type SharedLimitStore } from '../../src/posthog/replay-limiter.js';
 import { ReplayPacer, describeRates, isReplayThrottled, parseRates, parseReplayPolicy } from '../../src/posthog/throttle.js';
 import { retryAfterSeconds } from '../../src/posthog/client.js';
+import { ConfigurationError, parseCli } from '../../src/config.js';
 
 const FREE = parseRates('free')!;
 
@@ -26,6 +27,20 @@ describe('replay throttle settings', () => {
     expect(parseRates('5/0s')).toBeUndefined();
     expect(describeRates(FREE)).toBe('12/min, 60/h');
     expect(describeRates([{ count: 12, windowMs: 35_500 }])).toBe('12/35.5s');
+  });
+
+  it('defaults to auto with only key and host; refuses what it cannot read, naming the setting', () => {
+    const config = (env: Record<string, string>) => {
+      const action = parseCli([], { POSTHOG_PERSONAL_API_KEY: 'phx_test_key_0123456789', ...env });
+      if (action.kind !== 'run') throw new Error('no config');
+      return action.config.upstream;
+    };
+    expect(config({}).replayRates).toBe('auto');
+    expect(config({}).throttleWaitMs).toBe(40_000);
+    expect(config({ POSTHOG_REPLAY_RATE_LIMITS: 'paid' }).replayRates).toEqual(parseRates('paid'));
+    expect(config({ POSTHOG_REPLAY_RATE_LIMITS: 'off' }).replayRates).toEqual([]);
+    expect(() => config({ POSTHOG_REPLAY_RATE_LIMITS: 'fast' })).toThrow(ConfigurationError);
+    expect(() => config({ POSTHOG_REPLAY_RATE_LIMITS: 'fast' })).toThrow(/POSTHOG_REPLAY_RATE_LIMITS must be auto, free, paid, enterprise, off/);
   });
 
   it('knows which requests PostHog throttles', () => {

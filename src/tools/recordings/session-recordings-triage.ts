@@ -98,6 +98,7 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
     const filters = { date_from: input.date_from, date_to: input.date_to, order: input.order, order_direction: input.order_direction, person_uuid: input.person_uuid };
 
     // 1. The recordings to read: the cursor's unread ones first, then a page of the list.
+    // Patient like the reads that follow: a throttle within the wait allowance is waited out.
     const candidates: Candidate[] = [];
     let nextOffset: number | undefined;
     const unread: Unread[] = [];
@@ -105,7 +106,7 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
       if (cursor && cursor.p.length > 0) {
         const ids = cursor.p.slice(0, input.max_recordings);
         const page = normalizePage<Record<string, unknown>>(
-          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: ids, limit: ids.length }), signal }),
+          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: ids, limit: ids.length }), signal, patient: true }),
           0,
           'recordings list',
           ids.length,
@@ -120,7 +121,7 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
       if (room > 0 && offset !== undefined) {
         const limit = input.session_ids ? Math.min(room, input.session_ids.length) : room;
         const page = normalizePage<Record<string, unknown>>(
-          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: input.session_ids, limit, offset }), signal }),
+          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: input.session_ids, limit, offset }), signal, patient: true }),
           offset,
           'recordings list',
           limit,
