@@ -283,7 +283,12 @@ export class PostHogClient {
         });
         if (!(options.patient && this.budget)) waits.retry += admission.waitedMs;
       }
-      this.budget?.spend(where);
+      try {
+        this.budget?.spend(where);
+      } catch (err) {
+        if (admission) this.pool.limiter.release(this.keyId, admission);
+        throw err;
+      }
       let response: Dispatcher.ResponseData | undefined;
       try {
         try {

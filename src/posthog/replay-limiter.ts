@@ -105,9 +105,20 @@ export class ReplayLimiter {
     }
     if (waitMs > 0) {
       if (patient) budget.recordThrottleWait(waitMs);
-      await waitWithProgress(waitMs, request.signal, patient ? budget.progress : undefined, `Waiting ${Math.ceil(waitMs / 1000)} s for PostHog's replay rate limit${this.explain(rates)} before ${where}`);
+      try {
+        await waitWithProgress(waitMs, request.signal, patient ? budget.progress : undefined, `Waiting ${Math.ceil(waitMs / 1000)} s for PostHog's replay rate limit${this.explain(rates)} before ${where}`);
+      } catch (err) {
+        // Cancelled while waiting: the slot goes back.
+        this.pacer.drop(key, slot);
+        throw err;
+      }
     }
     return { slot, waitedMs: waitMs };
+  }
+
+  /** The request was not sent after all (the call's budget was spent): its slot goes back. */
+  release(key: string, admission: Admission): void {
+    this.pacer.drop(key, admission.slot);
   }
 
   /** The answer is in and PostHog counted the request. */

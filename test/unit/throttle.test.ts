@@ -223,3 +223,19 @@ describe('the limiter', () => {
     expect(two.rates('k')).toEqual(FREE);
   });
 });
+
+describe('slots not used', () => {
+  it('a request cancelled while it waits, or never sent, gives its slot back', async () => {
+    const limiter = new ReplayLimiter([{ count: 1, windowMs: 60_000 }]);
+    const first = await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 });
+    limiter.release('k', first);
+    const controller = new AbortController();
+    limiter.throttled('k', await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }), throttled(0.2, 'Expected available in 0.2 seconds.'));
+    const waiting = limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 5_000, signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toThrow(/cancelled/);
+    // Nothing was counted: once the block is over, the next request goes at once.
+    await new Promise((r) => setTimeout(r, 250));
+    expect((await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 })).waitedMs).toBe(0);
+  });
+});
