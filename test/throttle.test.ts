@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,9 @@ import { DEFAULT_CALL_LIMITS } from '../src/posthog/budget.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { callLimitsFrom, clientOptionsFrom } from '../src/posthog/from-config.js';
 import { DEMO, planRates } from '../src/sandbox/index.js';
-import { createServer } from '../src/server.js';
+import { createServer, serverFactory } from '../src/server.js';
+import { serveHttp } from '../src/transports/http.js';
+import { parseCli } from '../src/config.js';
 import { apiRequests, defaultConfig, startHarness, text, type Harness, type HarnessOptions } from './harness.js';
 import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
@@ -339,6 +342,47 @@ describe('the sandbox throttles like a plan', () => {
       const projects = await fetch(`${sandbox.url}/api/projects/`, { headers: { authorization: 'Bearer phx_free_plan_key_000000' } });
       expect(projects.status).toBe(200);
     } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('per-user keys over HTTP', () => {
+  it('what PostHog teaches about one user\'s key holds back that key only', async () => {
+    const ALICE = 'phx_alice_free_plan_key_0000';
+    const BOB = 'phx_bob_paid_plan_key_11111';
+    const { startSandbox } = await import('../src/sandbox/index.js');
+    // Alice's key: two replay requests per 90 s, more than a call may wait once spent. Bob's: the paid plan.
+    const sandbox = await startSandbox({ acceptAnyKey: true, replayThrottle: 'paid', replayThrottleByKey: { [ALICE]: [{ count: 2, windowMs: 90_000 }] } });
+    // The server as a user starts it for per-user keys: only the host and --transport http.
+    const action = parseCli(['--transport', 'http'], { POSTHOG_HOST: sandbox.url });
+    if (action.kind !== 'run') throw new Error('no config');
+    const upstream = new PostHogClient(clientOptionsFrom(action.config, { baseUrl: action.config.baseUrl, apiKey: undefined }));
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: P }, callLimits: callLimitsFrom(action.config), log: () => {} }), log: () => {} });
+    const clients: Client[] = [];
+    const connect = async (key: string) => {
+      const client = new Client({ name: 'throttle-http', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      clients.push(client);
+      return client;
+    };
+    try {
+      const alice = await connect(ALICE);
+      const bob = await connect(BOB);
+      const summary = (client: Client) => client.callTool({ name: 'session-recording-summary', arguments: { id: R.longBrowse } }) as Promise<CallToolResult>;
+      const a = await summary(alice);
+      expect(a.isError, text(a)).toBeFalsy();
+      expect((a.structuredContent as { partial?: { reason: string } }).partial?.reason).toBe('throttle');
+      const b = await summary(bob);
+      expect(b.isError, text(b)).toBeFalsy();
+      expect((b.structuredContent as { partial?: unknown }).partial).toBeUndefined();
+      expect((b.structuredContent as { counts: { page_views: number } }).counts.page_views).toBe(24);
+      // Bob's three replay requests went out, each once.
+      expect(apiRequests(sandbox).filter((q) => q.authorization === `Bearer ${BOB}` && q.path.includes('/snapshots'))).toHaveLength(3);
+    } finally {
+      for (const client of clients) await client.close();
+      await http.close();
+      await upstream.close();
       await sandbox.close();
     }
   });
