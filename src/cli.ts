@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   if (action.kind === 'help') return void process.stdout.write(USAGE);
   if (action.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
   const config: Config = action.config;
+  if (action.kind === 'doctor') return doctor(config);
   for (const warning of config.warnings) log(`warning: ${warning}`);
 
   let baseUrl = config.baseUrl;
@@ -127,6 +128,22 @@ function howToStartAgain(cli: string): { command: string; args: string[] } {
   }
   const local = spec?.startsWith('file:') ? resolve(npxDir, spec.slice('file:'.length)) : undefined;
   return local ? { command: 'npx', args: ['-y', `--package=${local}`, PRODUCT_NAME] } : { command: 'npx', args: ['-y', PRODUCT_NAME] };
+}
+
+/** `doctor`: the checks on stdout (no protocol runs), against the sandbox with --sandbox; exit 1 when one failed. */
+async function doctor(config: Config): Promise<void> {
+  const { runDoctor } = await import('./doctor.js');
+  let target = { baseUrl: config.baseUrl, apiKey: config.apiKey, defaultProjectId: config.defaultProjectId };
+  let close = async () => {};
+  if (config.sandbox) {
+    const { startSandbox, DEMO } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ api: config.sandboxApi });
+    target = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, defaultProjectId: config.defaultProjectId ?? String(DEMO.mainProjectId) };
+    close = () => sandbox.close();
+  }
+  process.stdout.write(`${PRODUCT_NAME} ${VERSION} doctor\n`);
+  const code = await runDoctor(config, target, (line) => process.stdout.write(`${line}\n`)).finally(close);
+  process.exit(code);
 }
 
 /** The first SIGTERM/SIGINT stops gracefully; a second one (an impatient operator) exits at once. */
