@@ -161,9 +161,12 @@ describe('the built CLI', () => {
       expect(Object.keys(entry.env)).toEqual(
         expect.arrayContaining(['POSTHOG_PERSONAL_API_KEY', 'POSTHOG_HOST', 'POSTHOG_PROJECT_ID', 'POSTHOG_READ_ONLY', 'POSTHOG_TOOLSETS', 'POSTHOG_TIMEOUT_MS']),
       );
+      // As a user fills it in: the clone's path for the placeholder.
+      const args = (entry.args as string[]).map((a) => a.replace('/absolute/path/to/posthog-replay-mcp', ROOT.replace(/\/$/, '')));
+      expect(args).toEqual([join(ROOT, 'dist/cli.js')]);
       const transport = new StdioClientTransport({
         command: entry.command === 'node' ? process.execPath : entry.command,
-        args: entry.args,
+        args,
         cwd: ROOT,
         env: { ...entry.env, PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: sandbox.url },
         stderr: 'pipe',

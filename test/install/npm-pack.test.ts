@@ -108,4 +108,20 @@ describe('the npm package, as npx runs it', () => {
       await client.close();
     }
   });
+
+  it('starts as the README says, through npx from the tarball (`npx -y --package=… posthog-replay-mcp --sandbox`)', async () => {
+    // The README's command, with the packed tarball's path: npx installs it (dependencies from the registry) and runs its bin.
+    const transport = new StdioClientTransport({ command: 'npx', args: ['-y', `--package=${tarball}`, pkg.name, '--sandbox'], env: { PATH, HOME: process.env.HOME ?? tmpdir() }, cwd: tmpdir(), stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'npx-readme-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const list = (await client.callTool({ name: 'session-recordings-list', arguments: {} })) as CallToolResult;
+      expect(list.isError, JSON.stringify(list.content)).toBeFalsy();
+      expect(stderr).toContain(`npx -y --package=${tarball} ${pkg.name} --sandbox`);
+    } finally {
+      await client.close();
+    }
+  }, 300_000);
 });
