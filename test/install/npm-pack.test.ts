@@ -51,7 +51,8 @@ describe('the npm package, as npx runs it', () => {
   });
 
   it('packs the built server and the sandbox\'s recordings, not sources, tests or source maps', () => {
-    expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/tools/listing.json', 'fixtures/recordings/index.json', 'README.md', 'package.json']));
+    // The docs README and --help point to (docs/configuration.md: every setting) travel with it.
+    expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/tools/listing.json', 'fixtures/recordings/index.json', 'README.md', 'docs/configuration.md', 'package.json']));
     expect(files.filter((f) => /^(src|test|bench|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
   });
 
