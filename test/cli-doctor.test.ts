@@ -59,6 +59,13 @@ describe('doctor', () => {
     expect(ok.code).toBe(0);
   });
 
+  it('passes a legacy key without scopes, which PostHog lets do what its user may', async () => {
+    const env = await start({ scopes: [] });
+    const r = await doctor([], env);
+    expect(status(r.stdout, 'scopes'), r.stdout).toBe('PASS');
+    expect(r.stdout).toMatch(/a key without scopes \(a legacy key\)/);
+  });
+
   it('says PostHog is throttling replay reads for the key right now, and for how long (from the 429 body)', async () => {
     const env = await start({ replayThrottle: [{ count: 1, windowMs: 60_000 }] });
     // Another client spends the key's one replay request of this minute.
