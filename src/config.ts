@@ -138,8 +138,19 @@ export const COMMANDS = ['doctor'] as const;
 // --help and docs/configuration.md name it.
 // ---------------------------------------------------------------------------------------------
 
-/** Thrown by a setting's parser: the value is not one it accepts (`message`, when given, says why or what was meant). */
-export class Refused extends Error {}
+/**
+ * Thrown by a setting's parser: the value is not one it accepts (`message`, when given, says why
+ * or what was meant). `public`: a secret setting's value that is no secret (a documented
+ * placeholder), so it may be shown.
+ */
+export class Refused extends Error {
+  constructor(
+    message?: string,
+    readonly isPublic = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface Setting<T> {
   /** Environment variable. */
@@ -314,7 +325,7 @@ function parseAs<T>(spec: Setting<T>, name: string, raw: string, warn: (message:
     return spec.parse(raw, warn);
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
-    const got = spec.secret ? 'a value not shown here (it is a secret)' : `"${raw.length > 80 ? `${raw.slice(0, 79)}…` : raw}"`;
+    const got = spec.secret && !error.isPublic ? 'a value not shown here (it is a secret)' : `"${raw.length > 80 ? `${raw.slice(0, 79)}…` : raw}"`;
     throw new ConfigurationError(`${name} must be ${spec.accepted}; got ${got}.${error.message ? ` ${error.message}` : ''}`);
   }
 }
@@ -410,7 +421,11 @@ function parseCommand(positionals: readonly string[]): 'serve' | (typeof COMMAND
 /** A personal API key as PostHog issues it, or a warning when its shape is unfamiliar. */
 function parseApiKey(raw: string, warn: (message: string) => void): string {
   if (PLACEHOLDER_KEYS.some((p) => p.test(raw))) {
-    refuse('It is the placeholder from the README and mcp.json (phx_your_personal_api_key): replace it with a personal API key from PostHog (Settings → Personal API keys), or run with --sandbox to try the demo data.');
+    const documented = raw === DOCUMENTED_PLACEHOLDER;
+    throw new Refused(
+      `It is ${documented ? 'the placeholder from the README and mcp.json' : `a placeholder like the README's (${DOCUMENTED_PLACEHOLDER})`}: replace it with a personal API key from PostHog (Settings → Personal API keys), or run with --sandbox to try the demo data.`,
+      documented,
+    );
   }
   if (/\s/.test(raw)) refuse('It contains whitespace: paste the key alone (it starts with phx_).');
   if (/^phc_/i.test(raw)) refuse('It is a project API key (phc_…), which only sends events: this server reads recordings and needs a personal API key (phx_…, Settings → Personal API keys).');
@@ -420,6 +435,7 @@ function parseApiKey(raw: string, warn: (message: string) => void): string {
   return raw;
 }
 
+const DOCUMENTED_PLACEHOLDER = 'phx_your_personal_api_key';
 const PLACEHOLDER_KEYS = [/^phx_your_personal_api_key$/i, /your[_-]?(personal[_-]?)?(api[_-]?)?key/i, /^<.*>$/, /^phx_(x+|\.\.\.|…)$/i];
 
 /** A bind address: a host name, IPv4, or IPv6 with or without brackets. */
