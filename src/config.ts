@@ -50,6 +50,10 @@ const configSchema = z.object({
     allowedOrigins: z.array(z.string()),
     maxConcurrency: z.number().int().min(1).max(100_000),
     maxConcurrencyPerUser: z.number().int().min(1).max(100_000),
+    /** Calls one caller may have waiting for a slot; past it, 503 (0: refuse at once). */
+    maxQueuePerUser: z.number().int().min(0).max(100_000),
+    /** How long a call may wait for a slot before it is refused with 503. */
+    queueTimeoutMs: z.number().int().min(100).max(600_000),
     shutdownTimeoutMs: z.number().int().min(0).max(600_000),
   }),
   /** Non-fatal notes for stderr (e.g. an ingestion host was mapped). */
@@ -113,8 +117,10 @@ HTTP transport:
   MCP_AUTH_TOKEN            with the server's own key: the token callers must send as
                             "Authorization: Bearer …" (at least 16 characters). Required
                             to listen on a non-loopback address with the server's own key.
-  MCP_MAX_CONCURRENCY       MCP requests handled at once; more get 503 (default 64)
-  MCP_MAX_CONCURRENCY_PER_USER  of those, how many one caller (key or token) may have (default 16)
+  MCP_MAX_CONCURRENCY       MCP requests handled at once; more wait their turn (default 64)
+  MCP_MAX_CONCURRENCY_PER_USER  of those, how many one caller's key may have (default 16)
+  MCP_MAX_QUEUE_PER_USER    calls one caller may have waiting; more get 503 (default 64)
+  MCP_QUEUE_TIMEOUT_MS      longest wait for a turn, then 503 with Retry-After (default 30000)
   MCP_SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long running calls may finish (default 10000)
 
 Digest cache:
@@ -294,6 +300,8 @@ export const SETTINGS = {
   }),
   maxConcurrency: setting({ env: 'MCP_MAX_CONCURRENCY', appliesWith: ['--transport', 'http'], ...wholeNumber(64, 1, 100_000) }),
   maxConcurrencyPerUser: setting({ env: 'MCP_MAX_CONCURRENCY_PER_USER', appliesWith: ['--transport', 'http'], ...wholeNumber(16, 1, 100_000) }),
+  maxQueuePerUser: setting({ env: 'MCP_MAX_QUEUE_PER_USER', appliesWith: ['--transport', 'http'], ...wholeNumber(64, 0, 100_000) }),
+  queueTimeoutMs: setting({ env: 'MCP_QUEUE_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(30_000, 100, 600_000, ' (ms)') }),
   shutdownTimeoutMs: setting({ env: 'MCP_SHUTDOWN_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(10_000, 0, 600_000, ' (ms)') }),
 };
 
@@ -460,6 +468,8 @@ function checkHttpAccess(v: SettingValues, context: HttpContext, warn: (message:
     allowedOrigins: v.allowedOrigins,
     maxConcurrency: v.maxConcurrency,
     maxConcurrencyPerUser: v.maxConcurrencyPerUser,
+    maxQueuePerUser: v.maxQueuePerUser,
+    queueTimeoutMs: v.queueTimeoutMs,
     shutdownTimeoutMs: v.shutdownTimeoutMs,
   };
   if (v.transport !== 'http') {

@@ -36,6 +36,7 @@ const CASES: Array<[string, string, Record<string, unknown>, RegExp]> = [
   ['an order field with a typo', 'session-recordings-list', { project_id: P, order: 'start_tme' }, /order: .*Did you mean "start_time"\?/],
   ['an order direction in lower case', 'session-recordings-triage', { project_id: P, order_direction: 'desc' }, /Did you mean "DESC"\?/],
   ['project-get with a word for an id', 'project-get', { id: 'first' }, /id must be a project number like 12345/],
+  ['a retention period in the wrong case', 'project-update', { id: DEMO.mainProjectId, session_recording_retention_period: '90D' }, /Did you mean "90d"\?/],
 ];
 
 describe('invalid input is refused with a clear error and no upstream request', () => {
