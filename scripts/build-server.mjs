@@ -16,7 +16,7 @@
 // only; a large WebAssembly module) and @redis/client (only with MCP_DIGEST_CACHE=redis).
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -56,6 +56,20 @@ const undiciNamed = {
   },
 };
 
+/**
+ * zod's namespace exports every locale's error messages (a third of the bundle's zod); the server
+ * speaks English, zod's default, and never switches locale.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -80,12 +94,12 @@ await build({
   outdir: `${ROOT}dist`,
   splitting: true,
   chunkNames: 'cli-[name]-[hash]',
-  plugins: [tscLocations(0), undiciNamed],
+  plugins: [tscLocations(0), undiciNamed, englishOnlyZod],
 });
 
 await build({
   ...common,
   entryPoints: { worker: `${SRC}digest/worker.ts` },
   outdir: `${ROOT}dist/digest`,
-  plugins: [tscLocations(1), undiciNamed],
+  plugins: [tscLocations(1), undiciNamed, englishOnlyZod],
 });
