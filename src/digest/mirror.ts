@@ -36,6 +36,24 @@ export interface MirrorNode {
   next?: number;
 }
 
+/**
+ * A mirrored node. Every field is set in the constructor so all nodes share one shape (V8 keeps
+ * property access on them monomorphic); absent parts are undefined, as in MirrorNode.
+ */
+class Entry implements MirrorNode {
+  tag: string | undefined = undefined;
+  attrs: Record<string, string> | undefined = undefined;
+  text: string | undefined = undefined;
+  first: number | undefined = undefined;
+  last: number | undefined = undefined;
+  prev: number | undefined = undefined;
+  next: number | undefined = undefined;
+  constructor(
+    readonly id: number,
+    public parent: number,
+  ) {}
+}
+
 interface SerializedNode {
   type?: unknown;
   id?: unknown;
@@ -55,6 +73,11 @@ export class NodeMirror {
   dropped = 0;
   /** The highest node id seen: rrweb ids keep climbing within a page and restart on a new one. */
   maxId = 0;
+  /**
+   * Counts every change (a snapshot, an add, a removal, a text or attribute change), so a reader
+   * can keep what it derived from the mirror (an element's description) until the next change.
+   */
+  version = 0;
 
   get size(): number {
     return this.nodes.size;
@@ -70,6 +93,7 @@ export class NodeMirror {
 
   /** Replaces the mirror with a full snapshot's tree. */
   reset(root: unknown): void {
+    this.version++;
     this.nodes.clear();
     this.labels.clear();
     this.title = undefined;
@@ -80,37 +104,54 @@ export class NodeMirror {
 
   /** Adds a serialized subtree under `parentId`, before `nextId` when given. Iterative: DOMs can be deep. */
   add(root: unknown, parentId: number, nextId?: number | null): void {
-    const stack: Array<{ node: SerializedNode; parent: number; next?: number | null }> = [{ node: root as SerializedNode, parent: parentId, next: nextId }];
+    this.version++;
+    // Two parallel stacks (node, parent id) rather than an object per node: a full snapshot is
+    // thousands of nodes, and this is the digest's busiest loop. Only the root has a `next`.
+    const stack: unknown[] = [root];
+    const parents: number[] = [parentId];
+    let next = nextId;
     while (stack.length > 0) {
-      const { node, parent, next } = stack.pop()!;
+      const node = stack.pop() as SerializedNode;
+      const parent = parents.pop()!;
+      const before = next;
+      next = undefined;
       if (typeof node !== 'object' || node === null || typeof node.id !== 'number') continue;
       const id = node.id;
       if (id > this.maxId) this.maxId = id;
-      if (this.nodes.size >= MIRROR_NODE_CAP && !this.nodes.has(id)) {
+      const present = this.nodes.has(id);
+      if (!present && this.nodes.size >= MIRROR_NODE_CAP) {
         this.dropped++;
         continue;
       }
-      if (this.nodes.has(id)) this.remove(id);
-      const entry: MirrorNode = { id, parent };
-      if (node.type === ELEMENT && typeof node.tagName === 'string') {
-        entry.tag = node.tagName.toLowerCase();
+      if (present) this.remove(id);
+      const entry = new Entry(id, parent);
+      const type = node.type;
+      if (type === ELEMENT && typeof node.tagName === 'string') {
+        const tag = node.tagName.toLowerCase();
+        entry.tag = tag;
         const attrs = keptAttributes(node.attributes);
-        // An input's value attribute is what the user typed, except on buttons.
-        if (attrs?.value !== undefined && !(entry.tag === 'input' && AUTHORED_VALUE_TYPES.has(attrs.type ?? ''))) delete attrs.value;
-        if (attrs) entry.attrs = attrs;
-        if (entry.tag === 'label' && attrs?.for) this.labels.set(attrs.for, id);
-      } else if (node.type === TEXT && typeof node.textContent === 'string' && node.isStyle !== true) {
+        if (attrs !== undefined) {
+          // An input's value attribute is what the user typed, except on buttons.
+          if (attrs.value !== undefined && !(tag === 'input' && AUTHORED_VALUE_TYPES.has(attrs.type ?? ''))) delete attrs.value;
+          entry.attrs = attrs;
+          if (tag === 'label' && attrs.for) this.labels.set(attrs.for, id);
+        }
+      } else if (type === TEXT && typeof node.textContent === 'string' && node.isStyle !== true) {
         entry.text = node.textContent.length > TEXT_MAX ? node.textContent.slice(0, TEXT_MAX) : node.textContent;
       }
       this.nodes.set(id, entry);
-      this.link(entry, next);
-      if (Array.isArray(node.childNodes)) {
+      this.link(entry, before);
+      const children = node.childNodes;
+      if (Array.isArray(children)) {
         // Pushed in reverse so children are linked in document order.
-        for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push({ node: node.childNodes[i] as SerializedNode, parent: id });
-      }
-      if (entry.tag === 'title' && this.title === undefined) {
-        const child = Array.isArray(node.childNodes) ? (node.childNodes[0] as SerializedNode | undefined) : undefined;
-        if (child && typeof child.textContent === 'string') this.title = child.textContent.trim().slice(0, TEXT_MAX) || undefined;
+        for (let i = children.length - 1; i >= 0; i--) {
+          stack.push(children[i]);
+          parents.push(id);
+        }
+        if (entry.tag === 'title' && this.title === undefined) {
+          const child = children[0] as SerializedNode | undefined;
+          if (child && typeof child.textContent === 'string') this.title = child.textContent.trim().slice(0, TEXT_MAX) || undefined;
+        }
       }
     }
   }
@@ -138,6 +179,7 @@ export class NodeMirror {
   remove(id: number): void {
     const node = this.nodes.get(id);
     if (!node) return;
+    this.version++;
     const parent = this.nodes.get(node.parent);
     if (parent) {
       if (node.prev !== undefined) this.nodes.get(node.prev)!.next = node.next;
@@ -157,12 +199,16 @@ export class NodeMirror {
 
   setText(id: number, value: unknown): void {
     const node = this.nodes.get(id);
-    if (node && typeof value === 'string') node.text = value.slice(0, TEXT_MAX);
+    if (node && typeof value === 'string') {
+      this.version++;
+      node.text = value.slice(0, TEXT_MAX);
+    }
   }
 
   setAttributes(id: number, changes: unknown): void {
     const node = this.nodes.get(id);
     if (!node || !node.tag || typeof changes !== 'object' || changes === null) return;
+    this.version++;
     for (const [name, value] of Object.entries(changes as Record<string, unknown>)) {
       if (!KEPT_ATTRIBUTES.has(name)) continue;
       if (name === 'value' && !(node.tag === 'input' && AUTHORED_VALUE_TYPES.has(node.attrs?.type ?? ''))) continue;
@@ -255,8 +301,12 @@ export class NodeMirror {
 function keptAttributes(attributes: unknown): Record<string, string> | undefined {
   if (typeof attributes !== 'object' || attributes === null) return undefined;
   let kept: Record<string, string> | undefined;
-  for (const [name, value] of Object.entries(attributes as Record<string, unknown>)) {
-    if (!KEPT_ATTRIBUTES.has(name) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+  // for…in rather than Object.entries: no array per element; own properties only, as before.
+  const record = attributes as Record<string, unknown>;
+  for (const name in record) {
+    if (!KEPT_ATTRIBUTES.has(name) || !Object.hasOwn(record, name)) continue;
+    const value = record[name];
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
     (kept ??= {})[name] = String(value).slice(0, ATTRIBUTE_MAX);
   }
   return kept;
