@@ -64,8 +64,54 @@ interface SerializedNode {
   isStyle?: unknown;
 }
 
+/** Ids below this are kept in an array (rrweb numbers nodes 1, 2, 3…); others, and odd values, in a Map. */
+const DENSE_IDS = 1 << 18;
+
+/**
+ * The mirror's nodes by id: a Map's semantics, an array's speed for the ids rrweb hands out. The
+ * array part stays within DENSE_IDS slots (2 MB), however far ids climb in a long session.
+ */
+class NodeStore {
+  private dense: Array<Entry | undefined> = [];
+  private readonly sparse = new Map<number, Entry>();
+  size = 0;
+
+  get(id: number): Entry | undefined {
+    return id >>> 0 === id && id < DENSE_IDS ? this.dense[id] : this.sparse.get(id);
+  }
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  set(id: number, entry: Entry): void {
+    if (id >>> 0 === id && id < DENSE_IDS) {
+      if (this.dense[id] === undefined) this.size++;
+      this.dense[id] = entry;
+    } else {
+      if (!this.sparse.has(id)) this.size++;
+      this.sparse.set(id, entry);
+    }
+  }
+
+  delete(id: number): void {
+    if (id >>> 0 === id && id < DENSE_IDS) {
+      if (this.dense[id] !== undefined) {
+        this.size--;
+        this.dense[id] = undefined;
+      }
+    } else if (this.sparse.delete(id)) this.size--;
+  }
+
+  clear(): void {
+    this.dense = [];
+    this.sparse.clear();
+    this.size = 0;
+  }
+}
+
 export class NodeMirror {
-  private readonly nodes = new Map<number, MirrorNode>();
+  private readonly nodes = new NodeStore();
   /** label[for] → label node, for describing form fields */
   private readonly labels = new Map<string, number>();
   title: string | undefined;
@@ -240,9 +286,14 @@ export class NodeMirror {
       if (!node) continue;
       if (node.text !== undefined) text += ` ${node.text}`;
       if (node.tag === 'script' || node.tag === 'style' || node.tag === 'noscript' || this.isUserText(node)) continue;
-      const children: number[] = [];
-      for (let child = node.first; child !== undefined && children.length < 400; child = this.nodes.get(child)?.next) children.push(child);
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      // The first 400 children, pushed and then turned around so they come off in document order.
+      const from = stack.length;
+      for (let child = node.first, n = 0; child !== undefined && n < 400; child = this.nodes.get(child)?.next, n++) stack.push(child);
+      for (let i = from, j = stack.length - 1; i < j; i++, j--) {
+        const swap = stack[i]!;
+        stack[i] = stack[j]!;
+        stack[j] = swap;
+      }
     }
     const collapsed = text.replace(/\s+/g, ' ').trim();
     return collapsed.length > max ? `${collapsed.slice(0, max - 1)}…` : collapsed;
