@@ -123,8 +123,8 @@ export class Digester {
   /** The window of the previous event: events come in runs from one window. */
   private lastWindowId: string | null = null;
   private lastWindow: WindowState | undefined;
-  /** Timeline entries actually kept (past the cap some are not). */
-  private readonly kept = new WeakSet<TimelineItem>();
+  /** Timeline entries actually kept (past the cap some are not): the timeline holds them anyway, so a Set (cheaper than a WeakSet) retains nothing more. */
+  private readonly kept = new Set<TimelineItem>();
   private readonly pages: PageVisit[] = [];
   private readonly timeline: TimelineItem[] = [];
   private readonly counts: DigestCounts = {

@@ -206,7 +206,9 @@ export class NodeMirror {
   private link(node: MirrorNode, next?: number | null): void {
     const parent = this.nodes.get(node.parent);
     if (!parent) return;
-    const before = typeof next === 'number' ? this.nodes.get(next) : undefined;
+    // A node "before itself" (a hostile recording's nextId) is appended: linking it to itself
+    // would make its siblings a loop.
+    const before = typeof next === 'number' && next !== node.id ? this.nodes.get(next) : undefined;
     if (before && before.parent === node.parent) {
       node.next = before.id;
       node.prev = before.prev;
@@ -234,12 +236,16 @@ export class NodeMirror {
       else parent.last = node.prev;
     }
     const stack = [id];
+    // Each node is reached through at most two links (its parent's first, its sibling's next):
+    // more steps than that means the links loop, which a hostile recording can make, and the
+    // walk stops rather than growing its stack until the process dies.
+    let steps = 2 * this.nodes.size;
     while (stack.length > 0) {
       const entry = this.nodes.get(stack.pop()!);
       if (!entry) continue;
       this.nodes.delete(entry.id);
       if (entry.tag === 'label' && entry.attrs?.for && this.labels.get(entry.attrs.for) === entry.id) this.labels.delete(entry.attrs.for);
-      for (let child = entry.first; child !== undefined; child = this.nodes.get(child)?.next) stack.push(child);
+      for (let child = entry.first; child !== undefined && steps > 0; child = this.nodes.get(child)?.next, steps--) stack.push(child);
     }
   }
 
