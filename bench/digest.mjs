@@ -1,11 +1,13 @@
-// Recording digest benchmark (issue 3). Run after `npm run build`:  node bench/digest.mjs
+// Recording digest benchmark (issues 3 and 25; targets ≥ 0.8x and < 120 MB). Run after `npm run build`:  node bench/digest.mjs
 //
 // 1. Throughput: the digest of snapshot JSONL (real recorded fixtures, repeated to ~64 MB, fed in
 //    64 KB chunks as a socket delivers them) against a baseline measured in the same run: split
-//    the same bytes into lines and JSON.parse each, nothing else. Runs alternate, medians compared.
+//    the same bytes into lines and JSON.parse each, nothing else. Runs alternate, medians compared,
+//    by wall-clock and by CPU time (process.cpuUsage: steadier when other work shares the cores).
 //    Both run in this thread; in the server the digest runs the same code in a worker thread.
 // 2. Peak memory: the built server (node dist/cli.js, stdio) digests a ~200 MB synthetic recording
-//    served over HTTP by the sandbox in another process; peak RSS is the server's VmHWM.
+//    served over HTTP by the sandbox in another process; peak RSS is the server's VmHWM. The
+//    summary must read the whole recording (a partial one fails the bench).
 //
 // Options: --mb N (throughput input size, default 64), --runs N (default 5), --copies N (memory
 // test size in copies of the ~120 KB checkout recording, default 1700 ≈ 205 MB), --skip-memory.
