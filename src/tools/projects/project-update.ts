@@ -9,7 +9,7 @@ export const projectUpdate = defineTool({
   name: 'project-update',
   title: 'Update a project\'s settings',
   toolset: 'projects',
-  description: `Change settings of a project (PATCH), including how replay records. Only the fields given are sent; ${CLEAR_NOTE} The answer lists each field before → after.`,
+  description: `Change a project's settings (PATCH), replay included; overwrites them. Only the fields given are sent; ${CLEAR_NOTE} Returns each field before → after.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ id: projectIdInput, ...optionalProjectFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {
