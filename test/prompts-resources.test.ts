@@ -214,6 +214,12 @@ describe('resources', () => {
     expect(badId.message).toMatch(/a recording id is 1-200 letters/);
     const badProject = await rpcError(h.client.readResource({ uri: 'posthog://projects/acme' }));
     expect(badProject.message).toMatch(/project id must be a number/);
+    // A broken percent escape, or a number too long for a project id: the same invalid-params refusal, not an internal error.
+    for (const uri of ['posthog://projects/%E0', `posthog://projects/${P}/recordings/%E0%A4/digest`, 'posthog://projects/99999999999999999999']) {
+      const refused = await rpcError(h.client.readResource({ uri }));
+      expect(refused.code, uri).toBe(-32602);
+      expect(refused.message, uri).toMatch(/Invalid resource URI/);
+    }
     expect(h.sandbox.requests).toHaveLength(0);
     const unknown = await rpcError(h.client.readResource({ uri: 'posthog://dashboards/1' }));
     expect(unknown.code).toBe(-32602);
