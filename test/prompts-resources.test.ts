@@ -75,12 +75,23 @@ describe('prompts', () => {
     expect(body(read)).toContain(R);
   });
 
+  it('investigate-recording takes every replay URL form the tools take (self-hosted under a path, /recordings/, a list with the recording open)', async () => {
+    for (const url of [`https://posthog.example.com/analytics/project/${P}/recordings/${R}/`, `https://us.posthog.com/project/${P}/replay/home?sessionRecordingId=${R}&t=3`]) {
+      const prompt = await h.client.getPrompt({ name: 'investigate-recording', arguments: { recording: url } });
+      const first = prompt.messages[0]!.content as TextContent;
+      expect(first.text, url).toContain(`Investigate PostHog session recording ${R} in project ${P}.`);
+    }
+  });
+
   it('refuses bad arguments with a message naming the argument', async () => {
     const cases: Array<[string, Record<string, string>, RegExp]> = [
       ['investigate-recording', { recording: 'not a recording!' }, /recording: recording must be a recording id .* or a PostHog replay URL/],
       ['investigate-recording', { recording: 'https://us.posthog.com/project/1/insights/abc' }, /recording: recording URL must be a PostHog replay link/],
       ['investigate-recording', { recording: R }, /project_id: project_id is required for a bare recording id/],
       ['investigate-recording', { recording: `https://us.posthog.com/project/999/replay/${R}`, project_id: P }, /names project 999 but project_id is 1001/],
+      // A broken percent escape in the URL's id is refused like any bad id, not an internal error.
+      ['investigate-recording', { recording: `https://us.posthog.com/project/${P}/replay/%E0` }, /recording: recording URL must be a PostHog replay link/],
+      ['investigate-recording', { recording: `https://us.posthog.com/project/${P}/replay/..%2F..%2Fprojects` }, /recording: recording URL must be a PostHog replay link/],
       ['investigate-recording', {}, /recording: recording is required/],
       ['investigate-recording', { recording: R, project_id: P, colour: 'red' }, /unknown argument "colour" \(it takes recording, project_id\)/],
       ['triage-period', { project_id: P, date_from: 'last week' }, /date_from: use a relative date like "-7d"/],
