@@ -287,6 +287,23 @@ describe('completion/complete', () => {
     expect(apiRequests(h.sandbox).length).toBe(before);
   });
 
+  it('a project with no recordings is listed once, not at every keystroke (each list spends the replay rate limit)', async () => {
+    const fresh = await startHarness();
+    try {
+      const created = await fresh.call('project-create', { name: 'Nothing recorded yet' });
+      const empty = String((created.structuredContent as { project: { id: number } }).project.id);
+      const listed = await fresh.call('session-recordings-list', { project_id: empty, date_from: '-30d' });
+      expect((listed.structuredContent as { results: unknown[] }).results, 'a new project has no recordings').toEqual([]);
+      for (const value of ['', '0', '01']) {
+        const result = await fresh.client.complete({ ref: promptRef('investigate-recording'), argument: { name: 'recording', value }, context: { arguments: { project_id: empty } } });
+        expect(result.completion.values).toEqual([]);
+      }
+      expect(apiRequests(fresh.sandbox).filter((q) => q.path.endsWith('/session_recordings/'))).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('reads a first page when nothing was listed for that project yet', async () => {
     // A fresh server: this session has listed nothing.
     const fresh = await startHarness();
