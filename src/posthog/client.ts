@@ -10,6 +10,7 @@ import { StallBreaker, isStall } from './stall.js';
 import { expectationFor, judgeBody, refuseStatus, type Expectation } from './status.js';
 import { ReplayLimiter, type Admission, type SharedLimitStore } from './replay-limiter.js';
 import { isReplayThrottled, type ReplayPolicy } from './throttle.js';
+import { sleep } from './sleep.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -572,19 +573,4 @@ export function retryAfterSeconds(header: string | string[] | undefined, detail:
 function stripQuery(path: string): string {
   const index = path.indexOf('?');
   return index === -1 ? path : path.slice(0, index);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new UpstreamUnavailableError('cancelled', 'The request was cancelled by the client.'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new UpstreamUnavailableError('cancelled', 'The request was cancelled by the client.'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

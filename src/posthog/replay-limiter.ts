@@ -3,6 +3,7 @@ import { UpstreamUnavailableError } from '../errors.js';
 import { BudgetExceeded, type CallBudget, type ProgressReporter } from './budget.js';
 import { LearnedLimits, parseKeyLimits, type KeyLimits } from './learned-limits.js';
 import { ReplayPacer, describeRates, type Rate, type ReplayPolicy } from './throttle.js';
+import { sleep } from './sleep.js';
 
 /**
  * The replay throttle as the client meets it (POSTHOG_REPLAY_RATE_LIMITS; docs/throttling.md):
@@ -190,20 +191,4 @@ async function waitWithProgress(ms: number, signal: AbortSignal | undefined, pro
     progress?.(`${message}: ${Math.ceil(left / 1000)} s left.`);
     await sleep(Math.min(left, progress ? PROGRESS_EVERY_MS : left), signal);
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cancelled = () => new UpstreamUnavailableError('cancelled', 'The request was cancelled by the client.');
-    if (signal?.aborted) return reject(cancelled());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
