@@ -46,8 +46,18 @@ interface SerializedNode {
   isStyle?: unknown;
 }
 
+/** What a reader beyond the digest needs the mirror to keep as well. */
+export interface MirrorOptions {
+  /** Attributes kept besides the naming ones (test ids, `autocomplete`, `target`…). */
+  extraAttributes?: readonly string[];
+  /** Keep `<option value>`: the page's own choices, never typed (a select's answer is an input event). */
+  optionValues?: boolean;
+}
+
 export class NodeMirror {
   private readonly nodes = new Map<number, MirrorNode>();
+  private readonly kept: ReadonlySet<string>;
+  private readonly optionValues: boolean;
   /** label[for] → label node, for describing form fields */
   private readonly labels = new Map<string, number>();
   title: string | undefined;
@@ -55,6 +65,11 @@ export class NodeMirror {
   dropped = 0;
   /** The highest node id seen: rrweb ids keep climbing within a page and restart on a new one. */
   maxId = 0;
+
+  constructor(options: MirrorOptions = {}) {
+    this.kept = options.extraAttributes ? new Set([...KEPT_ATTRIBUTES, ...options.extraAttributes]) : KEPT_ATTRIBUTES;
+    this.optionValues = options.optionValues === true;
+  }
 
   get size(): number {
     return this.nodes.size;
@@ -94,9 +109,9 @@ export class NodeMirror {
       const entry: MirrorNode = { id, parent };
       if (node.type === ELEMENT && typeof node.tagName === 'string') {
         entry.tag = node.tagName.toLowerCase();
-        const attrs = keptAttributes(node.attributes);
+        const attrs = keptAttributes(node.attributes, this.kept);
         // An input's value attribute is what the user typed, except on buttons.
-        if (attrs?.value !== undefined && !(entry.tag === 'input' && AUTHORED_VALUE_TYPES.has(attrs.type ?? ''))) delete attrs.value;
+        if (attrs?.value !== undefined && !this.authoredValue(entry.tag, attrs.type)) delete attrs.value;
         if (attrs) entry.attrs = attrs;
         if (entry.tag === 'label' && attrs?.for) this.labels.set(attrs.for, id);
       } else if (node.type === TEXT && typeof node.textContent === 'string' && node.isStyle !== true) {
@@ -155,6 +170,38 @@ export class NodeMirror {
     }
   }
 
+  /** Applies an rrweb mutation: removals, then adds (a parent may come later in the same batch), texts, attributes. */
+  mutate(data: Record<string, unknown>): void {
+    for (const removal of asArray(data.removes)) {
+      const id = (removal as { id?: unknown }).id;
+      if (typeof id === 'number') this.remove(id);
+    }
+    // Adds can name a parent added later in the same batch; a second pass picks those up.
+    let waiting = asArray(data.adds);
+    for (let pass = 0; pass < 3 && waiting.length > 0; pass++) {
+      const retry: unknown[] = [];
+      for (const add of waiting) {
+        const { parentId, nextId, node } = add as { parentId?: unknown; nextId?: unknown; node?: unknown };
+        if (typeof parentId !== 'number') continue;
+        if (!this.has(parentId)) {
+          retry.push(add);
+          continue;
+        }
+        this.add(node, parentId, typeof nextId === 'number' ? nextId : null);
+      }
+      if (retry.length === waiting.length) break;
+      waiting = retry;
+    }
+    for (const change of asArray(data.texts)) {
+      const { id, value } = change as { id?: unknown; value?: unknown };
+      if (typeof id === 'number') this.setText(id, value);
+    }
+    for (const change of asArray(data.attributes)) {
+      const { id, attributes } = change as { id?: unknown; attributes?: unknown };
+      if (typeof id === 'number') this.setAttributes(id, attributes);
+    }
+  }
+
   setText(id: number, value: unknown): void {
     const node = this.nodes.get(id);
     if (node && typeof value === 'string') node.text = value.slice(0, TEXT_MAX);
@@ -164,10 +211,30 @@ export class NodeMirror {
     const node = this.nodes.get(id);
     if (!node || !node.tag || typeof changes !== 'object' || changes === null) return;
     for (const [name, value] of Object.entries(changes as Record<string, unknown>)) {
-      if (!KEPT_ATTRIBUTES.has(name)) continue;
-      if (name === 'value' && !(node.tag === 'input' && AUTHORED_VALUE_TYPES.has(node.attrs?.type ?? ''))) continue;
+      if (!this.kept.has(name)) continue;
+      if (name === 'value' && !this.authoredValue(node.tag, node.attrs?.type)) continue;
       if (typeof value === 'string') (node.attrs ??= {})[name] = value.slice(0, ATTRIBUTE_MAX);
       else if (value === null && node.attrs) delete node.attrs[name];
+    }
+  }
+
+  /** Whether an element's value attribute is the page's (a button's caption, a radio's or option's value), not typed. */
+  private authoredValue(tag: string, type: string | undefined): boolean {
+    return (tag === 'input' && AUTHORED_VALUE_TYPES.has(type ?? '')) || (tag === 'option' && this.optionValues);
+  }
+
+  /** Every node, in no particular order (for readers that must check a selector against the whole page). */
+  all(): IterableIterator<MirrorNode> {
+    return this.nodes.values();
+  }
+
+  /** An element's children, in document order. */
+  *children(id: number): Generator<MirrorNode> {
+    for (let child = this.nodes.get(id)?.first; child !== undefined; ) {
+      const node = this.nodes.get(child);
+      if (!node) return;
+      yield node;
+      child = node.next;
     }
   }
 
@@ -252,12 +319,16 @@ export class NodeMirror {
   }
 }
 
-function keptAttributes(attributes: unknown): Record<string, string> | undefined {
+function keptAttributes(attributes: unknown, names: ReadonlySet<string>): Record<string, string> | undefined {
   if (typeof attributes !== 'object' || attributes === null) return undefined;
   let kept: Record<string, string> | undefined;
   for (const [name, value] of Object.entries(attributes as Record<string, unknown>)) {
-    if (!KEPT_ATTRIBUTES.has(name) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+    if (!names.has(name) || (typeof value !== 'string' && typeof value !== 'number')) continue;
     (kept ??= {})[name] = String(value).slice(0, ATTRIBUTE_MAX);
   }
   return kept;
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }

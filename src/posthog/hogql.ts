@@ -153,3 +153,20 @@ export function resolveDate(value: string, nowMs: number): Date {
 
 /** A time as the query's values carry it: ISO-8601 in UTC, which HogQL's toDateTime() reads with its zone. */
 export const isoUtc = (date: Date): string => date.toISOString();
+
+/** Most `$exception` events one reproduction reads: enough for any session worth a test. */
+export const MAX_SESSION_EXCEPTIONS = 100;
+
+/**
+ * One session's uncaught exceptions (`$exception` events, which posthog-js sends beside the
+ * recording, not inside it) within [from, to], oldest first. Columns: timestamp, type, message,
+ * list (the newer `$exception_list`, JSON), window_id. Every value is a placeholder.
+ */
+export function sessionExceptionsQuery(options: { sessionId: string; from: Date; to: Date }): { query: string; values: Record<string, unknown> } {
+  const query = [
+    'SELECT timestamp, properties.$exception_type AS type, properties.$exception_message AS message, properties.$exception_list AS list, properties.$window_id AS window_id FROM events',
+    'WHERE $session_id = {session_id} AND event = {event} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
+    `ORDER BY timestamp ASC LIMIT ${MAX_SESSION_EXCEPTIONS}`,
+  ].join(' ');
+  return { query, values: { session_id: options.sessionId, event: '$exception', date_from: isoUtc(options.from), date_to: isoUtc(options.to) } };
+}

@@ -46,7 +46,15 @@ export interface RecordedScript {
 export function recordedScript(slug: string): RecordedScript {
   const info = fixture(slug);
   const lines = readFileSync(new URL(info.file, FIXTURES), 'utf8').split('\n').filter((l) => l.trim());
-  const raw = lines.map((line) => JSON.parse(line) as [string, RrwebEvent]);
+  return scriptFromLines(lines.map((line) => JSON.parse(line) as [string, RrwebEvent]));
+}
+
+/**
+ * `[windowId, event]` lines recorded in a browser (a fixture's, or a test's own: sandbox option
+ * `recordings`) as a script; `captured` are analytics events sent beside the recording (e.g.
+ * `$exception`), with absolute times like the events'.
+ */
+export function scriptFromLines(raw: ReadonlyArray<readonly [string, RrwebEvent]>, captured: ReadonlyArray<{ event: string; timestamp: number; properties?: Record<string, unknown> }> = []): RecordedScript {
   const first = Math.min(...raw.map(([, e]) => e.timestamp));
   // Demo scripts hold times from the recording start.
   const events: ScriptEvent[] = raw.map(([windowId, event]) => ({ windowId, event: shiftedEvent(event, -first) }));
@@ -62,5 +70,7 @@ export function recordedScript(slug: string): RecordedScript {
       }
     }
   }
+  for (const c of captured) analytics.push({ event: c.event, t: c.timestamp - first, properties: { ...c.properties } });
+  analytics.sort((a, b) => a.t - b.t);
   return { events, analytics, console: consoleEntries };
 }
