@@ -19,7 +19,7 @@ export function lit(text: string): string {
     else if (c === '\n') out += '\\n';
     else if (c === '\r') out += '\\r';
     else if (c === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f || c === '<' || c === '>' || isSpecial(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || code === 0x7f || c === '<' || isSpecial(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else if (code >= 0xd800 && code <= 0xdbff) {
       const next = text.charCodeAt(i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) {
@@ -58,7 +58,7 @@ export function commentText(text: string, max = 160): string {
   }
   out = out.replace(/\s+/g, ' ').trim();
   // `<` too: a comment is still inside a file someone may paste into a <script> block.
-  out = out.replace(/</g, '‹').replace(/>/g, '›');
+  out = out.replace(/</g, '‹');
   return out.length > max ? `${out.slice(0, max - 1)}…` : out;
 }
 

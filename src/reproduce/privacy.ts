@@ -44,7 +44,7 @@ export function neutralValue(field: FieldFacts): string {
   const words = `${field.name ?? ''} ${field.id ?? ''} ${field.label ?? ''} ${field.placeholder ?? ''} ${autocomplete}`.toLowerCase();
   if (type === 'email' || /e-?mail/.test(words)) return 'user@example.test';
   if (type === 'password' || /pass/.test(words)) return 'Example-Passw0rd';
-  if (/cc-number|card.?(no|num)|card\b/.test(words)) return '4242 4242 4242 4242';
+  if (/cc-number|card.?(no|num)|card\b/.test(words)) return '4111 1111 1111 1111';
   if (/cvc|cvv|csc|security.?code/.test(words)) return '123';
   if (/exp/.test(words)) return '12/30';
   if (type === 'tel' || /phone|mobile|\btel\b/.test(words)) return '+1 555 0100';

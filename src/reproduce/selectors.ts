@@ -24,7 +24,7 @@ export interface Selector {
 /** Names longer than this make brittle selectors (and may be cut by the mirror). */
 const NAME_MAX = 80;
 const BUTTON_TYPES = new Set(['button', 'submit', 'reset', 'image']);
-const TEXTBOX_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'search']);
+const TEXTBOX_TYPES = new Set(['', 'text', 'email', 'tel', 'url']);
 
 /** An id a framework made up (`:r1:`, `ember123`, a uuid, long hex): not stable across builds. */
 export function looksGenerated(id: string): boolean {
@@ -69,6 +69,7 @@ export function roleOf(node: MirrorNode): string | undefined {
       if (type === 'checkbox') return 'checkbox';
       if (type === 'radio') return 'radio';
       if (type === 'number') return 'spinbutton';
+      if (type === 'search') return 'searchbox';
       if (type === 'range') return 'slider';
       if (TEXTBOX_TYPES.has(type)) return 'textbox';
       return undefined;
@@ -95,7 +96,7 @@ export function accessibleName(mirror: NodeMirror, node: MirrorNode): string | u
   if (mirror.isUserText(node) || node.tag === 'input') {
     const label = mirror.labelOf(node.id);
     if (label) return cleanName(label);
-    return normalize(attrs.title ?? '') || (role === 'textbox' ? normalize(attrs.placeholder ?? '') || undefined : undefined);
+    return normalize(attrs.title ?? '') || (role === 'textbox' || role === 'searchbox' ? normalize(attrs.placeholder ?? '') || undefined : undefined);
   }
   if (NAME_FROM_CONTENT.has(role)) return cleanName(mirror.textOf(node.id, NAME_MAX + 1)) ?? (normalize(attrs.title ?? '') || undefined);
   return undefined;

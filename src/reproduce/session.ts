@@ -381,7 +381,7 @@ export class Reproducer {
     }
     const steps = this.steps.slice().sort((a, b) => a.at - b.at);
     // Tabs numbered in the order the journey uses them.
-    const order = [...new Set(steps.map((s) => s.window))];
+    const order = [...new Set(steps.flatMap((s) => (s.opens === undefined ? [s.window] : [s.window, s.opens])))];
     const renumber = new Map(order.map((w, i) => [w, i]));
     for (const step of steps) {
       step.window = renumber.get(step.window)!;
