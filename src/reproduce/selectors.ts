@@ -174,7 +174,7 @@ export function chooseSelector(mirror: NodeMirror, id: number): Selector {
     if (matches.length === 1 && matches[0]!.id === node.id) return { code: `getByText(${lit(text)}, { exact: true })`, kind: 'text' };
   }
 
-  return { code: `locator(${lit(cssPath(mirror, node))})`, kind: 'css', note: 'CSS path (last resort): no test id, stable id, role and name, label, placeholder or text names this element alone' };
+  return { code: `locator(${lit(cssPath(mirror, node, all))})`, kind: 'css', note: 'CSS path (last resort): no test id, stable id, role and name, label, placeholder or text names this element alone' };
 }
 
 function count(nodes: MirrorNode[], test: (node: MirrorNode) => boolean): number {
@@ -184,12 +184,12 @@ function count(nodes: MirrorNode[], test: (node: MirrorNode) => boolean): number
 }
 
 /** `tag:nth-of-type(k)` steps from the nearest ancestor with a usable unique id, or from the root. */
-function cssPath(mirror: NodeMirror, node: MirrorNode): string {
+function cssPath(mirror: NodeMirror, node: MirrorNode, all: MirrorNode[]): string {
   const steps: string[] = [];
   let current: MirrorNode | undefined = node;
   for (let depth = 0; current?.tag && depth < 40; depth++) {
     const id = current.attrs?.id;
-    if (current !== node && id && /^[A-Za-z][A-Za-z0-9_-]*$/.test(id) && !looksGenerated(id) && count(elements(mirror), (n) => n.attrs?.id === id) === 1) {
+    if (current !== node && id && /^[A-Za-z][A-Za-z0-9_-]*$/.test(id) && !looksGenerated(id) && count(all, (n) => n.attrs?.id === id) === 1) {
       steps.unshift(`#${id}`);
       break;
     }

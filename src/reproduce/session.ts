@@ -79,7 +79,8 @@ export interface ExceptionEvent {
 }
 
 const WINDOWS_MAX = 20;
-export const STEPS_MAX = 300;
+/** Steps kept: a longer journey is cut (and said so), keeping the result a readable size. */
+export const STEPS_MAX = 200;
 const PROBLEMS_MAX = 100;
 /** A URL change this soon after a step was caused by it (a link, a submit). */
 const CAUSE_MS = 10_000;
