@@ -296,7 +296,8 @@ export class Reproducer {
   }
 
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
-    if (win.external || !Number.isFinite(id)) return;
+    // rrweb marks a value the page's script set (not the person) when it can tell.
+    if (win.external || !Number.isFinite(id) || data.userTriggered === false) return;
     const mirror = win.mirror;
     const node = mirror.get(id);
     if (!node?.tag) {
