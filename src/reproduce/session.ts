@@ -121,7 +121,8 @@ export class Reproducer {
   push(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
     const ts = event.timestamp;
     if (typeof ts !== 'number' || !Number.isFinite(ts)) return;
-    if (this.start === null || ts < this.start) this.start = ts;
+    // A wild timestamp (0, year 3000) would make every step's time meaningless: not the start.
+    if ((this.start === null || ts < this.start) && ts > 1e11 && ts < 1e13) this.start = ts;
     const win = this.window(windowId);
     if (!win) return;
     const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
