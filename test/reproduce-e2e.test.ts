@@ -28,6 +28,7 @@ interface Reproduced {
   base_url: string | null;
   steps: Array<{ at_ms: number; tab: number; page: string; action: string; selector: string | null; note: string | null }>;
   asserts: Array<{ n: number; step: number; kind: string; says: string }>;
+  failures: Array<{ n: number; step: number; kind: string; says: string }>;
   placeholders: Array<{ env: string; default: string; field: string; source: string; withheld?: string }>;
   skipped: string[];
 }
@@ -76,19 +77,22 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
   let h: Harness;
   let newsletter: RecordedSession;
   let rail: RecordedSession;
+  let throwing: RecordedSession;
+  let railThrows: ServedSite;
   let flawed: ServedSite;
   let fixed: ServedSite;
   let railGood: ServedSite;
   let railBroken: ServedSite;
 
   beforeAll(async () => {
-    [flawed, fixed, railGood, railBroken] = await Promise.all([
+    [flawed, fixed, railGood, railBroken, railThrows] = await Promise.all([
       serveSite(newsletterSite({ fixed: false })),
       serveSite(newsletterSite({ fixed: true })),
-      serveSite(railSite({ broken: false })),
+      serveSite(railSite({})),
       serveSite(railSite({ broken: true })),
+      serveSite(railSite({ throws: true })),
     ]);
-    sites.push(flawed, fixed, railGood, railBroken);
+    sites.push(flawed, fixed, railGood, railBroken, railThrows);
     newsletter = await recordSession({
       siteUrl: flawed.url,
       host: 'brightwave.test',
@@ -121,11 +125,31 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
         await page.getByRole('heading', { name: 'Booking confirmed' }).waitFor();
       },
     });
+    // The same journey where confirming throws: nothing happens, the person clicks again and leaves.
+    throwing = await recordSession({
+      siteUrl: railThrows.url,
+      host: 'northwind-rail.test',
+      drive: async (page, person) => {
+        await page.goto('http://northwind-rail.test/book');
+        await person.choose(page, '#destination', 'faro');
+        await person.click(page, 'button[type=submit]');
+        await page.waitForURL('**/book/review');
+        await person.click(page, '#confirm');
+        await page.waitForTimeout(1_200);
+        await person.click(page, '#confirm');
+        await page.waitForTimeout(300);
+      },
+    });
+    expect(throwing.captured.map((e) => e.properties.$exception_message)).toEqual([
+      "Cannot read properties of undefined (reading 'name')",
+      "Cannot read properties of undefined (reading 'name')",
+    ]);
     h = await startHarness({
       sandbox: {
         recordings: [
           { id: newsletter.sessionId, lines: newsletter.lines, captured: newsletter.captured },
           { id: rail.sessionId, lines: rail.lines, captured: rail.captured },
+          { id: throwing.sessionId, lines: throwing.lines, captured: throwing.captured },
         ],
       },
     });
@@ -202,5 +226,28 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     const broken = await runSpec(data, railBroken.url);
     expect(broken.status, data.code).toBe('failed');
     expect(data.code.split('\n')[broken.line! - 1]).toContain("toHaveURL((url) => url.pathname === '/book/done', { timeout: 15_000 })");
+  }, 120_000);
+
+  it('on another site, an uncaught exception the session had (read through the query API) fails the test at its step; fixed, it passes', async () => {
+    const { data } = await reproduce(throwing.sessionId);
+    // The second click on Confirm was the person trying again: the test ends at the first.
+    expect(data.steps.map((s) => s.action)).toEqual(['goto', 'select', 'click', 'click']);
+    const confirm = 4;
+    expect(data.steps[confirm - 1]!.selector).toBe("locator('#confirm')");
+    const says = `uncaught exception "TypeError: Cannot read properties of undefined (reading 'name')" in the recording after step ${confirm}`;
+    expect(data.asserts.map((a) => [a.kind, a.step, a.says])).toEqual([['exception', confirm, says]]);
+    expect(data.failures.map((f) => [f.kind, f.step])).toEqual([
+      ['exception', confirm],
+      ['exception', confirm + 1],
+    ]);
+
+    const failing = await runSpec(data, railThrows.url);
+    expect(failing.status).toBe('failed');
+    expect(failing.message).toContain(says);
+    expect(failing.message).toContain("TypeError: Cannot read properties of undefined (reading 'name')");
+    expect(data.code.split('\n')[failing.line! - 1]).toContain('expect(seen.exceptions,');
+
+    const passing = await runSpec(data, railGood.url);
+    expect(passing, passing.message).toMatchObject({ status: 'passed' });
   }, 120_000);
 });

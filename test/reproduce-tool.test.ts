@@ -13,6 +13,7 @@ interface Reproduced {
   code: string;
   steps: Array<{ action: string; selector: string | null; note: string | null; tab: number }>;
   asserts: Array<{ n: number; step: number; kind: string; says: string }>;
+  failures: Array<{ n: number; step: number; kind: string; says: string }>;
   placeholders: Array<{ env: string; default: string; source: string; withheld?: string }>;
   skipped: string[];
   partial?: { reason: string };
@@ -64,26 +65,36 @@ describe('session-recording-reproduce', () => {
     expect(copied.asserts[0]).toMatchObject({ kind: 'request', says: expect.stringMatching(/^POST \/api\/orders answered 500/) });
   });
 
-  it('asserts the session\'s uncaught exceptions, read through the query API', async () => {
+  it('asserts the session\'s uncaught exceptions, read through the query API, at the first failure\'s step, and lists every failure', async () => {
     const data = await reproduce({ id: DEMO.recordingIds.checkoutFailure });
-    const exceptions = data.asserts.filter((a) => a.kind === 'exception');
-    expect(exceptions.map((a) => a.says)).toEqual([
-      expect.stringContaining(`uncaught exception "TypeError: Cannot read properties of undefined (reading 'id')"`),
-      expect.stringContaining('uncaught exception "Error: Checkout failed: payment_intent_failed"'),
+    expect(data.failures.map((f) => [f.n, f.kind, f.step])).toEqual([
+      [1, 'request', 18],
+      [2, 'console', 18],
+      [3, 'exception', 18],
+      [4, 'console', 19],
+      [5, 'exception', 19],
     ]);
+    expect(data.failures[2]!.says).toBe(`uncaught exception "TypeError: Cannot read properties of undefined (reading 'id')"`);
+    expect(data.failures[4]!.says).toBe('uncaught exception "Error: Checkout failed: payment_intent_failed"');
+    // The test ends at the first failure: step 19 was the person clicking again.
+    expect(data.asserts.map((a) => [a.kind, a.step])).toEqual([
+      ['request', 18],
+      ['console', 18],
+      ['exception', 18],
+    ]);
+    expect(data.steps).toHaveLength(18);
+    expect(data.skipped).toContain('The test ends at step 18, the first failure: the 1 later step(s) were the person\'s reaction to it, and 2 later failure(s) can be targeted with `failure` (see failures).');
     expect(data.code).toContain('expect(seen.exceptions,');
     expect(apiRequests(h.sandbox).some((r) => r.method === 'POST' && r.path.endsWith('/query/'))).toBe(true);
   });
 
-  it('targets one chosen failure and ends the test at its step; names the failures when the choice is not one', async () => {
-    const all = await reproduce({ id: DEMO.recordingIds.checkoutFailure });
-    const chosen = all.asserts[1]!;
-    const one = await reproduce({ id: DEMO.recordingIds.checkoutFailure, failure: 2 });
-    expect(one.asserts).toEqual([{ ...chosen, n: 1 }]);
-    expect(one.steps).toHaveLength(chosen.step);
+  it('targets a chosen failure, ending the test at its step; names the failures when the choice is not one', async () => {
+    const one = await reproduce({ id: DEMO.recordingIds.checkoutFailure, failure: 5 });
+    expect(one.asserts).toEqual([{ n: 1, step: 19, kind: 'exception', says: 'uncaught exception "Error: Checkout failed: payment_intent_failed" in the recording after step 19' }]);
+    expect(one.steps).toHaveLength(19);
     const wrong = await h.call('session-recording-reproduce', { project_id: project, id: DEMO.recordingIds.checkoutFailure, failure: 40 });
     expect(wrong.isError).toBe(true);
-    expect(text(wrong)).toMatch(/failure 40 is not in this recording: its failures are 1\. POST \/api\/checkout answered 500/);
+    expect(text(wrong)).toMatch(/failure 40 is not in this recording: its failures are 1\. POST \/api\/checkout answered 500 \(2 times\) \(step 18\); 2\. console error .*; 5\. uncaught exception "Error: Checkout failed: payment_intent_failed" \(step 19\)\.$/);
   });
 
   it('refuses a bad id before any request, and names a missing recording', async () => {

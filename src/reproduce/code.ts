@@ -35,12 +35,21 @@ export interface AssertOut {
   says: string;
 }
 
+export interface FailureOut {
+  n: number;
+  step: number;
+  kind: 'request' | 'console' | 'exception';
+  says: string;
+}
+
 export interface Rendered {
   filename: string;
   code: string;
   base_url: string | null;
   steps: StepOut[];
   asserts: AssertOut[];
+  /** Every failure the recording shows (the test asserts those at the first one's step, or the chosen one). */
+  failures: FailureOut[];
   placeholders: Placeholder[];
   skipped: string[];
 }
@@ -49,15 +58,28 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
   const skipped = [...rep.skipped];
   let steps = rep.steps;
   let problems = rep.problems;
+  // Every failure the recording shows, numbered as `failure` picks them.
+  const failures: FailureOut[] = rep.problems.map((p, i) => ({ n: i + 1, step: p.step! + 1, kind: p.kind, says: describeProblem(p) + (p.count > 1 ? ` (${p.count} times)` : '') }));
   if (options.failure !== undefined) {
     const chosen = problems[options.failure - 1];
     if (!chosen) {
-      const list = problems.map((p, i) => `${i + 1}. ${describeProblem(p)}`).join('; ');
+      const list = failures.map((f) => `${f.n}. ${f.says} (step ${f.step})`).join('; ');
       throw new UserInputError(`failure ${options.failure} is not in this recording: ${problems.length === 0 ? 'it shows no failure' : `its failures are ${list}`}.`);
     }
     problems = [chosen];
     if (chosen.step! + 1 < steps.length) skipped.push(`Steps after step ${chosen.step! + 1} left out: the test ends at the chosen failure.`);
     steps = steps.slice(0, chosen.step! + 1);
+  } else if (problems.length > 0) {
+    // What the person did after the first failure was their answer to it (a retry, another
+    // way round): once the bug is fixed the page rightly goes elsewhere, and those steps would
+    // fail for no fault. The test ends there; a later failure can be chosen with `failure`.
+    const first = Math.min(...problems.map((p) => p.step!));
+    const later = problems.filter((p) => p.step !== first).length;
+    problems = problems.filter((p) => p.step === first);
+    if (first + 1 < steps.length) {
+      skipped.push(`The test ends at step ${first + 1}, the first failure: the ${steps.length - first - 1} later step(s) were the person's reaction to it${later > 0 ? `, and ${later} later failure(s) can be targeted with \`failure\` (see failures)` : ''}.`);
+    }
+    steps = steps.slice(0, first + 1);
   }
   const start = rep.start ?? steps[0]?.at ?? 0;
   const vars = new Map<number, string>();
@@ -194,7 +216,7 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
   }
 
   const filename = `session-${options.recordingId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'recording'}.spec.ts`;
-  return { filename, code, base_url: origin, steps: stepsOut, asserts, placeholders: placeholderList, skipped };
+  return { filename, code, base_url: origin, steps: stepsOut, asserts, failures, placeholders: placeholderList, skipped };
 }
 
 function watchLine(body: string[], P: string): void {

@@ -25,11 +25,12 @@ export const sessionRecordingReproduce = defineTool({
     z.strictObject({
       project_id: projectIdField(options),
       id: recordingIdField.describe('Recording (session) id.'),
-      failure: z.number().int().min(1).max(100).optional().describe('Assert only this failure (n in asserts).'),
+      failure: z.number().int().min(1).max(100).optional().describe('Assert this failure (n in failures); default: the first.'),
       copy_typed_values: z.boolean().default(false).describe('Copy clear typed values (never secret, payment or masked).'),
     }),
   // Declared: what an agent saves and runs. Also returned: steps [{at_ms, tab, page, action,
-  // selector, note}], asserts [{n, step, kind, says}], placeholders [{env, default, field…}],
+  // selector, note}], asserts [{n, step, kind, says}], failures (every one the recording shows,
+  // numbered for `failure`), placeholders [{env, default, field…}],
   // skipped, and partial when reading stopped short (undeclared: the tool list has a size budget).
   outputSchema: z.looseObject({
     filename: z.string(),
@@ -51,6 +52,7 @@ export const sessionRecordingReproduce = defineTool({
     const fence = '`'.repeat(Math.max(3, ...[...rendered.code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
     const text = [
       `Playwright test for recording ${input.id}: ${rendered.steps.length} steps; ${failing.length > 0 ? `fails today at ${failing.map((a) => `step ${a.step} (${a.says})`).join('; ')}` : 'the recording shows nothing wrong: it checks the journey ends where the person\'s did'}.`,
+      ...(rendered.failures.length > failing.length ? [`The recording shows ${rendered.failures.length} failures in all (see failures); call again with failure=n for a test of another.`] : []),
       `Save as ${rendered.filename}; set baseURL in playwright.config.ts${rendered.base_url ? ` (recorded on ${rendered.base_url})` : ''}.`,
       ...(rendered.placeholders.length ? [`Placeholders: ${rendered.placeholders.map((p) => p.env).join(', ')}.`] : []),
       ...skipped.map((s) => `Note: ${s}`),
