@@ -7,7 +7,7 @@ import { renderSpec } from '../src/reproduce/code.js';
 import { commentText, lit } from '../src/reproduce/literal.js';
 import { placeholderFor, sensitiveReason } from '../src/reproduce/privacy.js';
 import { SELECTOR_ATTRIBUTES, chooseSelector, looksGenerated } from '../src/reproduce/selectors.js';
-import { Reproducer } from '../src/reproduce/session.js';
+import { Reproducer, STEPS_MAX } from '../src/reproduce/session.js';
 
 // A tiny rrweb-snapshot builder: element and text nodes with ids in document order.
 type Node = { type: number; id: number; tagName?: string; attributes?: Record<string, string>; childNodes?: Node[]; textContent?: string };
@@ -249,5 +249,20 @@ describe('steps from events', () => {
     expect(spec.code).not.toContain('ada');
     expect(spec.skipped.join(' ')).toMatch(/query string/);
     expect(syntaxErrors(spec.code)).toEqual([]);
+  });
+
+  it('keeps at most STEPS_MAX steps and says the test was cut, when the cut reaches the test', () => {
+    const { el, page } = dom();
+    const more = el('button', {}, 'More');
+    const r = new Reproducer();
+    const t = 1_700_000_000_000;
+    r.push('w', { type: 4, timestamp: t, data: { href: 'https://feed.test/' } });
+    r.push('w', { type: 2, timestamp: t + 1, data: { node: page(more) } });
+    for (let i = 0; i < STEPS_MAX + 50; i++) r.push('w', { type: 3, timestamp: t + 2_000 * (i + 1), data: { source: 2, type: 2, id: more.id } });
+    const rep = r.finish();
+    expect(rep.steps).toHaveLength(STEPS_MAX);
+    expect(rep.droppedSteps).toBe(51);
+    const spec = renderSpec(rep, { recordingId: 'r', projectId: '1', copyTypedValues: false });
+    expect(spec.skipped[0]).toBe(`PARTIAL: the journey has more than ${STEPS_MAX} steps; the test replays the first ${STEPS_MAX}, and 51 later step(s) are left out.`);
   });
 });

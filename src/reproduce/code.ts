@@ -81,6 +81,10 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     }
     steps = steps.slice(0, first + 1);
   }
+  // A journey cut at STEPS_MAX matters only where the test runs to the end of what was kept.
+  if (rep.droppedSteps > 0 && steps.length === rep.steps.length) {
+    skipped.unshift(`PARTIAL: the journey has more than ${rep.steps.length} steps; the test replays the first ${rep.steps.length}, and ${rep.droppedSteps} later step(s) are left out.`);
+  }
   const start = rep.start ?? steps[0]?.at ?? 0;
   const vars = new Map<number, string>();
   const pageVar = (tab: number) => (tab === 0 ? 'page' : `page${tab + 1}`);

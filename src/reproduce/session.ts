@@ -65,6 +65,8 @@ export interface Reproduction {
   start: number | null;
   windows: number;
   steps: Step[];
+  /** Steps past STEPS_MAX, not kept. */
+  droppedSteps: number;
   problems: Problem[];
   /** Where the journey ended: the last step's tab, its path and a heading seen there. */
   final: { window: number; path: string; heading?: string } | undefined;
@@ -186,6 +188,13 @@ export class Reproducer {
     return win;
   }
 
+  /** No room for another step: it is counted, and no selector is worked out for it. */
+  private full(): boolean {
+    if (this.steps.length < STEPS_MAX) return false;
+    this.counts.droppedSteps++;
+    return true;
+  }
+
   private addStep(win: WindowState, ts: number, step: Omit<Step, 'at' | 'window' | 'path' | 'notes'> & { notes?: string[]; path?: string }): Step | undefined {
     if (this.steps.length >= STEPS_MAX) {
       this.counts.droppedSteps++;
@@ -271,7 +280,7 @@ export class Reproducer {
   }
 
   private click(win: WindowState, ts: number, rawId: number, double: boolean): void {
-    if (win.external || !Number.isFinite(rawId)) return;
+    if (win.external || !Number.isFinite(rawId) || this.full()) return;
     const mirror = win.mirror;
     const target = mirror.interactiveAncestor(rawId);
     const node = mirror.get(target);
@@ -298,7 +307,7 @@ export class Reproducer {
 
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
     // rrweb marks a value the page's script set (not the person) when it can tell.
-    if (win.external || !Number.isFinite(id) || data.userTriggered === false) return;
+    if (win.external || !Number.isFinite(id) || data.userTriggered === false || this.full()) return;
     const mirror = win.mirror;
     const node = mirror.get(id);
     if (!node?.tag) {
@@ -403,8 +412,7 @@ export class Reproducer {
       if (same) same.count++;
       else problems.push({ ...problem, window, step });
     }
-    if (this.counts.droppedSteps > 0) this.note(`PARTIAL: the journey has more than ${STEPS_MAX} steps; the ${this.counts.droppedSteps} after those are left out.`);
-    if (this.counts.droppedProblems > 0) this.note(`${this.counts.droppedProblems} further failures past the first ${PROBLEMS_MAX} are not asserted.`);
+    if (this.counts.droppedProblems > 0) this.note(`${this.counts.droppedProblems} further failures past the first ${PROBLEMS_MAX} are not listed.`);
     if (this.counts.droppedWindows > 0) this.note(`Events of tabs beyond the first ${WINDOWS_MAX} are left out.`);
     if (this.counts.unknownTargets > 0) this.note(`${this.counts.unknownTargets} click(s) or input(s) named an element the rebuilt page does not have (no full snapshot before them): not reproduced.`);
     if (this.counts.bad > 0) this.note(`${this.counts.bad} malformed event(s) skipped.`);
@@ -416,7 +424,7 @@ export class Reproducer {
       const win = [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
       if (win && !win.external) final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror) };
     }
-    return { origin: this.origin, start: this.start, windows: order.length, steps, problems, final, skipped: this.skipped };
+    return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped };
   }
 }
 
