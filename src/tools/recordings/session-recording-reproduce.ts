@@ -53,7 +53,7 @@ export const sessionRecordingReproduce = defineTool({
     const text = [
       `Playwright test for recording ${input.id}: ${rendered.steps.length} steps; ${failing.length > 0 ? `fails today at ${failing.map((a) => `step ${a.step} (${a.says})`).join('; ')}` : 'the recording shows nothing wrong: it checks the journey ends where the person\'s did'}.`,
       ...(rendered.failures.length > failing.length ? [`The recording shows ${rendered.failures.length} failures in all (see failures); call again with failure=n for a test of another.`] : []),
-      `Save as ${rendered.filename}; set baseURL in playwright.config.ts${rendered.base_url ? ` (recorded on ${rendered.base_url})` : ''}.`,
+      `Save as ${rendered.filename}; point it at a site in playwright.config.ts${rendered.base_url ? `, e.g. the recorded one: use: { baseURL: ${JSON.stringify(rendered.base_url)} }` : ' (use.baseURL)'}.`,
       ...(rendered.placeholders.length ? [`Placeholders: ${rendered.placeholders.map((p) => p.env).join(', ')}.`] : []),
       ...skipped.map((s) => `Note: ${s}`),
       `${fence}ts\n${rendered.code}${fence}`,
