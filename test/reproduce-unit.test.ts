@@ -157,6 +157,33 @@ describe('placeholder rule', () => {
   });
 });
 
+describe('what the page says back', () => {
+  it('quotes no console text or heading holding what the person typed, or an email address', () => {
+    const { el, page } = dom();
+    const name = el('input', { type: 'text', name: 'nickname' });
+    const save = el('button', {}, 'Save');
+    const r = new Reproducer();
+    const t = 1_700_000_000_000;
+    r.push('w', { type: 4, timestamp: t, data: { href: 'https://app.test/profile' } });
+    r.push('w', { type: 2, timestamp: t + 1, data: { node: page(el('label', {}, 'Nickname', name), save) } });
+    r.push('w', { type: 3, timestamp: t + 100, data: { source: 5, id: name.id, text: 'Amazing Grace' } });
+    r.push('w', { type: 3, timestamp: t + 200, data: { source: 2, type: 2, id: save.id } });
+    r.push('w', { type: 6, timestamp: t + 300, data: { plugin: 'rrweb/console@1', payload: { level: 'error', trace: [], payload: ['"could not save Amazing Grace for grace@navy.example"'] } } });
+    const spec = renderSpec(r.finish(), { recordingId: 'r', projectId: '1', copyTypedValues: false });
+    expect(spec.code).toContain('console error "could not save … for …@…"');
+    expect(spec.code).not.toMatch(/Amazing|grace@/);
+
+    const done = new Reproducer();
+    done.push('w', { type: 4, timestamp: t, data: { href: 'https://app.test/profile' } });
+    done.push('w', { type: 2, timestamp: t + 1, data: { node: page(el('h1', {}, 'Welcome, Amazing Grace'), el('label', {}, 'Nickname', name), save) } });
+    done.push('w', { type: 3, timestamp: t + 100, data: { source: 5, id: name.id, text: 'Amazing Grace' } });
+    const journey = renderSpec(done.finish(), { recordingId: 'r', projectId: '1', copyTypedValues: false });
+    expect(journey.code).not.toContain('Amazing');
+    expect(journey.asserts.map((a) => a.kind)).toEqual(['final-url']);
+    expect(journey.skipped).toContain("The last page's heading holds what the person typed (or an email address): not asserted.");
+  });
+});
+
 describe('quoting of hostile page text', () => {
   const hostile = [
     "it's",

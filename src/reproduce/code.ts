@@ -175,7 +175,7 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     if (final.heading) {
       body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true })).toBeVisible();`);
       asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says: `the heading ${JSON.stringify(final.heading)} is visible` });
-    } else skipped.push('No heading on the last page names it alone: only its path is asserted.');
+    } else skipped.push('No usable heading on the last page: only its path is asserted.');
   }
 
   const title = asserts.length > 0 && problems.length > 0 ? `${asserts[0]!.says.replace(/ in the recording.*$/, '')} must not happen again` : `journey ends at ${final?.path ?? '/'}`;

@@ -105,3 +105,17 @@ export function placeholderFor(field: FieldFacts, recorded: string | undefined, 
   if (isMasked(recorded)) return { ...base, withheld: 'not copied: masked in the recording' };
   return { ...base, default: recorded, source: 'copied' };
 }
+
+const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z]{2,}/g;
+
+/**
+ * Recorded text the test quotes (a console message, an exception, a heading) with what the
+ * person typed taken out: the values the recording holds in clear (3 characters or more) and
+ * anything shaped like an email address. Says whether it changed anything.
+ */
+export function scrubText(text: string, typed: ReadonlySet<string>): { text: string; scrubbed: boolean } {
+  let out = text;
+  for (const value of typed) if (value.length >= 3 && out.includes(value)) out = out.split(value).join('…');
+  out = out.replace(EMAIL, '…@…');
+  return { text: out, scrubbed: out !== text };
+}

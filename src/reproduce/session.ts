@@ -8,7 +8,7 @@
 import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
 import { CUSTOM, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { consoleText } from '../posthog/snapshots.js';
-import type { FieldFacts } from './privacy.js';
+import { isMasked, scrubText, type FieldFacts } from './privacy.js';
 import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector } from './selectors.js';
 
 export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
@@ -400,8 +400,12 @@ export class Reproducer {
       if (step.opens !== undefined) step.opens = renumber.get(step.opens) ?? undefined;
       if (step.opens === undefined) delete step.opens;
     }
+    // What the person typed, where the recording holds it in clear: never quoted back.
+    const typed = new Set<string>();
+    for (const step of steps) if (step.action === 'fill' && step.recorded && !isMasked(step.recorded)) typed.add(step.recorded);
     const problems: Problem[] = [];
     for (const problem of this.problems.slice().sort((a, b) => a.at - b.at)) {
+      if (problem.text !== undefined) problem.text = scrubText(problem.text, typed).text;
       const window = problem.window === undefined ? undefined : renumber.get(problem.window);
       const step = stepFor(steps, window, problem.at);
       if (step === undefined) {
@@ -422,7 +426,13 @@ export class Reproducer {
     const lastStep = steps[steps.length - 1];
     if (lastStep) {
       const win = [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
-      if (win && !win.external) final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror) };
+      if (win && !win.external) {
+        final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror) };
+        if (final.heading !== undefined && scrubText(final.heading, typed).scrubbed) {
+          delete final.heading;
+          this.note('The last page\'s heading holds what the person typed (or an email address): not asserted.');
+        }
+      }
     }
     return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped };
   }
