@@ -278,6 +278,12 @@ describe('steps from events', () => {
     expect(syntaxErrors(spec.code)).toEqual([]);
   });
 
+  it('refuses a recording with nothing to replay rather than write a test that asserts nothing', () => {
+    const r = new Reproducer();
+    r.push('w', { type: 4, timestamp: 1_700_000_000_000, data: { href: 'about:blank' } });
+    expect(() => renderSpec(r.finish(), { recordingId: 'r', projectId: '1', copyTypedValues: false })).toThrow(/Nothing in recording r can be replayed/);
+  });
+
   it('keeps at most STEPS_MAX steps and says the test was cut, when the cut reaches the test', () => {
     const { el, page } = dom();
     const more = el('button', {}, 'More');

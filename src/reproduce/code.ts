@@ -81,6 +81,9 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     }
     steps = steps.slice(0, first + 1);
   }
+  if (rep.steps.length === 0) {
+    throw new UserInputError(`Nothing in recording ${options.recordingId} can be replayed: it shows no page of an http(s) site and no action on one${rep.skipped.length ? ` (${rep.skipped.slice(0, 3).join(' ')})` : ''}.`);
+  }
   // A journey cut at STEPS_MAX matters only where the test runs to the end of what was kept.
   if (rep.droppedSteps > 0 && steps.length === rep.steps.length) {
     skipped.unshift(`PARTIAL: the journey has more than ${rep.steps.length} steps; the test replays the first ${rep.steps.length}, and ${rep.droppedSteps} later step(s) are left out.`);

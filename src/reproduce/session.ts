@@ -426,7 +426,10 @@ export class Reproducer {
     const lastStep = steps[steps.length - 1];
     if (lastStep) {
       const win = [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
-      if (win && !win.external) {
+      if (win?.external) {
+        final = { window: lastStep.window, path: lastStep.navigates ?? lastStep.path };
+        this.note(`The journey ended on another site: the test checks it reaches ${final.path} of this one.`);
+      } else if (win) {
         final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror) };
         if (final.heading !== undefined && scrubText(final.heading, typed).scrubbed) {
           delete final.heading;
