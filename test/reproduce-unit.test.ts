@@ -63,6 +63,15 @@ describe('selector choice', () => {
     expect(chooseSelector(mirror, plain.id)).toMatchObject({ kind: 'role', code: "getByRole('link', { name: 'Pricing', exact: true })" });
   });
 
+  it('takes a role the page wrote only when it is an ARIA role', () => {
+    const { el, page } = dom();
+    const tab = el('div', { role: 'tab' }, 'Details');
+    const odd = el('div', { role: "button'); evil(" }, 'Odd');
+    const mirror = mirrorOf(page(tab, odd));
+    expect(chooseSelector(mirror, tab.id).code).toBe("getByRole('tab', { name: 'Details', exact: true })");
+    expect(chooseSelector(mirror, odd.id).code).toBe("getByText('Odd', { exact: true })");
+  });
+
   it('tells generated ids from authored ones', () => {
     for (const id of [':r1:', 'ember123', 'mui-42', 'radix-:R1:', '3f2a9c1e8b7d', 'css-1x2y3z', 'a'.repeat(41)]) expect(looksGenerated(id), id).toBe(true);
     for (const id of ['checkout', 'add-to-cart', 'email', 'step2', 'h1-title', 'full_name']) expect(looksGenerated(id), id).toBe(false);

@@ -44,8 +44,9 @@ const GENERATED_PREFIX = /^(ember|ext-|yui_|gwt-|mui-|radix-|headlessui-|react-|
 /** The ARIA role Playwright's getByRole would give the element, explicit or implicit. */
 export function roleOf(node: MirrorNode): string | undefined {
   const attrs = node.attrs ?? {};
-  const explicit = attrs.role?.trim().split(/\s+/)[0];
-  if (explicit) return explicit.toLowerCase();
+  // The first role Playwright knows (a page may write anything there).
+  const explicit = attrs.role?.trim().toLowerCase().split(/\s+/).find((r) => ARIA_ROLES.has(r));
+  if (explicit) return explicit;
   const tag = node.tag;
   const type = (attrs.type ?? '').toLowerCase();
   switch (tag) {
@@ -77,6 +78,11 @@ export function roleOf(node: MirrorNode): string | undefined {
       return undefined;
   }
 }
+
+/** The roles getByRole accepts. */
+const ARIA_ROLES = new Set(
+  'alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell group heading img insertion link list listbox listitem log main marquee math meter menu menubar menuitem menuitemcheckbox menuitemradio navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem'.split(' '),
+);
 
 /** Roles whose accessible name comes from the element's content. */
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'tab', 'menuitem', 'option', 'cell', 'columnheader', 'rowheader', 'treeitem', 'switch', 'checkbox', 'radio']);
