@@ -63,6 +63,15 @@ describe('selector choice', () => {
     expect(chooseSelector(mirror, plain.id)).toMatchObject({ kind: 'role', code: "getByRole('link', { name: 'Pricing', exact: true })" });
   });
 
+  it('names by content as the browser does: image alts in order, hidden parts left out', () => {
+    const { el, page } = dom();
+    const home = el('a', { href: '/' }, el('img', { alt: 'Lumen' }), ' Home');
+    const cart = el('button', {}, el('span', { 'aria-hidden': 'true' }, '🛒'), 'Cart ', el('span', { 'aria-label': '2 items' }, '(2)'));
+    const mirror = mirrorOf(page(home, cart));
+    expect(chooseSelector(mirror, home.id).code).toBe("getByRole('link', { name: 'Lumen Home', exact: true })");
+    expect(chooseSelector(mirror, cart.id).code).toBe("getByRole('button', { name: 'Cart 2 items', exact: true })");
+  });
+
   it('takes a role the page wrote only when it is an ARIA role', () => {
     const { el, page } = dom();
     const tab = el('div', { role: 'tab' }, 'Details');

@@ -9,7 +9,7 @@ import type { MirrorNode, NodeMirror } from '../digest/mirror.js';
 import { cssString, lit } from './literal.js';
 
 /** Attributes the reproduce room needs the mirror to keep, beyond the digest's. */
-export const SELECTOR_ATTRIBUTES = ['data-testid', 'data-test', 'data-cy', 'aria-labelledby', 'autocomplete', 'target', 'multiple', 'size', 'class'] as const;
+export const SELECTOR_ATTRIBUTES = ['data-testid', 'data-test', 'data-cy', 'aria-labelledby', 'aria-hidden', 'hidden', 'autocomplete', 'target', 'multiple', 'size', 'class'] as const;
 
 export type SelectorKind = 'test-id' | 'id' | 'role' | 'label' | 'placeholder' | 'text' | 'css';
 
@@ -104,8 +104,42 @@ export function accessibleName(mirror: NodeMirror, node: MirrorNode): string | u
     if (label) return cleanName(label);
     return normalize(attrs.title ?? '') || (role === 'textbox' || role === 'searchbox' ? normalize(attrs.placeholder ?? '') || undefined : undefined);
   }
-  if (NAME_FROM_CONTENT.has(role)) return cleanName(mirror.textOf(node.id, NAME_MAX + 1)) ?? (normalize(attrs.title ?? '') || undefined);
+  if (NAME_FROM_CONTENT.has(role)) return cleanName(contentName(mirror, node)) ?? (normalize(attrs.title ?? '') || undefined);
   return undefined;
+}
+
+/**
+ * A name from content as browsers compute it for the common cases: text and image alts in
+ * document order, a descendant's aria-label in place of its content, hidden parts left out.
+ */
+function contentName(mirror: NodeMirror, node: MirrorNode): string {
+  let out = '';
+  let visited = 0;
+  const walk = (current: MirrorNode, top: boolean): void => {
+    if (++visited > 400 || out.length > NAME_MAX * 2) return;
+    if (current.text !== undefined) {
+      out += ` ${current.text}`;
+      return;
+    }
+    if (!current.tag || current.tag === 'script' || current.tag === 'style' || current.tag === 'noscript') return;
+    const attrs = current.attrs ?? {};
+    if (attrs['aria-hidden'] === 'true' || attrs.hidden !== undefined) return;
+    if (!top) {
+      const label = normalize(attrs['aria-label'] ?? '');
+      if (label) {
+        out += ` ${label}`;
+        return;
+      }
+      if (current.tag === 'img') {
+        out += ` ${attrs.alt ?? ''}`;
+        return;
+      }
+      if (mirror.isUserText(current)) return;
+    }
+    for (const child of mirror.children(current.id)) walk(child, false);
+  };
+  walk(node, true);
+  return normalize(out);
 }
 
 /** A name usable in a selector: not cut, not masked (posthog-js writes masked text as `*`). */
