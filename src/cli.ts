@@ -77,6 +77,8 @@ async function main(): Promise<void> {
       allowedOrigins: config.http.allowedOrigins,
       maxConcurrency: config.http.maxConcurrency,
       maxConcurrencyPerUser: config.http.maxConcurrencyPerUser,
+      maxQueuePerUser: config.http.maxQueuePerUser,
+      queueTimeoutMs: config.http.queueTimeoutMs,
     });
     log(`${banner(config, toolCount, baseUrl, demoProject)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
     onStopSignal(async (signal) => {

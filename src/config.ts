@@ -49,6 +49,10 @@ const configSchema = z.object({
     allowedOrigins: z.array(z.string()),
     maxConcurrency: z.number().int().min(1).max(100_000),
     maxConcurrencyPerUser: z.number().int().min(1).max(100_000),
+    /** Calls one caller may have waiting for a slot; past it, 503 (0: refuse at once). */
+    maxQueuePerUser: z.number().int().min(0).max(100_000),
+    /** How long a call may wait for a slot before it is refused with 503. */
+    queueTimeoutMs: z.number().int().min(100).max(600_000),
     shutdownTimeoutMs: z.number().int().min(0).max(600_000),
   }),
   /** Non-fatal notes for stderr (e.g. an ingestion host was mapped). */
@@ -109,8 +113,10 @@ HTTP transport:
   MCP_AUTH_TOKEN            with the server's own key: the token callers must send as
                             "Authorization: Bearer …" (at least 16 characters). Required
                             to listen on a non-loopback address with the server's own key.
-  MCP_MAX_CONCURRENCY       MCP requests handled at once; more get 503 (default 64)
-  MCP_MAX_CONCURRENCY_PER_USER  of those, how many one caller (key or token) may have (default 16)
+  MCP_MAX_CONCURRENCY       MCP requests handled at once; more wait their turn (default 64)
+  MCP_MAX_CONCURRENCY_PER_USER  of those, how many one caller's key may have (default 16)
+  MCP_MAX_QUEUE_PER_USER    calls one caller may have waiting; more get 503 (default 64)
+  MCP_QUEUE_TIMEOUT_MS      longest wait for a turn, then 503 with Retry-After (default 30000)
   MCP_SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long running calls may finish (default 10000)
 
 Digest cache:
@@ -277,6 +283,8 @@ function parseHttpSettings(flags: Record<string, string | boolean | undefined>, 
     allowedOrigins: originList === undefined ? [] : parseAllowedOrigins(originList),
     maxConcurrency: parseInteger(env.MCP_MAX_CONCURRENCY, 'MCP_MAX_CONCURRENCY', 64, 1, 100_000),
     maxConcurrencyPerUser: parseInteger(env.MCP_MAX_CONCURRENCY_PER_USER, 'MCP_MAX_CONCURRENCY_PER_USER', 16, 1, 100_000),
+    maxQueuePerUser: parseInteger(env.MCP_MAX_QUEUE_PER_USER, 'MCP_MAX_QUEUE_PER_USER', 64, 0, 100_000),
+    queueTimeoutMs: parseInteger(env.MCP_QUEUE_TIMEOUT_MS, 'MCP_QUEUE_TIMEOUT_MS', 30_000, 100, 600_000),
     shutdownTimeoutMs: parseInteger(env.MCP_SHUTDOWN_TIMEOUT_MS, 'MCP_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
   if (context.transport !== 'http') {

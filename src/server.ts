@@ -2,7 +2,7 @@ import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { DigestCache } from './cache/index.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
@@ -15,6 +15,11 @@ import { prepareArguments } from './tools/input.js';
 import type { AppResource } from './tools/recordings/player.js';
 import { loadListing } from './tools/listing.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
+import { SERVER_ICONS } from './icons.js';
+import { registerPrompts } from './prompts/index.js';
+import { RecentRecordings } from './resources/completions.js';
+import { registerResources, resourceLinks, type ToolCaller } from './resources/index.js';
+import { TASK_EXECUTION, TASK_TOOLS, TASKS_CAPABILITY, ToolTasks } from './tasks.js';
 
 export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
   /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
@@ -36,6 +41,9 @@ export interface ServerDependencies {
    */
   interactive?: boolean;
 }
+
+/** The name clients show for this server (serverInfo.title). */
+const SERVER_TITLE = 'PostHog session replay';
 
 const INSTRUCTIONS = `Tools for PostHog session recordings and projects.
 Start with projects-list to find a project id (unless a default project is configured), then session-recordings-list to find recordings (add date_from for more than the last 3 days), session-recording-get for one recording, session-recording-summary for what the user did (a timeline with errors, failed requests, rage and dead clicks), session-recording-replay to show the user the recording in a player (with the same digest for you), and session-recording-snapshots for the raw events.
@@ -60,6 +68,7 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
   const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
+  const toolNames: ReadonlySet<string> = new Set(selected.map((tool) => tool.name));
   const tools = selected.map((tool) => ({ tool, inputSchema: tool.inputSchema(schemaOptions) }));
   const resources = ALL_APP_RESOURCES.filter((resource) => selected.some((tool) => uiOf(tool)?.resourceUri === resource.uri));
   // Started now, read when the client first asks: by then it is usually ready.
@@ -68,18 +77,45 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
   // a fifth of an HTTP request's CPU when a server is made per request. One serves them all.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
+  // Tasks need the server to outlive the request that starts one: not in stateless HTTP (tasks.ts).
+  const offerTasks = interactive && selected.some((tool) => TASK_TOOLS.has(tool.name));
   return (client) => {
-    const server = new McpServer({ name: PRODUCT_NAME, version: VERSION }, options);
+    const tasks = offerTasks ? new ToolTasks() : undefined;
+    const server = new McpServer(
+      { name: PRODUCT_NAME, version: VERSION, title: SERVER_TITLE, icons: SERVER_ICONS },
+      tasks ? { ...options, capabilities: { ...options.capabilities, tasks: TASKS_CAPABILITY }, taskStore: tasks } : options,
+    );
     const registered = new Map<string, Registration>();
     for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache) });
+    // Prompts, resource templates and completions read through the tools (src/prompts, src/resources).
+    const recent = new RecentRecordings();
+    const internalCall: ToolCaller = (name, args, extra) => callTool(registered, { name, arguments: args }, extra, settings, log);
     server.server.removeRequestHandler('tools/call');
-    server.server.setRequestHandler(RawCallToolRequest, (request, extra) => callTool(registered, request.params, extra, settings, log));
+    server.server.setRequestHandler(RawCallToolRequest, async (request, extra) => {
+      if (request.params.task !== undefined) return startTask(tasks, registered, request.params, extra, settings, log);
+      const result = await callTool(registered, request.params, extra, settings, log);
+      if (!result.isError) {
+        recent.observe(request.params.name, result.structuredContent);
+        result.content.push(...resourceLinks(request.params.name, result.structuredContent, toolNames));
+      }
+      return result;
+    });
     for (const resource of resources) registerAppResource(server, resource);
+    registerResources(server, { callTool: internalCall, tools: toolNames });
+    registerPrompts(server, { callTool: internalCall, tools: toolNames, recent, defaultProjectId: settings.defaultProjectId });
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
     server.server.removeRequestHandler('tools/list');
+    if (tasks) {
+      const closed = server.server.onclose;
+      server.server.onclose = () => {
+        tasks.close();
+        closed?.();
+      };
+    }
     server.server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const tools = forClient(await listing, server.server.getClientCapabilities());
+      const listed = forClient(await listing, server.server.getClientCapabilities());
+      const tools = tasks ? listed.map((tool) => (TASK_TOOLS.has(tool.name) ? { ...tool, execution: TASK_EXECUTION } : tool)) : listed;
       // The client has what it needs to start; load the HTTP stack while the model thinks.
       setImmediate(() => client.warm());
       return { tools };
@@ -100,8 +136,33 @@ interface Registration {
  */
 const RawCallToolRequest = z.object({
   method: z.literal('tools/call'),
-  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional(), task: z.looseObject({ ttl: z.number().optional() }).optional() }),
 });
+
+/**
+ * tools/call with `task` (MCP 2025-11-25): the arguments are checked now (a refusal is a JSON-RPC
+ * error, there being no task to carry it), then the call runs as a task the client polls.
+ */
+async function startTask(
+  tasks: ToolTasks | undefined,
+  registered: ReadonlyMap<string, Registration>,
+  params: { name: string; arguments?: unknown; task?: { ttl?: number | undefined } },
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  settings: ServerSettings,
+  log: (message: string) => void,
+): Promise<CreateTaskResult> {
+  if (!tasks || !TASK_TOOLS.has(params.name) || !registered.has(params.name)) {
+    const which = tasks ? [...TASK_TOOLS].filter((name) => registered.has(name)).join(', ') : '';
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `${JSON.stringify(clip(params.name, 100))} does not run as a task ${which ? `(only ${which} does; tools/list marks it with execution.taskSupport)` : 'on this server'}: call it without "task".`,
+    );
+  }
+  const entry = registered.get(params.name)!;
+  const prepared = prepareArguments(entry.inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
+  if (!prepared.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${params.name}: ${prepared.message}`);
+  return tasks.start(extra, params.task ?? {}, (signal) => callTool(registered, params, { ...extra, signal }, settings, log));
+}
 
 type CallHandler = (input: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>;
 

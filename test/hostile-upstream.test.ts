@@ -1,7 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DigestCache } from '../src/cache/index.js';
-import { DEMO } from '../src/sandbox/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { PostHogClient } from '../src/posthog/client.js';
+import { DEMO, startSandbox } from '../src/sandbox/index.js';
+import { serverFactory } from '../src/server.js';
+import { serveHttp } from '../src/transports/http.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 // Issue 10: what the server does when whatever answers for PostHog misbehaves. The upstream is
@@ -344,10 +350,11 @@ describe('a budget per call', () => {
     }
   });
 
-  it('30 stalling sources end at the call\'s wall clock with a partial summary, not 30 timeouts', async () => {
-    const h = await startHarness({ client: { timeoutMs: 1_000, maxRetries: 0 }, callLimits: { maxRequests: 100, wallClockMs: 2_500, throttleWaitMs: 1_000 } });
+  it('30 stalling sources and a short wall clock: the call ends at its time budget with a partial summary', async () => {
+    // A wall clock shorter than two request timeouts (the test is about the wall clock): it, not the stall breaker, ends the call.
+    const h = await startHarness({ client: { timeoutMs: 2_000, maxRetries: 0 }, callLimits: { maxRequests: 100, wallClockMs: 2_500, throttleWaitMs: 1_000 } });
     try {
-      // The sandbox builds its demo data on first use, in this process: not inside this test's 1 s timeout.
+      // The sandbox builds its demo data on first use, in this process: not inside this test's timeout.
       await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
       h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
       const r = await h.call('session-recording-summary', { project_id: P, id: R.checkoutFailure });
@@ -358,6 +365,140 @@ describe('a budget per call', () => {
       expect(text(r)).toMatch(/PARTIAL: .*POSTHOG_CALL_TIMEOUT_MS/);
     } finally {
       await h.close();
+    }
+  });
+});
+
+/** Issue 20 item 3: an upstream that stops answering holds a call for about two request timeouts, and then not even that. */
+describe('the stall breaker', () => {
+  // POSTHOG_TIMEOUT_MS=2000: the test is about the request timeout, so it is set (everything else at the defaults).
+  const TIMEOUT_MS = 2_000;
+  /** Two request timeouts plus a second, with two more seconds of slack for a loaded machine: a bound, not a speed claim. */
+  const BOUND_MS = 2 * TIMEOUT_MS + 1_000 + 2_000;
+
+  it('30 stalling sources: the summary answers after two timeouts, partial, naming the 30 parts not read', async () => {
+    const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
+    try {
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
+      const started = performance.now();
+      const r = await h.call('session-recording-summary', { project_id: P, id: R.checkoutFailure });
+      const elapsed = performance.now() - started;
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(elapsed).toBeLessThan(BOUND_MS);
+      // Two requests went to the stalled sources; the breaker kept the other 28 from being sent.
+      expect(apiRequests(h.sandbox).filter((q) => q.query.blob_key !== undefined)).toHaveLength(2);
+      const partial = (r.structuredContent as { partial: { reason: string; not_read: string } }).partial;
+      expect(partial.reason).toBe('stalled');
+      expect(partial.not_read).toMatch(/^30 of 30 parts \(Source blob k0, Source blob k1, Source blob k2, .*and 20 more\)$/);
+      expect(text(r)).toMatch(/PARTIAL: PostHog at http:\/\/127\.0\.0\.1:\d+ did not answer this call's last 2 requests within 2000 ms each.* Not read: 30 of 30 parts/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('session-recording-replay answers within the same bound, its digest partial', async () => {
+    const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
+    try {
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
+      const started = performance.now();
+      const r = await h.call('session-recording-replay', { project_id: P, id: R.checkoutFailure });
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect(r.isError, text(r)).toBeFalsy();
+      expect((r.structuredContent as { partial: { reason: string; not_read: string } }).partial).toMatchObject({ reason: 'stalled', not_read: expect.stringMatching(/^30 of 30 parts/) });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a triage over recordings whose sources all stall answers within the same bound, the recordings named as not read', async () => {
+    const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
+    try {
+      const ids = [R.checkoutFailure, ...Object.values(R).filter((id) => id !== R.checkoutFailure).slice(0, 3)];
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
+      const started = performance.now();
+      const r = await h.call('session-recordings-triage', { project_id: P, session_ids: ids });
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect(r.isError, text(r)).toBeFalsy();
+      const data = r.structuredContent as { read: number; unread: Array<{ id: string }>; partial: { reason: string } };
+      expect(data.read).toBe(0);
+      expect(data.unread.map((u) => u.id).sort()).toEqual([...ids].sort());
+      expect(data.partial.reason).toBe('stalled');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a stalling source ends a snapshots page after one timeout, partial, with a cursor to the part not read', async () => {
+    const h = await startHarness({ client: { timeoutMs: TIMEOUT_MS } });
+    try {
+      await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
+      const started = performance.now();
+      const r = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure });
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect(r.isError, text(r)).toBeFalsy();
+      const page = r.structuredContent as { events: unknown[]; next_cursor: string; partial: { reason: string; not_read: string } };
+      expect(page.events).toEqual([]);
+      expect(page.partial.reason).toBe('stalled');
+      expect(page.partial.not_read).toMatch(/^30 part\(s\) from here on \(Source blob k0, /);
+      expect(text(r)).toMatch(/^PARTIAL page: PostHog did not answer GET .*within 2000 ms.* Not read yet: 30 part/m);
+
+      // Once the upstream answers again, the cursor reads the part that stalled.
+      h.sandbox.setHostile({ kind: 'many-sources', count: 30 });
+      h.sandbox.requests.length = 0;
+      const again = await h.call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure, cursor: page.next_cursor });
+      expect(again.isError, text(again)).toBeFalsy();
+      expect(apiRequests(h.sandbox).map((q) => q.query.blob_key).filter(Boolean)[0]).toBe('k0');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("a key whose host keeps stalling is told so at once for the cool-off; another key's calls to the same host are not held back", async () => {
+    const sandbox = await startSandbox({ acceptAnyKey: true });
+    const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: TIMEOUT_MS });
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings: { readOnly: false, toolsets: ['recordings'], defaultProjectId: undefined } }), log: () => {} });
+    const A = 'phx_stalled_user_key_000000000000';
+    const B = 'phx_healthy_user_key_11111111111';
+    const connect = async (key: string) => {
+      const client = new Client({ name: 'stall-test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      return client;
+    };
+    const a = await connect(A);
+    const b = await connect(B);
+    const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const sentWith = (key: string) => sandbox.requests.filter((q) => q.path.startsWith('/api/') && q.authorization === `Bearer ${key}`).length;
+    try {
+      await call(b, 'session-recording-get', { project_id: P, id: R.checkoutFailure });
+      // Only key A's snapshot sources stall.
+      sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true, key: A });
+      for (let i = 0; i < 2; i++) {
+        const r = await call(a, 'session-recording-summary', { project_id: P, id: R.checkoutFailure });
+        expect((r.structuredContent as { partial: { reason: string } }).partial.reason, text(r)).toBe('stalled');
+      }
+      // Four timeouts against four answers: the host is now failing for key A. Its next call is
+      // answered without a single upstream request.
+      const before = sentWith(A);
+      const refused = await call(a, 'session-recording-get', { project_id: P, id: R.checkoutFailure });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/keeps not answering this key's requests .*leaves it alone for this key for 30 s; GET \/api\/projects\/\d+\/session_recordings\/[\w-]+\/? was not sent\. Retry in about \d+ seconds/);
+      expect(sentWith(A)).toBe(before);
+      // Key B reads the same recording from the same host, whole.
+      const whole = await call(b, 'session-recording-summary', { project_id: P, id: R.checkoutFailure });
+      expect(whole.isError, text(whole)).toBeFalsy();
+      expect((whole.structuredContent as { partial?: unknown }).partial).toBeUndefined();
+      expect(text(whole)).toMatch(/RAGE CLICK/);
+      expect(JSON.stringify(refused) + JSON.stringify(whole)).not.toContain(A);
+    } finally {
+      await a.close();
+      await b.close();
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
     }
   });
 });

@@ -163,3 +163,105 @@ describe.each<SandboxApi>(['today', '2024'])('project tools against the sandbox 
     }
   });
 });
+
+// Today's replay settings (posthog-api-facts.md §7): typed and ranged as the newest serializer
+// enforces, refused before any request when out of range, and answered field by field.
+describe('replay settings in project-update and project-create', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+  const main = DEMO.projects.find((p) => p.id === DEMO.mainProjectId)!;
+
+  it('"record half of our users, keep 90 days": sent as given, answered before → after from PostHog', async () => {
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_sample_rate: 0.5, session_recording_retention_period: '90d' });
+    expect(r.isError, text(r)).toBeFalsy();
+    const patch = apiRequests(h.sandbox).find((q) => q.method === 'PATCH')!;
+    expect(JSON.parse(patch.body)).toEqual({ session_recording_sample_rate: 0.5, session_recording_retention_period: '90d' });
+    // The main demo project records everyone ("1.00") and keeps 30 days; PostHog stores the rate as "0.50".
+    expect((r.structuredContent as { changes: unknown[] }).changes).toEqual([
+      { field: 'session_recording_sample_rate', before: '1.00', after: '0.50', changed: true },
+      { field: 'session_recording_retention_period', before: '30d', after: '90d', changed: true },
+    ]);
+    expect(r.structuredContent).toMatchObject({ not_applied: [] });
+    expect(text(r)).toContain('• session_recording_sample_rate: "1.00" → "0.50"');
+    expect(text(r)).toContain('• session_recording_retention_period: "30d" → "90d"');
+    expect(text(r)).toContain(`Updated session_recording_sample_rate, session_recording_retention_period of project ${main.id}`);
+  });
+
+  it('says which fields were already so, and reads the project once before writing it', async () => {
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_minimum_duration_milliseconds: 2000, week_start_day: 1 });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(text(r)).toMatch(/session_recording_minimum_duration_milliseconds: 2000 → 2000 \(unchanged\)/);
+    expect(apiRequests(h.sandbox).map((q) => q.method)).toEqual(['GET', 'PATCH']);
+  });
+
+  it('"clear" unsets a setting (null upstream); null itself means "not given" and clears nothing', async () => {
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_masking_config: 'clear', week_start_day: 'clear', session_recording_sample_rate: null, product_description: null });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(JSON.parse(apiRequests(h.sandbox).find((q) => q.method === 'PATCH')!.body)).toEqual({ session_recording_masking_config: null, week_start_day: null });
+    expect(text(r)).toMatch(/session_recording_masking_config: \{"maskAllInputs":false,.*\} → \(not set\)/);
+    const got = await h.call('project-get', { id: DEMO.mainProjectId });
+    expect((got.structuredContent as { project: Record<string, unknown> }).project.session_recording_sample_rate).toBe('1.00');
+  });
+
+  it('merges session_replay_config as PostHog does, and does not call the merged value "not applied"', async () => {
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_replay_config: { record_canvas: true } });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({
+      not_applied: [],
+      changes: [{ field: 'session_replay_config', before: { record_canvas: false, ai_config: null }, after: { record_canvas: true, ai_config: null }, changed: true }],
+    });
+  });
+
+  it('refuses values out of the serializer\'s range before any request, naming the field', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ session_recording_sample_rate: 1.5 }, /session_recording_sample_rate: .*(<=|at most) ?1/i],
+      [{ session_recording_sample_rate: 0.255 }, /session_recording_sample_rate: .*2 decimal places/],
+      [{ session_recording_sample_rate: -0.1 }, /session_recording_sample_rate/],
+      [{ session_recording_minimum_duration_milliseconds: 30_001 }, /session_recording_minimum_duration_milliseconds/],
+      [{ session_recording_minimum_duration_milliseconds: 1.5 }, /session_recording_minimum_duration_milliseconds/],
+      [{ session_recording_retention_period: '2y' }, /session_recording_retention_period/],
+      [{ week_start_day: 6 }, /week_start_day/],
+      [{ session_recording_linked_flag: { key: 'beta' } }, /session_recording_linked_flag/],
+      [{ session_recording_network_payload_capture_config: { recordCookies: true } }, /session_recording_network_payload_capture_config/],
+      [{ session_recording_masking_config: { maskAllInputs: 'yes' } }, /session_recording_masking_config/],
+      [{ session_replay_config: { record_video: true } }, /session_replay_config/],
+      [{ product_description: 'x'.repeat(1001) }, /product_description/],
+    ];
+    for (const [fields, says] of cases) {
+      const r = await h.call('project-update', { id: DEMO.mainProjectId, ...fields });
+      expect(r.isError, JSON.stringify(fields)).toBe(true);
+      expect(text(r), JSON.stringify(fields)).toMatch(/^Invalid arguments for project-update: /);
+      expect(text(r), JSON.stringify(fields)).toMatch(says);
+      const c = await h.call('project-create', { name: 'Never made', ...fields });
+      expect(text(c), JSON.stringify(fields)).toMatch(says);
+    }
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
+  it('explains PostHog\'s 403 for a retention period the plan does not allow, and nothing changes', async () => {
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_retention_period: '1y', name: 'Renamed' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/403/);
+    expect(text(r)).toMatch(/longest allowable retention period is '90d'/);
+    expect(text(r)).toMatch(/Nothing was changed: the organization's plan does not allow keeping recordings 1y; the longest it allows is 90d\. Pick 30d or 90d/);
+    const got = await h.call('project-get', { id: DEMO.mainProjectId });
+    expect(got.structuredContent).toMatchObject({ project: { name: main.name, session_recording_retention_period: '30d' } });
+  });
+
+  it('project-create takes the replay settings and lists them as PostHog stored them', async () => {
+    const r = await h.call('project-create', {
+      name: 'Replay lab',
+      session_recording_opt_in: true,
+      session_recording_sample_rate: 0.25,
+      session_recording_network_payload_capture_config: { recordHeaders: true, recordBody: false },
+      week_start_day: 1,
+    });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ not_applied: [], settings: expect.arrayContaining([{ field: 'session_recording_sample_rate', after: '0.25' }]) });
+    expect(text(r)).toContain('• session_recording_network_payload_capture_config: {"recordHeaders":true,"recordBody":false}');
+  });
+});

@@ -57,6 +57,9 @@ class Mirror {
 
 let total = 0;
 for (const entry of index) {
+  // Recordings made by posthog-js itself (sdk.mjs) keep the SDK's own order and compression, and
+  // their ground truth is a file of its own: test/recorded-fixtures.test.ts checks them.
+  if (entry.truth_file) continue;
   const slug = entry.slug;
   const file = path.join(dir, entry.file || `${slug}.jsonl`);
   const raw = fs.readFileSync(file, 'utf8');
@@ -247,7 +250,7 @@ for (const entry of index) {
     clickHit && consoleHit ? ok(slug, 'prompt-injection probes present (clicked button text + console.warn)') : fail(slug, `probes: click ${clickHit}, console ${consoleHit}`);
   }
 }
-console.log(`\ntotal ${(total / 1024).toFixed(1)} KiB in ${index.length} recordings`);
+console.log(`\ntotal ${(total / 1024).toFixed(1)} KiB in ${index.filter((e) => !e.truth_file).length} recordings`);
 if (total > 1.5 * 1024 * 1024) fail('all', 'fixtures exceed 1.5 MB');
 if (failures) {
   console.log(`${failures} failure(s)`);

@@ -15,7 +15,8 @@ export const DEFAULT_CALL_LIMITS: CallLimits = { maxRequests: 100, wallClockMs: 
 /** Tells the MCP client what a long call is doing (notifications/progress). */
 export type ProgressReporter = (message: string) => void;
 
-export type BudgetReason = 'requests' | 'time' | 'throttle';
+/** 'stalled': the upstream stopped answering (stall.ts). */
+export type BudgetReason = 'requests' | 'time' | 'throttle' | 'stalled';
 
 /**
  * A call stopped short of its work: the request budget is spent, the wall clock is up, or

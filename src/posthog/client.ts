@@ -6,6 +6,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBounded, readPrefix } from './
 import { BudgetExceeded, type CallBudget } from './budget.js';
 import { KeyGate } from './gate.js';
 import { Redactor } from './redact.js';
+import { StallBreaker, isStall } from './stall.js';
 import { expectationFor, judgeBody, refuseStatus, type Expectation } from './status.js';
 import { ReplayPacer, describeRates, isReplayThrottled, type Rate } from './throttle.js';
 
@@ -32,6 +33,8 @@ export interface RequestOptions {
    * scan of the raw bytes can), and that never shows or logs the bytes as they are.
    */
   unredacted?: boolean | undefined;
+  /** Counts each attempt (retries too) against a bound of the caller's, e.g. one recording's (RecordingMeter, snapshots.ts); may throw to stop it. */
+  meter?: { spend(where: string): void } | undefined;
 }
 
 export interface ClientOptions {
@@ -110,6 +113,12 @@ class SharedPool {
   ) {
     this.gate = new KeyGate(perKey);
     this.pacer = new ReplayPacer(rates);
+  }
+
+  /** Stops asking an upstream that stopped answering (stall.ts). */
+  private breaker: StallBreaker | undefined;
+  get stalls(): StallBreaker {
+    return (this.breaker ??= new StallBreaker(this.origin));
   }
 
   /** The pool, synchronously once it exists (the common case, with no extra await per request). */
@@ -232,6 +241,7 @@ export class PostHogClient {
     // The body is read inside the retry loop, so a reset mid-body is retried like any other.
     return this.send({ ...options, expect }, async (response) => {
       const text = await readBounded(response.body, this.options.maxResponseBytes, response.headers['content-length'], where);
+      this.pool.stalls.answered(this.keyId, this.budget);
       return judgeBody(text, expect, where, (t) => this.redactor.parse(t), (t) => this.redact(t)) as T;
     });
   }
@@ -239,20 +249,36 @@ export class PostHogClient {
   /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. The key is removed from them (unless `unredacted`). */
   async stream(options: RequestOptions): Promise<StreamedResponse> {
     const response = await this.send({ ...options, expect: options.expect ?? 'data' }, async (r) => r);
-    const classify = (err: unknown) => this.classify(err, options).error;
+    const classify = (err: unknown) => this.classify(err, options);
     const redactor = this.redactor;
+    // A body that stalls after its headers counts as a timeout; one read to its end (or until the
+    // reader had enough), as an answer.
+    let got = false;
+    const answered = () => this.pool.stalls.answered(this.keyId, this.budget);
+    const timedOut = () => this.pool.stalls.timedOut(this.keyId, this.budget, this.options.timeoutMs);
     async function* chunks(): AsyncGenerator<Buffer> {
       try {
-        yield* options.unredacted ? (response.body as AsyncIterable<Buffer>) : redactor.stream(response.body as AsyncIterable<Buffer>);
+        for await (const chunk of options.unredacted ? (response.body as AsyncIterable<Buffer>) : redactor.stream(response.body as AsyncIterable<Buffer>)) {
+          got = true;
+          yield chunk;
+        }
+        answered();
       } catch (err) {
-        throw err instanceof UpstreamUnavailableError ? err : classify(err);
+        got = false;
+        if (err instanceof UpstreamUnavailableError) throw err;
+        const failure = classify(err);
+        if (isStall(failure.error, failure.code)) timedOut();
+        throw failure.error;
       }
     }
     // Cancelling a body nobody is reading yet must not surface as an unhandled 'error' event.
     response.body.on('error', () => {});
     return {
       body: chunks(),
-      cancel: () => response.body.destroy(),
+      cancel: () => {
+        if (got) answered();
+        response.body.destroy();
+      },
     };
   }
 
@@ -270,8 +296,10 @@ export class PostHogClient {
       if (options.signal?.aborted) {
         throw new UpstreamUnavailableError('cancelled', `The request ${where} was cancelled by the client.`);
       }
+      this.pool.stalls.check(this.keyId, this.budget, where);
       const slot = paced ? await this.pace(options, where, waits, lastThrottle) : undefined;
       this.budget?.spend(where);
+      options.meter?.spend(where);
       let response: Dispatcher.ResponseData | undefined;
       try {
         try {
@@ -293,6 +321,7 @@ export class PostHogClient {
         // Once a POST/PATCH has its answer's headers, it reached PostHog: never again.
         if (response !== undefined && !idempotent) throw this.classify(err, options).error;
         const failure = this.classify(err, options);
+        if (isStall(failure.error, failure.code)) this.pool.stalls.timedOut(this.keyId, this.budget, this.options.timeoutMs);
         // A request that never connected (ECONNREFUSED) cannot have reached PostHog, so even a POST may go again.
         const neverSent = failure.code === 'ECONNREFUSED';
         const wait = this.backoff(attempt);
@@ -305,6 +334,7 @@ export class PostHogClient {
       }
 
       const error = await this.toUpstreamError(response, options);
+      this.pool.stalls.answered(this.keyId, this.budget);
       // PostHog could not load these blocks: asking again gets the same answer (facts §10).
       if (error.status === 502 && error.code === 'recording_blocks_unavailable') throw error;
       if (paced && error.status === 429) {

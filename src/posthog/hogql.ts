@@ -1,9 +1,11 @@
 // PostHog's query API (posthog-api-facts.md §9): how today's PostHog answers what its internal
 // replay endpoints no longer answer for a personal API key. Queries are HogQL with `{name}`
-// placeholders filled from `values` by PostHog itself: no input ever becomes query text.
+// placeholders filled from `values` by PostHog itself: no input ever becomes query text. The
+// queries themselves are built in hogql-queries.ts, the one place allowed to write HogQL.
 
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from '../errors.js';
 import type { PostHogClient } from './client.js';
+import type { BuiltQuery } from './hogql-queries.js';
 import { apiPath } from './query.js';
 
 export interface HogQLRows {
@@ -13,18 +15,12 @@ export interface HogQLRows {
   hasMore: boolean;
 }
 
-/** POST /api/projects/{id}/query/ with a HogQLQuery; the rows come back keyed by column. */
-export async function runHogQL(
-  client: PostHogClient,
-  projectId: string,
-  query: string,
-  values: Record<string, unknown>,
-  signal?: AbortSignal,
-): Promise<HogQLRows> {
+/** POST /api/projects/{id}/query/ with a HogQLQuery made by a builder; the rows come back keyed by column. */
+export async function runHogQL(client: PostHogClient, projectId: string, built: BuiltQuery, signal?: AbortSignal): Promise<HogQLRows> {
   const body = await client.json<Record<string, unknown>>({
     method: 'POST',
     path: apiPath('projects', projectId, 'query'),
-    body: { query: { kind: 'HogQLQuery', query, values } },
+    body: { query: { kind: 'HogQLQuery', query: built.query, values: built.values } },
     signal,
   });
   const columns = body?.columns;
@@ -149,24 +145,4 @@ export function resolveDate(value: string, nowMs: number): Date {
     if (!Number.isNaN(ms)) return new Date(ms);
   }
   throw new UserInputError(`date_from "${value}" is not a date this server can bound a query with: use a relative date such as -30d, -24h, -2w, -3m, -1y, or an ISO date such as 2025-06-01.`);
-}
-
-/** A time as the query's values carry it: ISO-8601 in UTC, which HogQL's toDateTime() reads with its zone. */
-export const isoUtc = (date: Date): string => date.toISOString();
-
-/** Most `$exception` events one reproduction reads: enough for any session worth a test. */
-export const MAX_SESSION_EXCEPTIONS = 100;
-
-/**
- * One session's uncaught exceptions (`$exception` events, which posthog-js sends beside the
- * recording, not inside it) within [from, to], oldest first. Columns: timestamp, type, message,
- * list (the newer `$exception_list`, JSON), window_id. Every value is a placeholder.
- */
-export function sessionExceptionsQuery(options: { sessionId: string; from: Date; to: Date }): { query: string; values: Record<string, unknown> } {
-  const query = [
-    'SELECT timestamp, properties.$exception_type AS type, properties.$exception_message AS message, properties.$exception_list AS list, properties.$window_id AS window_id FROM events',
-    'WHERE $session_id = {session_id} AND event = {event} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
-    `ORDER BY timestamp ASC LIMIT ${MAX_SESSION_EXCEPTIONS}`,
-  ].join(' ');
-  return { query, values: { session_id: options.sessionId, event: '$exception', date_from: isoUtc(options.from), date_to: isoUtc(options.to) } };
 }

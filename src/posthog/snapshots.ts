@@ -5,6 +5,7 @@
  */
 
 import { UpstreamUnavailableError } from '../errors.js';
+import { BudgetExceeded } from './budget.js';
 import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, MUTATION, STYLE_SHEET_RULE } from './rrweb.js';
 
 export type SnapshotSource = {
@@ -35,6 +36,46 @@ export type FetchUnit =
 
 /** PostHog lets a personal API key fetch at most this many blocks per request (end − start ≤ 20, facts §3). */
 export const MAX_BLOCKS_PER_REQUEST = 21;
+
+/**
+ * Upstream requests one reading of one recording may make (its metadata, the listing, every
+ * block range or source, retries included): a free PostHog key's hourly replay budget (60/h), so
+ * no listing, however long or oddly keyed, spends more than an hour of a free key on one call.
+ * Contiguous blob_v2 blocks go 21 to a request, so this reads up to 1,239 blocks.
+ */
+export const MAX_REQUESTS_PER_RECORDING = 60;
+
+/** The fan-out bound was reached: what was read is kept, the rest is named as not read. */
+export class RecordingBoundReached extends BudgetExceeded {
+  constructor(limit: number, where: string) {
+    super('requests', `Reading one recording makes at most ${limit} upstream requests (a free PostHog key's hourly replay budget); ${where} was not sent.`);
+  }
+}
+
+/** Counts the requests of one reading of one recording (RequestOptions.meter): past the bound, RecordingBoundReached. */
+export class RecordingMeter {
+  requests = 0;
+  constructor(readonly limit = MAX_REQUESTS_PER_RECORDING) {}
+
+  spend(where: string): void {
+    if (this.requests >= this.limit) throw new RecordingBoundReached(this.limit, where);
+    this.requests++;
+  }
+}
+
+/** A unit as a reader names it ("Blocks 0-20", "Source blob k7"). */
+export function unitName(unit: FetchUnit): string {
+  if (unit.kind === 'blob_v2') return unit.start === unit.end ? `Block ${unit.start}` : `Blocks ${unit.start}-${unit.end}`;
+  if (unit.kind === 'realtime') return 'The realtime (not yet stored) data';
+  return `Source ${unit.kind} ${unit.key.slice(0, 60)}`;
+}
+
+/** Units named in a message, at most `shown` of them, then how many more. */
+export function unitNames(units: readonly FetchUnit[], shown = 10): string {
+  const names = units.slice(0, shown).map(unitName);
+  if (units.length > shown) names.push(`and ${units.length - shown} more`);
+  return names.join(', ');
+}
 
 /** The sources listing; an answer without a `sources` list is not PostHog's (no "0 sources" from a login page). */
 export function parseSources(body: unknown): SnapshotSource[] {

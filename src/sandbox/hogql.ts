@@ -1,99 +1,32 @@
-// POST /api/projects/{id}/query/ for a HogQLQuery: a small, real parser and evaluator for the
-// subset of HogQL that posthog-replay-mcp's own queries use (one SELECT over `events` with
-// WHERE, GROUP BY, ORDER BY, LIMIT; comparisons, IN, AND/OR/NOT; toDateTime, matchesAction,
-// argMin/argMax/min/max/count), with `{name}` placeholders filled from `values` as PostHog does.
-// Anything outside the subset is answered with PostHog's query-error body (400), never with a
-// made-up result.
+// POST /api/projects/{id}/query/ for a HogQLQuery. The query is parsed by PostHog's own parser
+// (hogql-parse.ts), its placeholders filled from `values` in the tree as PostHog does, and the
+// tree evaluated over the project's demo events for the subset posthog-replay-mcp's queries use:
+// one SELECT over `events` with WHERE, GROUP BY, ORDER BY, LIMIT; comparisons, IN, IS NULL,
+// AND/OR/NOT; toDateTime, matchesAction, argMin/argMax/min/max/count. Anything else is answered
+// with PostHog's query-error body (400), never with a made-up result.
 
 import { ACTIONS } from './demo/catalog.js';
 import type { CapturedEvent } from './demo/dataset.js';
 import { ApiError, errors, json, parseJsonBody, type Reply } from './http.js';
-import type { RequestContext } from './state.js';
+import { HogQLError, parseSelect, replacePlaceholders, type AstNode } from './hogql-parse.js';
+import type { RequestContext, SandboxApi } from './state.js';
 
 /** PostHog's defaults for HogQL run through the API: 100 rows unless LIMIT says otherwise, at most 50,000. */
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 50_000;
 
-/** A query PostHog would refuse: ValidationError(str(e)) → drf-exceptions-hog's envelope. */
-function queryError(detail: string): ApiError {
-  return errors.validation(detail);
-}
+/** PostHog refuses OFFSET on queries made with a personal API key (posthog/hogql/user_query_validator.py). */
+const OFFSET_REFUSED =
+  'OFFSET is not supported on queries made with a personal API key. For pagination, use keyset pagination on the `timestamp` column, e.g. `WHERE timestamp > :last_seen_timestamp ORDER BY timestamp LIMIT N`. For bulk data extraction, use batch exports: https://posthog.com/docs/cdp/batch-exports';
+
+/** Tables PostHog has that the sandbox does not model (a query naming another is PostHog's unknown table). */
+const UNMODELLED_TABLES = new Set(['persons', 'person_distinct_ids', 'sessions', 'groups', 'cohort_people', 'session_replay_events', 'log_entries', 'query_log']);
+
+const queryError = (message: string) => new HogQLError('query', message);
+const notEvaluated = (what: string) => queryError(`The sandbox does not evaluate ${what}: it runs the HogQL posthog-replay-mcp sends (one SELECT over events).`);
 
 // ---------------------------------------------------------------------------------------
-// Tokens
-
-/** Every token keeps its text as written (`raw`): PostHog's parser errors quote it. */
-type Token = ({ t: 'kw' | 'id' | 'str' | 'ph' | 'op'; v: string } | { t: 'num'; v: number } | { t: 'eof' }) & { at: number; raw: string };
-
-const KEYWORDS = new Set(['SELECT', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'IN', 'GROUP', 'BY', 'ORDER', 'ASC', 'DESC', 'LIMIT', 'AS', 'NULL', 'TRUE', 'FALSE']);
-
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const at = i;
-    if (c === '{') {
-      const m = /^\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}/.exec(text.slice(i));
-      if (!m) throw queryError(`token recognition error at: '${text.slice(at, at + 20)}'`);
-      tokens.push({ t: 'ph', v: m[1]!, at, raw: m[0] });
-      i += m[0].length;
-      continue;
-    }
-    if (c === "'") {
-      let value = '';
-      i++;
-      for (;;) {
-        if (i >= text.length) throw queryError(`token recognition error at: '${text.slice(at, at + 20)}'`);
-        const d = text[i]!;
-        if (d === '\\' && i + 1 < text.length) {
-          value += text[i + 1];
-          i += 2;
-        } else if (d === "'" && text[i + 1] === "'") {
-          value += "'";
-          i += 2;
-        } else if (d === "'") {
-          i++;
-          break;
-        } else {
-          value += d;
-          i++;
-        }
-      }
-      tokens.push({ t: 'str', v: value, at, raw: text.slice(at, i) });
-      continue;
-    }
-    const num = /^\d+(\.\d+)?/.exec(text.slice(i));
-    if (num) {
-      tokens.push({ t: 'num', v: Number(num[0]), at, raw: num[0] });
-      i += num[0].length;
-      continue;
-    }
-    const ident = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(text.slice(i));
-    if (ident) {
-      const upper = ident[0].toUpperCase();
-      tokens.push({ t: KEYWORDS.has(upper) ? 'kw' : 'id', v: KEYWORDS.has(upper) ? upper : ident[0], at, raw: ident[0] });
-      i += ident[0].length;
-      continue;
-    }
-    const op = /^(!=|<>|<=|>=|=|<|>|\(|\)|,|\.|\*)/.exec(text.slice(i));
-    if (op) {
-      tokens.push({ t: 'op', v: op[0] === '<>' ? '!=' : op[0], at, raw: op[0] });
-      i += op[0].length;
-      continue;
-    }
-    throw queryError(`token recognition error at: '${c}'`);
-  }
-  tokens.push({ t: 'eof', at: text.length, raw: '<EOF>' });
-  return tokens;
-}
-
-// ---------------------------------------------------------------------------------------
-// Syntax tree and parser
+// From PostHog's AST to a small expression tree the evaluator runs
 
 type Value = string | number | boolean | null | Time | Value[];
 /** A DateTime value (ms since the epoch), distinct from a number as in ClickHouse. */
@@ -101,237 +34,122 @@ class Time {
   constructor(readonly ms: number) {}
 }
 
+type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
 type Expr =
   | { k: 'const'; v: Value }
   | { k: 'field'; chain: string[] }
-  | { k: 'call'; name: string; args: Expr[]; star?: boolean }
-  | { k: 'cmp'; op: string; l: Expr; r: Expr }
+  | { k: 'call'; name: string; args: Expr[]; star: boolean }
+  | { k: 'cmp'; op: CompareOp; l: Expr; r: Expr }
   | { k: 'in'; not: boolean; l: Expr; r: Expr }
+  | { k: 'isNull'; not: boolean; e: Expr }
   | { k: 'and' | 'or'; items: Expr[] }
   | { k: 'not'; e: Expr };
 
 interface SelectQuery {
   select: Array<{ expr: Expr; alias?: string }>;
-  from: string;
   where?: Expr;
   groupBy: Expr[];
   orderBy: Array<{ expr: Expr; desc: boolean }>;
   limit?: number;
 }
 
-class Parser {
-  private i = 0;
-  constructor(
-    private readonly tokens: Token[],
-    private readonly values: Record<string, unknown>,
-  ) {}
+const COMPARE_OPS: Record<string, CompareOp> = { '==': '=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 
-  private peek(): Token {
-    return this.tokens[this.i]!;
-  }
+/** An AST property that is absent in every sense the parser writes it (null, false, empty list). */
+const absent = (value: unknown) => value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0);
 
-  private next(): Token {
-    return this.tokens[this.i++]!;
-  }
+function children(node: AstNode, key: string): AstNode[] {
+  const value = node[key];
+  return Array.isArray(value) ? (value as AstNode[]) : [];
+}
 
-  private isKw(v: string): boolean {
-    const t = this.peek();
-    return t.t === 'kw' && t.v === v;
-  }
-
-  private isOp(v: string): boolean {
-    const t = this.peek();
-    return t.t === 'op' && t.v === v;
-  }
-
-  /** ANTLR's wording, as PostHog's HogQL parser reports it. */
-  private fail(expecting: string): never {
-    const t = this.peek();
-    throw queryError(`mismatched input ${t.t === 'eof' ? '<EOF>' : `'${t.raw}'`} expecting ${expecting}`);
-  }
-
-  private expectKw(v: string): void {
-    if (!this.isKw(v)) this.fail(v);
-    this.i++;
-  }
-
-  private expectOp(v: string): void {
-    if (!this.isOp(v)) this.fail(`'${v}'`);
-    this.i++;
-  }
-
-  parseSelect(): SelectQuery {
-    this.expectKw('SELECT');
-    const select: SelectQuery['select'] = [];
-    do {
-      const expr = this.parseExpr();
-      let alias: string | undefined;
-      if (this.isKw('AS')) {
-        this.i++;
-        const t = this.next();
-        if (t.t !== 'id') {
-          this.i--;
-          this.fail('an alias');
-        }
-        alias = t.v;
-      }
-      select.push(alias === undefined ? { expr } : { expr, alias });
-    } while (this.isOp(',') && this.next());
-    this.expectKw('FROM');
-    const table = this.next();
-    if (table.t !== 'id') {
-      this.i--;
-      this.fail('a table name');
+function toExpr(node: AstNode): Expr {
+  switch (node.node) {
+    case 'Constant':
+      return { k: 'const', v: node.value as Value };
+    case 'Tuple':
+    case 'Array': {
+      const items = children(node, 'exprs').map(toExpr);
+      if (items.some((e) => e.k !== 'const')) throw notEvaluated('tuples or arrays of anything but constants');
+      return { k: 'const', v: items.map((e) => (e as { v: Value }).v) };
     }
-    const query: SelectQuery = { select, from: table.v, groupBy: [], orderBy: [] };
-    if (this.isKw('WHERE')) {
-      this.i++;
-      query.where = this.parseExpr();
+    case 'Field': {
+      const chain = node.chain as unknown[];
+      if (!chain.every((part): part is string => typeof part === 'string')) throw queryError(`Unable to resolve field: ${chain.join('.')}`);
+      // `events.x` is `x` on the one table the query reads.
+      return { k: 'field', chain: chain[0] === 'events' && chain.length > 1 ? chain.slice(1) : chain };
     }
-    if (this.isKw('GROUP')) {
-      this.i++;
-      this.expectKw('BY');
-      do query.groupBy.push(this.parseExpr());
-      while (this.isOp(',') && this.next());
+    case 'Call': {
+      const name = String(node.name);
+      if (!absent(node.params) || !absent(node.distinct) || !absent(node.filter_expr) || !absent(node.order_by)) throw notEvaluated(`parameters, DISTINCT, FILTER or ORDER BY in a call of ${name}()`);
+      const args = children(node, 'args');
+      const star = args.length === 1 && args[0]!.node === 'Field' && (args[0]!.chain as unknown[]).length === 1 && (args[0]!.chain as unknown[])[0] === '*';
+      return { k: 'call', name, args: star ? [] : args.map(toExpr), star };
     }
-    if (this.isKw('ORDER')) {
-      this.i++;
-      this.expectKw('BY');
-      do {
-        const expr = this.parseExpr();
-        const desc = this.isKw('DESC');
-        if (desc || this.isKw('ASC')) this.i++;
-        query.orderBy.push({ expr, desc });
-      } while (this.isOp(',') && this.next());
+    case 'CompareOperation': {
+      const op = String(node.op);
+      const l = toExpr(node.left as AstNode);
+      const r = toExpr(node.right as AstNode);
+      if (node.is_null_comparison_style === true && r.k === 'const' && r.v === null) return { k: 'isNull', not: op === '!=', e: l };
+      if (op === 'in' || op === 'not in') return { k: 'in', not: op === 'not in', l, r };
+      const cmp = COMPARE_OPS[op];
+      if (!cmp) throw notEvaluated(`the '${op}' comparison`);
+      return { k: 'cmp', op: cmp, l, r };
     }
-    if (this.isKw('LIMIT')) {
-      this.i++;
-      const limit = this.parsePrimary();
-      if (limit.k !== 'const' || typeof limit.v !== 'number' || !Number.isInteger(limit.v) || limit.v < 0) throw queryError('LIMIT must be a non-negative integer.');
-      query.limit = limit.v;
-    }
-    if (this.peek().t !== 'eof') this.fail('<EOF>');
-    return query;
-  }
-
-  parseExpr(): Expr {
-    const items = [this.parseAnd()];
-    while (this.isKw('OR')) {
-      this.i++;
-      items.push(this.parseAnd());
-    }
-    return items.length === 1 ? items[0]! : { k: 'or', items };
-  }
-
-  private parseAnd(): Expr {
-    const items = [this.parseNot()];
-    while (this.isKw('AND')) {
-      this.i++;
-      items.push(this.parseNot());
-    }
-    return items.length === 1 ? items[0]! : { k: 'and', items };
-  }
-
-  private parseNot(): Expr {
-    if (this.isKw('NOT')) {
-      this.i++;
-      return { k: 'not', e: this.parseNot() };
-    }
-    return this.parseComparison();
-  }
-
-  private parseComparison(): Expr {
-    const l = this.parsePrimary();
-    const t = this.peek();
-    if (t.t === 'op' && ['=', '!=', '<', '<=', '>', '>='].includes(t.v)) {
-      this.i++;
-      return { k: 'cmp', op: t.v, l, r: this.parsePrimary() };
-    }
-    if (this.isKw('NOT') && this.tokens[this.i + 1]?.t === 'kw' && (this.tokens[this.i + 1] as { v: string }).v === 'IN') {
-      this.i += 2;
-      return { k: 'in', not: true, l, r: this.parsePrimary() };
-    }
-    if (this.isKw('IN')) {
-      this.i++;
-      return { k: 'in', not: false, l, r: this.parsePrimary() };
-    }
-    return l;
-  }
-
-  private parsePrimary(): Expr {
-    const t = this.next();
-    switch (t.t) {
-      case 'num':
-        return { k: 'const', v: t.v };
-      case 'str':
-        return { k: 'const', v: t.v };
-      case 'ph': {
-        if (!(t.v in this.values)) {
-          throw queryError(`Placeholder {${t.v}} is not available in this context. You can use the following: ${Object.keys(this.values).sort().join(', ') || 'none'}`);
-        }
-        return { k: 'const', v: toValue(this.values[t.v]) };
-      }
-      case 'kw':
-        if (t.v === 'NULL') return { k: 'const', v: null };
-        if (t.v === 'TRUE' || t.v === 'FALSE') return { k: 'const', v: t.v === 'TRUE' };
-        break;
-      case 'op':
-        if (t.v === '(') {
-          const first = this.parseExpr();
-          if (!this.isOp(',')) {
-            this.expectOp(')');
-            return first;
-          }
-          const items = [first];
-          while (this.isOp(',')) {
-            this.i++;
-            items.push(this.parseExpr());
-          }
-          this.expectOp(')');
-          if (items.some((e) => e.k !== 'const')) throw queryError('Only constant tuples are supported here.');
-          return { k: 'const', v: items.map((e) => (e as { v: Value }).v) };
-        }
-        break;
-      case 'id': {
-        if (this.isOp('(')) {
-          this.i++;
-          const args: Expr[] = [];
-          let star = false;
-          if (this.isOp('*')) {
-            this.i++;
-            star = true;
-          } else if (!this.isOp(')')) {
-            do args.push(this.parseExpr());
-            while (this.isOp(',') && this.next());
-          }
-          this.expectOp(')');
-          return star ? { k: 'call', name: t.v, args, star } : { k: 'call', name: t.v, args };
-        }
-        const chain = [t.v];
-        while (this.isOp('.')) {
-          this.i++;
-          const part = this.next();
-          if (part.t !== 'id') {
-            this.i--;
-            this.fail('a field name');
-          }
-          chain.push(part.v);
-        }
-        return { k: 'field', chain };
-      }
-      default:
-        break;
-    }
-    this.i--;
-    return this.fail('an expression');
+    case 'And':
+    case 'Or':
+      return { k: node.node === 'And' ? 'and' : 'or', items: children(node, 'exprs').map(toExpr) };
+    case 'Not':
+      return { k: 'not', e: toExpr(node.expr as AstNode) };
+    case 'Alias':
+      throw notEvaluated('an alias inside an expression');
+    default:
+      throw notEvaluated(`${node.node} expressions`);
   }
 }
 
-/** A `values` entry as HogQL takes it: JSON scalars and lists (constants). */
-function toValue(raw: unknown): Value {
-  if (raw === null || typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'number') return raw;
-  if (Array.isArray(raw)) return raw.map(toValue);
-  throw queryError('Placeholder values must be strings, numbers, booleans, null or lists of them.');
+/** Keys of a SelectQuery node the sandbox reads; any other that is set is a feature it does not run. */
+const SELECT_KEYS = new Set(['node', 'select', 'select_from', 'where', 'group_by', 'order_by', 'limit', 'offset']);
+const JOIN_KEYS = new Set(['node', 'table', 'alias']);
+
+function toSelect(tree: AstNode, api: SandboxApi): SelectQuery {
+  if (tree.node === 'SelectSetQuery') throw notEvaluated('UNION, INTERSECT or EXCEPT');
+  if (tree.node !== 'SelectQuery') throw notEvaluated(`a ${tree.node}`);
+  if (!absent(tree.offset)) throw api === 'today' ? queryError(OFFSET_REFUSED) : notEvaluated('OFFSET');
+  for (const [key, value] of Object.entries(tree)) {
+    if (!SELECT_KEYS.has(key) && !absent(value)) throw notEvaluated(key.replaceAll('_', ' ').toUpperCase());
+  }
+  const from = tree.select_from as AstNode | null | undefined;
+  if (!from) throw notEvaluated('a SELECT without FROM');
+  for (const [key, value] of Object.entries(from)) {
+    if (!JOIN_KEYS.has(key) && !absent(value)) throw notEvaluated(key === 'next_join' ? 'JOIN' : key.replaceAll('_', ' ').toUpperCase());
+  }
+  if (!absent(from.alias)) throw notEvaluated('a table alias');
+  const table = from.table as AstNode;
+  if (table.node !== 'Field') throw notEvaluated('subqueries');
+  const name = (table.chain as unknown[]).join('.');
+  if (name !== 'events') {
+    throw queryError(UNMODELLED_TABLES.has(name) ? `The sandbox serves only the events table, not \`${name}\`.` : `Unknown table \`${name}\`.`);
+  }
+
+  const query: SelectQuery = {
+    select: children(tree, 'select').map((item) =>
+      item.node === 'Alias' ? { expr: toExpr(item.expr as AstNode), alias: String(item.alias) } : { expr: toExpr(item) },
+    ),
+    groupBy: children(tree, 'group_by').map(toExpr),
+    orderBy: children(tree, 'order_by').map((o) => {
+      if (o.node !== 'OrderExpr') throw notEvaluated(`${o.node} in ORDER BY`);
+      return { expr: toExpr(o.expr as AstNode), desc: o.order === 'DESC' };
+    }),
+  };
+  if (tree.where) query.where = toExpr(tree.where as AstNode);
+  if (tree.limit) {
+    const limit = toExpr(tree.limit as AstNode);
+    if (limit.k !== 'const' || typeof limit.v !== 'number' || !Number.isInteger(limit.v) || limit.v < 0) throw queryError('LIMIT must be a non-negative integer.');
+    query.limit = limit.v;
+  }
+  return query;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -352,23 +170,20 @@ function field(row: EventRow, chain: string[]): Value {
     const value = row.event.properties[rest[0]!];
     return value === undefined || value === null ? null : typeof value === 'object' ? JSON.stringify(value) : (value as Value);
   }
-  if (rest.length === 0) {
-    switch (head) {
-      case 'uuid':
-        return row.event.uuid;
-      case 'event':
-        return row.event.event;
-      case 'timestamp':
-        return new Time(row.event.timestampMs);
-      case 'distinct_id':
-        return row.event.distinctId;
-      case '$session_id':
-        return row.sessionId;
-      default:
-        break;
-    }
+  switch (head) {
+    case 'uuid':
+      return row.event.uuid;
+    case 'event':
+      return row.event.event;
+    case 'timestamp':
+      return new Time(row.event.timestampMs);
+    case 'distinct_id':
+      return row.event.distinctId;
+    case '$session_id':
+      return row.sessionId;
+    default:
+      throw queryError(`Unable to resolve field: ${chain.join('.')}`);
   }
-  throw queryError(`Unable to resolve field: ${chain.join('.')}`);
 }
 
 function checkFields(expr: Expr): void {
@@ -388,6 +203,7 @@ function checkFields(expr: Expr): void {
     case 'or':
       return expr.items.forEach(checkFields);
     case 'not':
+    case 'isNull':
       return checkFields(expr.e);
     default:
       return;
@@ -419,11 +235,6 @@ function compare(a: Value, b: Value): number | null {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function equal(a: Value, b: Value): boolean | null {
-  const c = compare(a, b);
-  return c === null ? null : c === 0;
-}
-
 function evaluate(expr: Expr, row: EventRow): Value {
   switch (expr.k) {
     case 'const':
@@ -433,16 +244,18 @@ function evaluate(expr: Expr, row: EventRow): Value {
     case 'cmp': {
       const c = compare(evaluate(expr.l, row), evaluate(expr.r, row));
       if (c === null) return null;
-      return { '=': c === 0, '!=': c !== 0, '<': c < 0, '<=': c <= 0, '>': c > 0, '>=': c >= 0 }[expr.op] ?? false;
+      return { '=': c === 0, '!=': c !== 0, '<': c < 0, '<=': c <= 0, '>': c > 0, '>=': c >= 0 }[expr.op];
     }
     case 'in': {
       const left = evaluate(expr.l, row);
       const right = evaluate(expr.r, row);
       const list = Array.isArray(right) ? right : [right];
       if (left === null) return null;
-      const found = list.some((item) => equal(left, item) === true);
+      const found = list.some((item) => compare(left, item) === 0);
       return expr.not ? !found : found;
     }
+    case 'isNull':
+      return (evaluate(expr.e, row) === null) !== expr.not;
     case 'and':
       return expr.items.every((e) => evaluate(e, row) === true);
     case 'or':
@@ -459,7 +272,7 @@ function evaluate(expr: Expr, row: EventRow): Value {
 function callScalar(expr: Extract<Expr, { k: 'call' }>, row: EventRow): Value {
   switch (expr.name) {
     case 'toDateTime': {
-      if (expr.args.length !== 1) throw queryError('Function \'toDateTime\' expects 1 argument.');
+      if (expr.args.length !== 1) throw queryError("Function 'toDateTime' expects 1 argument.");
       const value = evaluate(expr.args[0]!, row);
       if (value === null) return null;
       const ms = asTime(value);
@@ -487,13 +300,13 @@ function callScalar(expr: Extract<Expr, { k: 'call' }>, row: EventRow): Value {
   }
 }
 
-function isAggregate(expr: Expr): boolean {
+function isAggregate(expr: Expr): expr is Extract<Expr, { k: 'call' }> {
   return expr.k === 'call' && AGGREGATES.has(expr.name);
 }
 
 function aggregate(expr: Extract<Expr, { k: 'call' }>, rows: EventRow[]): Value {
   const arity = expr.name === 'count' ? 0 : expr.name === 'argMin' || expr.name === 'argMax' ? 2 : 1;
-  if (expr.args.length !== arity && !(expr.name === 'count' && expr.star)) {
+  if (expr.args.length !== arity) {
     throw queryError(`Aggregation '${expr.name}' expects ${arity} argument${arity === 1 ? '' : 's'}, found ${expr.args.length}`);
   }
   if (expr.name === 'count') return rows.length;
@@ -522,6 +335,8 @@ function exprText(expr: Expr): string {
       return `${exprText(expr.l)} ${expr.op} ${exprText(expr.r)}`;
     case 'in':
       return `${exprText(expr.l)} ${expr.not ? 'NOT IN' : 'IN'} ${exprText(expr.r)}`;
+    case 'isNull':
+      return `${exprText(expr.e)} IS ${expr.not ? 'NOT ' : ''}NULL`;
     case 'and':
     case 'or':
       return expr.items.map(exprText).join(` ${expr.k.toUpperCase()} `);
@@ -544,9 +359,26 @@ function columnType(value: Value | undefined): string {
   return 'Nullable(String)';
 }
 
-/** Runs a parsed query over one project's events; rows are arrays of Values. */
+function containsAggregate(expr: Expr): boolean {
+  switch (expr.k) {
+    case 'call':
+      return AGGREGATES.has(expr.name) || expr.args.some(containsAggregate);
+    case 'cmp':
+    case 'in':
+      return containsAggregate(expr.l) || containsAggregate(expr.r);
+    case 'and':
+    case 'or':
+      return expr.items.some(containsAggregate);
+    case 'not':
+    case 'isNull':
+      return containsAggregate(expr.e);
+    default:
+      return false;
+  }
+}
+
+/** Runs a query over one project's events; rows are arrays of Values. */
 function run(query: SelectQuery, events: EventRow[]): { columns: string[]; rows: Value[][]; hasMore: boolean; limit: number } {
-  if (query.from !== 'events') throw queryError(`Unknown table "${query.from}".`);
   for (const item of query.select) checkFields(item.expr);
   if (query.where) checkFields(query.where);
   query.groupBy.forEach(checkFields);
@@ -575,7 +407,7 @@ function run(query: SelectQuery, events: EventRow[]): { columns: string[]; rows:
     rows = [...groups.values()].map((group) => ({
       group,
       sample: group[0],
-      cells: query.select.map((item) => (isAggregate(item.expr) ? aggregate(item.expr as Extract<Expr, { k: 'call' }>, group) : group[0] ? evaluate(item.expr, group[0]) : null)),
+      cells: query.select.map((item) => (isAggregate(item.expr) ? aggregate(item.expr, group) : group[0] ? evaluate(item.expr, group[0]) : null)),
     }));
   } else {
     rows = matching.map((row) => ({ group: [row], sample: row, cells: query.select.map((item) => evaluate(item.expr, row)) }));
@@ -585,7 +417,7 @@ function run(query: SelectQuery, events: EventRow[]): { columns: string[]; rows:
     const aliases = new Map(query.select.map((item, i) => [item.alias ?? '', i]));
     const keyOf = (expr: Expr, row: (typeof rows)[number]): Value => {
       if (expr.k === 'field' && expr.chain.length === 1 && aliases.has(expr.chain[0]!)) return row.cells[aliases.get(expr.chain[0]!)!]!;
-      if (isAggregate(expr)) return aggregate(expr as Extract<Expr, { k: 'call' }>, row.group);
+      if (isAggregate(expr)) return aggregate(expr, row.group);
       return row.sample ? evaluate(expr, row.sample) : null;
     };
     rows.sort((a, b) => {
@@ -598,23 +430,6 @@ function run(query: SelectQuery, events: EventRow[]): { columns: string[]; rows:
   }
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   return { columns: query.select.map(columnName), rows: rows.slice(0, limit).map((r) => r.cells), hasMore: rows.length > limit, limit };
-}
-
-function containsAggregate(expr: Expr): boolean {
-  switch (expr.k) {
-    case 'call':
-      return isAggregate(expr) || expr.args.some(containsAggregate);
-    case 'cmp':
-    case 'in':
-      return containsAggregate(expr.l) || containsAggregate(expr.r);
-    case 'and':
-    case 'or':
-      return expr.items.some(containsAggregate);
-    case 'not':
-      return containsAggregate(expr.e);
-    default:
-      return false;
-  }
 }
 
 let timezoneFormat: { zone: string; format: Intl.DateTimeFormat } | undefined;
@@ -659,8 +474,20 @@ function projectEvents(ctx: RequestContext, projectId: number): EventRow[] {
   return rows;
 }
 
+/**
+ * PostHog's answer to a HogQL error (posthog/api/query.py): an exposed error becomes DRF's
+ * ValidationError(message, code) — 400 {type: 'validation_error', code, detail, attr: null}, the
+ * code naming the error class today (hogql_syntax_error, hogql_query_error), 'invalid_input' in
+ * 2024 — and a parser's internal failure is not caught, so the API answers 500.
+ */
+function errorReply(error: HogQLError, api: SandboxApi): ApiError {
+  if (error.kind === 'internal') return new ApiError(500, { type: 'server_error', code: 'error', detail: 'A server error occurred.', attr: null });
+  const code = api === '2024' ? 'invalid_input' : error.kind === 'syntax' ? 'hogql_syntax_error' : 'hogql_query_error';
+  return errors.validation(error.message, null, code);
+}
+
 /** POST /api/projects/{id}/query/ */
-export function runQuery(ctx: RequestContext, projectId: number): Reply {
+export async function runQuery(ctx: RequestContext, projectId: number): Promise<Reply> {
   const body = parseJsonBody(ctx.body, ctx.headers['content-type']);
   const node = body.query;
   if (node === null || typeof node !== 'object' || Array.isArray(node)) throw errors.validation('Field required', 'query', 'required');
@@ -671,8 +498,15 @@ export function runQuery(ctx: RequestContext, projectId: number): Reply {
   if (typeof q.query !== 'string' || q.query.trim() === '') throw errors.validation('HogQLQuery.query must be a non-empty string.', 'query');
   const values = q.values ?? {};
   if (values === null || typeof values !== 'object' || Array.isArray(values)) throw errors.validation('HogQLQuery.values must be an object.', 'query');
-  const parsed = new Parser(tokenize(q.query), values as Record<string, unknown>).parseSelect();
-  const result = run(parsed, projectEvents(ctx, projectId));
+
+  let result: ReturnType<typeof run>;
+  try {
+    const tree = replacePlaceholders(await parseSelect(q.query), values as Record<string, unknown>);
+    result = run(toSelect(tree, ctx.options.api), projectEvents(ctx, projectId));
+  } catch (error) {
+    if (error instanceof HogQLError) throw errorReply(error, ctx.options.api);
+    throw error;
+  }
   const zone = String(ctx.state.projects.get(projectId)?.timezone ?? 'UTC');
   const first = result.rows[0];
   return json(200, {

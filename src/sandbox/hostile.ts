@@ -21,13 +21,19 @@ export type HostileMode = (
   | { kind: 'echo-key'; form: EchoForm; status?: number }
   /** Requests sent with this key wait this long before the normal answer. */
   | { kind: 'slow-key'; key: string; delayMs: number }
-  /** A recording whose snapshot listing has `count` legacy sources; each source's content is empty, or stalls. */
-  | { kind: 'many-sources'; count: number; stall?: boolean }
+  /**
+   * A recording whose snapshot listing has `count` sources: legacy blobs (default), or blob_v2
+   * blocks keyed 0, 1, 2… ('blob_v2') or 0, 2, 4… ('blob_v2-sparse', no two adjacent). Each
+   * source's content is empty, or stalls.
+   */
+  | { kind: 'many-sources'; count: number; stall?: boolean; form?: 'blob' | 'blob_v2' | 'blob_v2-sparse' }
 ) & {
   /** Only requests whose path matches (default: every /api/ path). */
   path?: RegExp;
   /** Only requests with this method (default: any). */
   method?: string;
+  /** Only requests sent with this key (default: any key); slow-key's own key means the same. */
+  key?: string;
 };
 
 export type EchoForm = 'plain' | 'json-escape' | 'url' | 'base64' | 'prefix' | 'html-entity';
@@ -43,9 +49,10 @@ export class Hostile {
     private readonly apiKey: string,
   ) {}
 
-  applies(pathname: string, method: string): boolean {
+  applies(pathname: string, method: string, authorization?: string): boolean {
     if (!pathname.startsWith('/api/')) return false;
     if (this.mode.method && this.mode.method.toUpperCase() !== method) return false;
+    if (this.mode.key !== undefined && authorization !== `Bearer ${this.mode.key}`) return false;
     return this.mode.path ? this.mode.path.test(pathname) : true;
   }
 
@@ -100,7 +107,9 @@ export class Hostile {
       case 'many-sources': {
         if (!/\/snapshots\/?$/.test(pathname)) return 'continue';
         if (query.source === undefined) {
-          const sources = Array.from({ length: mode.count }, (_, i) => ({ source: 'blob', start_timestamp: null, end_timestamp: null, blob_key: `k${i}` }));
+          const form = mode.form ?? 'blob';
+          const key = (i: number) => (form === 'blob' ? `k${i}` : String(form === 'blob_v2' ? i : i * 2));
+          const sources = Array.from({ length: mode.count }, (_, i) => ({ source: form === 'blob' ? 'blob' : 'blob_v2', start_timestamp: null, end_timestamp: null, blob_key: key(i) }));
           const body = JSON.stringify({ sources });
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
           res.end(body);

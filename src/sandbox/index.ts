@@ -234,7 +234,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const query = Object.fromEntries(url.searchParams);
     const authorization = req.headers.authorization;
     requests.push({ method, path: url.pathname, query, authorization, headers: { ...req.headers }, body });
-    const hostileNow = hostile?.applies(url.pathname, method) ? hostile : undefined;
+    const hostileNow = hostile?.applies(url.pathname, method, req.headers.authorization) ? hostile : undefined;
     if (hostileNow && (await hostileNow.before(req, res, url.pathname, query, sleep)) === 'handled') return;
 
     let extraHeaders: Record<string, string> | undefined;
@@ -273,7 +273,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throttle.check(matched.route.name, method, authorization);
         timing = matched.route.name;
         const ctx: RequestContext = { method, url, query, body, headers: req.headers, siteUrl, state, options: resolved };
-        reply = dispatch(ctx, matched);
+        reply = await dispatch(ctx, matched);
       }
     } catch (e) {
       reply =

@@ -349,6 +349,82 @@ const sampleRate: Validator = (value, field) => {
   return n.toFixed(2);
 };
 
+/** A JSON object with only these keys (validate_session_recording_*_config: "Must provide a dictionary or None." first). */
+function keysOnly(allowed: readonly string[], message: string): Validator {
+  return (value, field) => {
+    const object = dict(value, field) as Record<string, unknown>;
+    if (!Object.keys(object).every((k) => allowed.includes(k))) throw errors.validation(message, field);
+    return object;
+  };
+}
+
+const linkedFlag: Validator = (value, field) => {
+  const keys = Object.keys(dict(value, field) as object).sort().join(',');
+  if (keys !== 'id,key' && keys !== 'id,key,variant') {
+    throw errors.validation("Must provide a dictionary with only 'id' and 'key' keys. _or_ only 'id', 'key', and 'variant' keys.", field);
+  }
+  return value;
+};
+
+const networkPayloadCapture = keysOnly(['recordHeaders', 'recordBody'], "Must provide a dictionary with only 'recordHeaders' and/or 'recordBody' keys.");
+
+const MASKING_KEYS = ['maskAllInputs', 'maskTextSelector', 'blockSelector'] as const;
+const maskingConfig: Validator = (value, field) => {
+  const object = keysOnly(MASKING_KEYS, `Must provide a dictionary with only known keys: ${MASKING_KEYS.join(', ')}.`)(value, field) as Record<string, unknown>;
+  if ('maskAllInputs' in object && typeof object.maskAllInputs !== 'boolean') throw errors.validation('maskAllInputs must be a boolean.', field);
+  for (const key of ['maskTextSelector', 'blockSelector'] as const) {
+    if (key in object && typeof object[key] !== 'string') throw errors.validation(`${key} must be a string.`, field);
+  }
+  return object;
+};
+
+const AI_CONFIG_KEYS = ['included_event_properties', 'opt_in', 'preferred_events', 'excluded_events', 'important_user_properties'];
+const replayConfig: Validator = (value, field) => {
+  const object = keysOnly(['record_canvas', 'ai_config'], 'Must provide a dictionary with only known keys. One or more of record_canvas, ai_config.')(value, field) as Record<string, unknown>;
+  const ai = object.ai_config;
+  if (ai !== undefined && ai !== null) {
+    if (typeof ai !== 'object' || Array.isArray(ai)) throw errors.validation('Must provide a dictionary or None.', field);
+    if (!Object.keys(ai).every((k) => AI_CONFIG_KEYS.includes(k))) throw errors.validation(`Must provide a dictionary with only allowed keys: ${AI_CONFIG_KEYS.join(', ')}.`, field);
+  }
+  return object;
+};
+
+/**
+ * session_replay_config as PostHog's update merges it: each key sent that holds an object, where
+ * the stored one does too, is merged into it; keys not sent are kept.
+ */
+function mergeReplayConfig(previous: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...previous };
+  for (const [key, value] of Object.entries(sent)) {
+    const old = previous[key];
+    const bothObjects = [old, value].every((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+    merged[key] = bothObjects ? { ...(old as object), ...(value as object) } : value;
+  }
+  return merged;
+}
+
+export const RETENTION_PERIODS = ['30d', '90d', '1y', '5y'] as const;
+/**
+ * The demo organization's plan: paid replay without the extended-retention add-on, so 1y and 5y
+ * are refused (403) as PostHog refuses a period beyond the organization's entitlement.
+ */
+export const LONGEST_RETENTION = '90d';
+
+/**
+ * PostHog checks the entitlement in the serializer's update() only (a create stores any valid
+ * period), with this PermissionDenied.
+ */
+function checkRetentionEntitlement(period: unknown): void {
+  if (typeof period !== 'string') return;
+  if (RETENTION_PERIODS.indexOf(period as (typeof RETENTION_PERIODS)[number]) <= RETENTION_PERIODS.indexOf(LONGEST_RETENTION)) return;
+  throw new ApiError(403, {
+    type: 'authentication_error',
+    code: 'permission_denied',
+    detail: `This organization does not have permission to set retention period of length '${period}' - longest allowable retention period is '${LONGEST_RETENTION}'.`,
+    attr: null,
+  });
+}
+
 const primaryKey: Validator = (value, field) => {
   if (typeof value === 'boolean' || (typeof value !== 'number' && typeof value !== 'string')) {
     throw errors.validation(`Incorrect type. Expected pk value, received ${pyType(value)}.`, field, 'incorrect_type');
@@ -388,16 +464,16 @@ const WRITABLE: ReadonlyArray<[field: string, validate: Validator, merge?: boole
   ['session_recording_opt_in', notNull(bool)],
   ['session_recording_sample_rate', nullable(sampleRate)],
   ['session_recording_minimum_duration_milliseconds', nullable(integer(0, 30_000))],
-  ['session_recording_linked_flag', nullable(dict)],
-  ['session_recording_network_payload_capture_config', nullable(dict)],
-  ['session_recording_masking_config', nullable(dict)],
+  ['session_recording_linked_flag', nullable(linkedFlag)],
+  ['session_recording_network_payload_capture_config', nullable(networkPayloadCapture)],
+  ['session_recording_masking_config', nullable(maskingConfig)],
   ['session_recording_url_trigger_config', nullable(structured)],
   ['session_recording_url_blocklist_config', nullable(structured)],
   ['session_recording_event_trigger_config', nullable(structured)],
   ['session_recording_trigger_match_type_config', nullable(choice(['any', 'all']))],
   ['session_recording_trigger_groups', nullable(structured)],
-  ['session_recording_retention_period', notNull(choice(['30d', '90d', '1y', '5y']))],
-  ['session_replay_config', nullable(dict), true],
+  ['session_recording_retention_period', notNull(choice(RETENTION_PERIODS))],
+  ['session_replay_config', nullable(replayConfig), true],
   ['survey_config', nullable(dict)],
   ['access_control', notNull(bool)],
   ['week_start_day', nullable(choice([0, 1]))],
@@ -493,8 +569,12 @@ function validateBody(state: SandboxState, body: Record<string, unknown>, curren
     try {
       const value = validate(body[field], field);
       const previous = current?.[field];
-      changes[field] =
-        merge && value !== null && previous !== null && typeof previous === 'object' && !Array.isArray(previous) ? { ...previous, ...(value as object) } : value;
+      const mergeable = merge && value !== null && previous !== null && typeof previous === 'object' && !Array.isArray(previous);
+      changes[field] = !mergeable
+        ? value
+        : field === 'session_replay_config'
+          ? mergeReplayConfig(previous as Record<string, unknown>, value as Record<string, unknown>)
+          : { ...previous, ...(value as object) };
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       firstError ??= e;
@@ -574,6 +654,7 @@ export function updateProject(ctx: RequestContext, rawId: string): Reply {
   const project = lookup(state, rawId);
   const body = parseJsonBody(ctx.body, ctx.headers['content-type']);
   const changes = validateBody(state, body, project, ctx.options.api);
+  if ('session_recording_retention_period' in changes) checkRetentionEntitlement(changes.session_recording_retention_period);
   Object.assign(project, changes, { updated_at: drfDate(state.clock()) });
   return json(200, presentProject(project, ctx.options.api));
 }

@@ -18,7 +18,8 @@ import { snapshots } from './snapshots.js';
 import type { RequestContext } from './state.js';
 import { currentPersonalApiKey, currentUser } from './users.js';
 
-type Handler = (ctx: RequestContext, params: string[]) => Reply;
+/** A handler may answer later (the query API loads its parser on first use). */
+type Handler = (ctx: RequestContext, params: string[]) => Reply | Promise<Reply>;
 
 interface Route {
   /** Name used in the Server-Timing header. */
@@ -37,7 +38,7 @@ interface Route {
 const TEAM = '^/api/(?:projects|environments)/([^/]+)/session_recordings';
 
 const nested =
-  (handler: (ctx: RequestContext, projectId: number, ...rest: string[]) => Reply): Handler =>
+  (handler: (ctx: RequestContext, projectId: number, ...rest: string[]) => Reply | Promise<Reply>): Handler =>
   (ctx, [projectId, ...rest]) =>
     handler(ctx, resolveProjectId(ctx.state, projectId!), ...rest);
 
@@ -125,7 +126,7 @@ export function matchRoute(pathname: string): Matched | undefined {
   return undefined;
 }
 
-export function dispatch(ctx: RequestContext, matched: Matched): Reply {
+export function dispatch(ctx: RequestContext, matched: Matched): Reply | Promise<Reply> {
   const { route, params } = matched;
   const allowed = Object.keys(route.methods);
   const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { createHash } from 'node:crypto';
+import { Admission } from './admission.js';
 import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
 
 export interface HttpOptions {
@@ -19,10 +20,14 @@ export interface HttpOptions {
   allowedHosts?: readonly string[] | undefined;
   /** Browser Origins accepted besides those naming an allowed host. */
   allowedOrigins?: readonly string[] | undefined;
-  /** MCP requests handled at once; beyond it, 503 with Retry-After. */
+  /** MCP requests handled at once; beyond it, they wait their turn (see admission.ts). */
   maxConcurrency?: number | undefined;
-  /** Of those, how many one caller (one key, or one access token) may have; beyond it, 503 for that caller only. */
+  /** Of those, how many one caller (one per-user key) may have; beyond it, that caller's calls wait. */
   maxConcurrencyPerUser?: number | undefined;
+  /** Calls one caller may have waiting; beyond it, 503 with Retry-After for that caller only. 0: no waiting. */
+  maxQueuePerUser?: number | undefined;
+  /** How long a call may wait for its turn; then 503 with Retry-After. */
+  queueTimeoutMs?: number | undefined;
   maxBodyBytes?: number | undefined;
   /** How long a client may take to send a request body; then 408. */
   requestTimeoutMs?: number | undefined;
@@ -32,6 +37,8 @@ export interface RunningHttp {
   url: string;
   /** MCP requests being handled now. */
   readonly inFlight: number;
+  /** MCP requests waiting for their turn. */
+  readonly queued: number;
   /**
    * Stops accepting connections, lets running requests finish for up to `graceMs`, then closes
    * whatever is left. Resolves with how many requests were cut off (0 after a clean drain).
@@ -44,6 +51,14 @@ export interface RunningHttp {
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_CONCURRENCY = 64;
 const DEFAULT_MAX_CONCURRENCY_PER_USER = 16;
+/** An agent's burst of parallel calls (tens at once) waits rather than fails. */
+export const DEFAULT_MAX_QUEUE_PER_USER = 64;
+/** Half of an MCP client's usual 60 s request timeout: a call that waited this long still has time to run. */
+export const DEFAULT_QUEUE_TIMEOUT_MS = 30_000;
+/** All callers' waiting calls together, as a multiple of MCP_MAX_CONCURRENCY: per-user keys cost nothing to make up. */
+const QUEUED_PER_SLOT = 16;
+/** What a refused caller is told to wait before trying again. */
+const QUEUE_RETRY_AFTER_S = 5;
 /** After the grace period, how long the calls still running have to take their error answers out. */
 const FAREWELL_MS = 1_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -63,8 +78,16 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const maxPerUser = options.maxConcurrencyPerUser ?? DEFAULT_MAX_CONCURRENCY_PER_USER;
-  /** Calls in flight per caller (a hash of its credential), so one caller cannot take every slot. */
-  const perUser = new Map<string, number>();
+  const maxQueuePerUser = options.maxQueuePerUser ?? DEFAULT_MAX_QUEUE_PER_USER;
+  const queueTimeoutMs = options.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS;
+  /** Calls running and waiting per caller (a hash of its credential): one caller's burst waits in its own line. */
+  const admission = new Admission({
+    maxRunning: maxConcurrency,
+    maxRunningPerUser: maxPerUser,
+    maxQueuedPerUser: maxQueuePerUser,
+    maxQueued: maxConcurrency * QUEUED_PER_SLOT,
+    queueTimeoutMs,
+  });
   /** What each running call needs for a last answer at shutdown: its JSON-RPC id and a way to stop it. */
   const calls = new Map<ServerResponse, { id: unknown; stop: () => void }>();
   // A client trickling its body would hold a concurrency slot: it gets this long to send it.
@@ -74,17 +97,52 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   let drained: (() => void) | undefined;
   let allowedHosts = resolveAllowedHosts(options.allowedHosts, options.host, options.port);
 
-  function admit(res: ServerResponse, user: string): void {
+  function admit(res: ServerResponse, release: () => void): void {
     active.add(res);
-    perUser.set(user, (perUser.get(user) ?? 0) + 1);
     res.once('close', () => {
       active.delete(res);
       calls.delete(res);
-      const left = (perUser.get(user) ?? 1) - 1;
-      if (left > 0) perUser.set(user, left);
-      else perUser.delete(user);
+      release();
       if (draining && active.size === 0) drained?.();
     });
+  }
+
+  /** Waits for the caller's turn; false when the answer (a 503) was already sent, or the caller left. */
+  async function turn(res: ServerResponse, user: string): Promise<boolean> {
+    const ticket = admission.enter(user);
+    let gone = false;
+    const left = () => {
+      gone = true;
+      ticket.cancel();
+    };
+    res.once('close', left);
+    const outcome = await ticket.outcome;
+    res.off('close', left);
+    if (outcome.kind === 'admitted') {
+      // Admitted just as the caller hung up: the slot goes straight to the next in line.
+      if (gone) {
+        outcome.release();
+        return false;
+      }
+      admit(res, outcome.release);
+      return true;
+    }
+    const retry = { 'retry-after': String(QUEUE_RETRY_AFTER_S) };
+    switch (outcome.why) {
+      case 'queue-full':
+        reply(res, 503, SERVER_ERROR, `Service unavailable: no slot is free and ${user ? 'your' : 'the'} waiting line is full: ${maxQueuePerUser} may wait (MCP_MAX_QUEUE_PER_USER) while ${user ? `${maxPerUser} of yours run (MCP_MAX_CONCURRENCY_PER_USER) or ` : ''}${maxConcurrency} run in all (MCP_MAX_CONCURRENCY); retry in ${QUEUE_RETRY_AFTER_S} seconds.`, retry);
+        break;
+      case 'server-queue-full':
+        reply(res, 503, SERVER_ERROR, `Service unavailable: the server has ${maxConcurrency * QUEUED_PER_SLOT} requests waiting; retry in ${QUEUE_RETRY_AFTER_S} seconds.`, retry);
+        break;
+      case 'timeout':
+        reply(res, 503, SERVER_ERROR, `Service unavailable: this request waited ${queueTimeoutMs} ms for its turn (MCP_QUEUE_TIMEOUT_MS) and was not started; retry in ${QUEUE_RETRY_AFTER_S} seconds.`, retry);
+        break;
+      case 'closed':
+        if (!res.destroyed) reply(res, 503, SERVER_ERROR, 'Service unavailable: this server is shutting down; retry (another replica will answer).', { 'retry-after': '1', connection: 'close' });
+        break;
+    }
+    return false;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -125,15 +183,10 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       client = client.withApiKey(credential);
     }
 
-    if (active.size >= maxConcurrency) {
-      return reply(res, 503, SERVER_ERROR, `Service unavailable: ${maxConcurrency} requests are already running; retry in a second.`, { 'retry-after': '1' });
-    }
     // Per-user keys tell callers apart; with the server's own key every caller is the same user.
+    // The body is read once the call's turn comes: a waiting call holds a socket, not its body.
     const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
-    if (user && (perUser.get(user) ?? 0) >= maxPerUser) {
-      return reply(res, 503, SERVER_ERROR, `Service unavailable: you already have ${maxPerUser} requests running (MCP_MAX_CONCURRENCY_PER_USER); retry when one has finished.`, { 'retry-after': '1' });
-    }
-    admit(res, user);
+    if (!(await turn(res, user))) return;
 
     const body = await readBody(req, maxBodyBytes, requestTimeout);
     if (body.kind === 'too-slow') {
@@ -191,6 +244,8 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const shutdown = (graceMs: number) =>
     (stopped ??= (async () => {
       draining = true;
+      // Calls still waiting for their turn are answered now: they would not start anyway.
+      admission.close();
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       // Idle keep-alive connections go now; busy ones are told to close after their answer.
       httpServer.closeIdleConnections();
@@ -237,6 +292,9 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     url: `http://${host}:${address.port}/mcp`,
     get inFlight() {
       return active.size;
+    },
+    get queued() {
+      return admission.queuedCount;
     },
     shutdown,
     close: async () => {

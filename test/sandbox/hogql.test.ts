@@ -1,7 +1,9 @@
 // The sandbox as today's PostHog: internal endpoints refused or gone, scopes enforced, and the
 // query API for the HogQL subset our tools send (anything else is PostHog's query error).
 
+import createHogQLParser from '@posthog/hogql-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parserLoaded } from '../../src/sandbox/hogql-parse.js';
 import { DEMO, SANDBOX_API_KEY, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 const MAIN = DEMO.mainProjectId;
@@ -29,6 +31,17 @@ const hogql = (sb: Sandbox, query: string, values: Record<string, unknown> = {},
   request(sb, 'POST', `/api/projects/${project}/query/`, { query: { kind: 'HogQLQuery', query, values } });
 
 const q = (params: Record<string, unknown>) => '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
+
+describe('PostHog\'s parser, loaded on the first query', () => {
+  it('costs nothing until a query comes: start-up and other endpoints leave it unloaded', async () => {
+    const sb = await sandbox();
+    expect((await request(sb, 'GET', `/api/projects/${MAIN}/session_recordings/?limit=1`)).status).toBe(200);
+    expect((await request(sb, 'GET', `/api/projects/${MAIN}/`)).status).toBe(200);
+    expect(parserLoaded()).toBe(false);
+    expect((await hogql(sb, 'SELECT count() FROM events')).status).toBe(200);
+    expect(parserLoaded()).toBe(true);
+  });
+});
 
 describe("today's internal endpoints", () => {
   let sb: Sandbox;
@@ -129,15 +142,71 @@ describe('the query API (HogQL subset)', () => {
     expect(res.json.results).toEqual([['$rageclick']]);
   });
 
+  it('fills placeholders as constants in the tree: a value is never read as HogQL', async () => {
+    const count = async (query: string, values: Record<string, unknown>) => {
+      const res = await hogql(sb, query, values);
+      expect(res.status, JSON.stringify(values)).toBe(200);
+      return res.json.results[0][0] as number;
+    };
+    const bySession = 'SELECT count(*) FROM events WHERE $session_id = {sid}';
+    const real = await count(bySession, { sid: R.checkoutFailure });
+    expect(real).toBeGreaterThan(0);
+    for (const hostile of [`${R.checkoutFailure}' OR 1 = 1 --`, "' OR '1' = '1", '{sid}', `${R.checkoutFailure}\\`, '\u0000\u202e日本', 'x'.repeat(10_000)]) {
+      expect(await count(bySession, { sid: hostile }), hostile.slice(0, 40)).toBe(0);
+    }
+    // A list value is one constant: IN reads its items, and a NULL matches nothing.
+    const names = await count('SELECT count() FROM events WHERE $session_id = {sid} AND event IN {names}', { sid: R.checkoutFailure, names: ['$exception', "$rageclick' OR 1=1"] });
+    expect(names).toBeGreaterThan(0);
+    expect(names).toBeLessThan(real);
+    expect(await count('SELECT count() FROM events WHERE $session_id = {sid}', { sid: null })).toBe(0);
+    expect(await count('SELECT count() FROM events WHERE events.$session_id = {sid} AND properties.$nothing_here IS NULL', { sid: R.checkoutFailure })).toBe(real);
+    expect(await count('SELECT count() FROM events WHERE $session_id = {sid} AND properties.$nothing_here IS NOT NULL', { sid: R.checkoutFailure })).toBe(0);
+  });
+
+  it('2024: the same errors with the code PostHog gave them then', async () => {
+    const old = await sandbox({ api: '2024' });
+    const syntax = await hogql(old, 'SELECT uuid FROM events; DROP TABLE events');
+    expect(syntax.json).toEqual({ type: 'validation_error', code: 'invalid_input', detail: "mismatched input 'DROP' expecting <EOF>", attr: null });
+    const query = await hogql(old, 'SELECT nosuchfield FROM events');
+    expect(query.json).toEqual({ type: 'validation_error', code: 'invalid_input', detail: 'Unable to resolve field: nosuchfield', attr: null });
+    expect((await hogql(old, 'SELECT count() FROM events WHERE $session_id = {sid}', { sid: R.checkoutFailure })).json.results[0][0]).toBeGreaterThan(0);
+  });
+
+  it('answers a syntax error with the message of PostHog\'s own parser, as PostHog\'s API does', async () => {
+    const parser = await createHogQLParser();
+    const broken = ['SELECT uuid FROM events; DROP TABLE events', 'select uuid from', "SELECT uuid FROM events WHERE event = 'x", 'SELECT uuid FROM events WHERE event = {', 'SELECT ((((1'];
+    for (const query of broken) {
+      const parsed = JSON.parse(parser.parseSelect(query, true)) as { error?: boolean; type?: string; message?: string };
+      expect(parsed.error, query).toBe(true);
+      expect(parsed.type, query).toBe('SyntaxError');
+      const res = await hogql(sb, query);
+      expect(res.status, query).toBe(400);
+      // posthog/api/query.py: ValidationError(str(e), e.code_name) for an ExposedHogQLError.
+      expect(res.json, query).toEqual({ type: 'validation_error', code: 'hogql_syntax_error', detail: parsed.message, attr: null });
+    }
+    expect((await hogql(sb, 'SELECT uuid FROM events; DROP TABLE events')).json.detail).toBe("mismatched input 'DROP' expecting <EOF>");
+    // What the parser cannot handle at all is an internal error there: PostHog does not catch it.
+    const settings = await hogql(sb, 'SELECT uuid FROM events SETTINGS readonly=2');
+    expect(settings.status).toBe(500);
+    expect(settings.json).toEqual({ type: 'server_error', code: 'error', detail: 'A server error occurred.', attr: null });
+  });
+
   it('answers what it cannot run with PostHog\'s query-error body, never a made-up result', async () => {
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['SELECT uuid FROM persons', {}, /Unknown table/],
+      ['SELECT uuid FROM nosuchtable', {}, /^Unknown table `nosuchtable`\.$/],
+      ['SELECT uuid FROM persons', {}, /only the events table, not `persons`/],
       ['SELECT nosuchfield FROM events', {}, /Unable to resolve field: nosuchfield/],
       ['SELECT uuid FROM events WHERE sleep(3) = 1', {}, /Unsupported function call 'sleep/],
-      ['SELECT uuid FROM events WHERE $session_id = {sid}', {}, /Placeholder \{sid\} is not available/],
-      ["SELECT uuid FROM events WHERE event = 'x' UNION ALL SELECT 1", {}, /^mismatched input 'UNION' expecting <EOF>$/],
-      ['SELECT uuid FROM events; DROP TABLE events', {}, /^token recognition error at: ';'$/],
-      ['select uuid from', {}, /^mismatched input <EOF> expecting/],
+      ['SELECT uuid FROM events WHERE $session_id = {sid}', {}, /^Unresolved placeholder: \{sid\}$/],
+      ['SELECT uuid FROM events WHERE $session_id = {sid}', { other: 1, more: 'x' }, /^Placeholder \{sid\} is not available in this context\. You can use the following: other, more$/],
+      ['SELECT uuid FROM events WHERE $session_id = {1 + 2}', { sid: 'x' }, /^Placeholder expressions are not yet supported$/],
+      ['SELECT uuid FROM events WHERE $session_id = {sid}', { sid: { nested: 'object' } }, /^Placeholder \{sid\} has a value that is not/],
+      ["SELECT uuid FROM events WHERE event = 'x' UNION ALL SELECT 1", {}, /does not evaluate UNION/],
+      ['SELECT uuid FROM events LIMIT 10 OFFSET 5', {}, /^OFFSET is not supported on queries made with a personal API key\./],
+      ['SELECT uuid FROM events e', {}, /does not evaluate a table alias/],
+      ['SELECT uuid FROM events JOIN persons ON 1 = 1', {}, /does not evaluate JOIN/],
+      ['SELECT DISTINCT uuid FROM events', {}, /does not evaluate DISTINCT/],
+      ["SELECT uuid FROM events WHERE event LIKE '%x'", {}, /does not evaluate the 'like' comparison/],
       ['SELECT event, uuid FROM events GROUP BY event', {}, /not part of the GROUP BY/],
       ['SELECT uuid FROM events WHERE matchesAction(event)', {}, /constant arguments/],
       ['SELECT uuid FROM events WHERE matchesAction({a})', { a: 99 }, /^Could not find cohort with ID 99$/],
@@ -146,7 +215,7 @@ describe('the query API (HogQL subset)', () => {
     for (const [query, values, detail] of cases) {
       const res = await hogql(sb, query, values);
       expect(res.status, query).toBe(400);
-      expect(res.json, query).toMatchObject({ type: 'validation_error', code: 'invalid_input', attr: null });
+      expect(res.json, query).toMatchObject({ type: 'validation_error', code: 'hogql_query_error', attr: null });
       expect(res.json.detail, query).toMatch(detail);
     }
     const kind = await request(sb, 'POST', `/api/projects/${MAIN}/query/`, { query: { kind: 'EventsQuery', select: ['*'] } });

@@ -75,3 +75,59 @@ describe("today's project serializer", () => {
     expect((await send(old, 'GET', `/api/projects/${gone.json.id}/session_recordings/`)).json).toMatchObject({ code: 'not_found', detail: 'Project not found.' });
   });
 });
+
+describe("today's replay settings (posthog-api-facts.md §7)", () => {
+  it('enforces the sample rate range and its 2 decimal places, and serves it as a 2-decimal string', async () => {
+    expect((await patch(today, { session_recording_sample_rate: 1.5 })).json).toMatchObject({ detail: 'Ensure this value is less than or equal to 1.', attr: 'session_recording_sample_rate' });
+    expect((await patch(today, { session_recording_sample_rate: 0.255 })).json).toMatchObject({ detail: 'Ensure that there are no more than 2 decimal places.', attr: 'session_recording_sample_rate' });
+    const ok = await patch(today, { session_recording_sample_rate: 0.5 });
+    expect(ok.status).toBe(200);
+    expect(ok.json.session_recording_sample_rate).toBe('0.50');
+  });
+
+  it('keeps the minimum duration within 0..30000 ms and week_start_day to 0 or 1', async () => {
+    expect((await patch(today, { session_recording_minimum_duration_milliseconds: 30_001 })).json).toMatchObject({
+      detail: 'Ensure this value is less than or equal to 30000.',
+      attr: 'session_recording_minimum_duration_milliseconds',
+    });
+    expect((await patch(today, { week_start_day: 3 })).json).toMatchObject({ code: 'invalid_choice', attr: 'week_start_day' });
+    expect((await patch(today, { session_recording_minimum_duration_milliseconds: null, week_start_day: 1 })).json).toMatchObject({
+      session_recording_minimum_duration_milliseconds: null,
+      week_start_day: 1,
+    });
+  });
+
+  it('takes only the keys PostHog knows in the capture, masking and linked-flag settings', async () => {
+    expect((await patch(today, { session_recording_network_payload_capture_config: { recordBody: true, recordCookies: true } })).json).toMatchObject({
+      detail: "Must provide a dictionary with only 'recordHeaders' and/or 'recordBody' keys.",
+      attr: 'session_recording_network_payload_capture_config',
+    });
+    expect((await patch(today, { session_recording_masking_config: { maskAllInputs: 'yes' } })).json.detail).toBe('maskAllInputs must be a boolean.');
+    expect((await patch(today, { session_recording_masking_config: { maskEverything: true } })).json.detail).toMatch(/^Must provide a dictionary with only known keys: /);
+    expect((await patch(today, { session_recording_linked_flag: { key: 'beta' } })).json.detail).toMatch(/only 'id' and 'key' keys/);
+    const ok = await patch(today, { session_recording_linked_flag: { id: 7, key: 'beta', variant: 'test' }, session_recording_masking_config: { maskAllInputs: true } });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ session_recording_linked_flag: { id: 7, key: 'beta', variant: 'test' }, session_recording_masking_config: { maskAllInputs: true } });
+  });
+
+  it('merges session_replay_config into the stored one, a level down too, and refuses unknown keys', async () => {
+    await patch(today, { session_replay_config: { record_canvas: false, ai_config: { opt_in: true, preferred_events: ['$pageview'] } } });
+    const merged = await patch(today, { session_replay_config: { ai_config: { excluded_events: ['$autocapture'] } } });
+    expect(merged.json.session_replay_config).toEqual({ record_canvas: false, ai_config: { opt_in: true, preferred_events: ['$pageview'], excluded_events: ['$autocapture'] } });
+    expect((await patch(today, { session_replay_config: { record_video: true } })).json.detail).toMatch(/only known keys\. One or more of record_canvas, ai_config/);
+  });
+
+  it("refuses a retention period beyond the demo plan's (403, PostHog's words) and leaves the project as it was", async () => {
+    const before = (await send(today, 'GET', `/api/projects/${DEMO.marketingProjectId}/`)).json;
+    const res = await patch(today, { session_recording_retention_period: '1y', name: 'Renamed with 1y' });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({
+      code: 'permission_denied',
+      detail: "This organization does not have permission to set retention period of length '1y' - longest allowable retention period is '90d'.",
+    });
+    const after = (await send(today, 'GET', `/api/projects/${DEMO.marketingProjectId}/`)).json;
+    expect(after).toMatchObject({ name: before.name, session_recording_retention_period: before.session_recording_retention_period });
+    expect((await patch(today, { session_recording_retention_period: '2y' })).json).toMatchObject({ code: 'invalid_choice', attr: 'session_recording_retention_period' });
+    expect((await patch(today, { session_recording_retention_period: '90d' })).json.session_recording_retention_period).toBe('90d');
+  });
+});

@@ -138,7 +138,6 @@ export function toGemini(schema: Schema): Schema {
   const convert = (node: unknown): unknown => {
     if (!isRecord(node)) return node;
     let out: Schema = { ...node };
-    delete out.additionalProperties;
     if (Array.isArray(out.anyOf)) {
       const branches = out.anyOf as Schema[];
       const nonNull = branches.filter((b) => b.type !== 'null');
@@ -147,6 +146,8 @@ export function toGemini(schema: Schema): Schema {
         out = nonNull.length === 1 ? { ...rest, ...nonNull[0], nullable: true } : { ...rest, anyOf: nonNull, nullable: true };
       }
     }
+    // After the merge above: a nullable object's own additionalProperties is dropped too.
+    delete out.additionalProperties;
     if (isRecord(out.properties)) out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, convert(v)]));
     if (out.items !== undefined) out.items = convert(out.items);
     if (Array.isArray(out.anyOf)) out.anyOf = (out.anyOf as unknown[]).map(convert);

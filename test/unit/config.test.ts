@@ -112,7 +112,7 @@ describe('config', () => {
     const http = (argv: string[], env: Record<string, string>) => run(['--transport', 'http', ...argv], env);
 
     it('has limits and no token by default', () => {
-      expect(http([], {}).http).toEqual({ authToken: undefined, allowedHosts: undefined, allowedOrigins: [], maxConcurrency: 64, maxConcurrencyPerUser: 16, shutdownTimeoutMs: 10_000 });
+      expect(http([], {}).http).toEqual({ authToken: undefined, allowedHosts: undefined, allowedOrigins: [], maxConcurrency: 64, maxConcurrencyPerUser: 16, maxQueuePerUser: 64, queueTimeoutMs: 30_000, shutdownTimeoutMs: 10_000 });
     });
 
     it('refuses a non-loopback address when the server has its own key and no access token', () => {
@@ -149,6 +149,9 @@ describe('config', () => {
       expect(() => http(['--allowed-origins', 'https://app.example.com/path'], {})).toThrow(/--allowed-origins/);
       expect(() => http([], { MCP_MAX_CONCURRENCY: '0' })).toThrow(/MCP_MAX_CONCURRENCY/);
       expect(http([], { MCP_MAX_CONCURRENCY: '8', MCP_SHUTDOWN_TIMEOUT_MS: '2500' }).http).toMatchObject({ maxConcurrency: 8, shutdownTimeoutMs: 2500 });
+      expect(http([], { MCP_MAX_QUEUE_PER_USER: '0', MCP_QUEUE_TIMEOUT_MS: '5000' }).http).toMatchObject({ maxQueuePerUser: 0, queueTimeoutMs: 5000 });
+      expect(() => http([], { MCP_MAX_QUEUE_PER_USER: '-1' })).toThrow(/MCP_MAX_QUEUE_PER_USER/);
+      expect(() => http([], { MCP_QUEUE_TIMEOUT_MS: '10' })).toThrow(/MCP_QUEUE_TIMEOUT_MS must be a whole number from 100/);
     });
 
     it('knows which bind addresses are loopback', () => {

@@ -2,6 +2,7 @@
 // Everything here is constant; only timestamps are derived from the sandbox clock, so a test
 // can hard-code ids and a story can be found by name.
 
+import { fixture } from './recorded.js';
 import type { Device } from './timeline.js';
 import type { RrwebEvent } from './rrweb.js';
 
@@ -240,7 +241,7 @@ export const PERSONS = {
 } as const satisfies Record<string, PersonSeed>;
 
 /** Recordings captured from a real browser (fixtures/recordings, see scripts/record-fixtures). */
-export type RecordedName = 'recordedCheckout' | 'recordedSearchTabs';
+export type RecordedName = 'recordedCheckout' | 'recordedSearchTabs' | 'recordedSdkSignup';
 
 export type StoryName = ScriptedName | RecordedName;
 
@@ -587,6 +588,25 @@ export const RECORDING_SEEDS: readonly RecordingSeed[] = [
     viewed: false,
     viewers: [],
     summary: 'Recorded in real Chromium: a search, a help page in a second tab with planted prompt-injection text, add to cart.',
+  },
+  {
+    name: 'recordedSdkSignup',
+    // posthog-js makes the session and window ids: they are whatever the last recording got.
+    id: fixture('posthog-js-signup').session_id,
+    projectId: MAIN_PROJECT_ID,
+    distinctId: fixture('posthog-js-signup').distinct_id,
+    person: null,
+    startsAgoMs: 3 * DAY + 8 * HOUR,
+    storage: 'blob_v2',
+    // Already as posthog-js sent it: compressed where the SDK compressed ("cv": "2024-10").
+    compressed: false,
+    blockMs: 10_000,
+    windowIds: fixture('posthog-js-signup').window_ids,
+    fixture: 'posthog-js-signup',
+    device: device('Chrome', 156, 'Linux', '', 'Desktop', 1280, 800, ['GB', 'United Kingdom', 'London']),
+    viewed: false,
+    viewers: [],
+    summary: 'Recorded by posthog-js 1.449.2 in real Chromium: sign-up, the profile save fails with a 500, a console error and an uncaught TypeError ($exception event).',
   },
 ];
 

@@ -1,30 +1,66 @@
-import { apiPath } from '../../posthog/query.js';
-import type { PostHogClient } from '../../posthog/client.js';
 import { clip } from '../format.js';
-import { projectLine, projectView } from './shape.js';
+import { MERGED_FIELDS, projectLine, projectView } from './shape.js';
 
-/** A webhook URL is a credential: the question names whether it is set, not its value. */
+/** A webhook URL is a credential: answers and questions name whether it is set, not its value. */
 const MASKED = new Set(['slack_incoming_webhook']);
+
+/** One setting a write touched: its value read just before, and what PostHog's answer shows stored. */
+export type FieldChange = {
+  field: string;
+  /** Absent for a new project. */
+  before?: unknown;
+  after: unknown;
+  changed: boolean;
+};
+
+/**
+ * Field by field, before → after. "before" is the project as read just before the write (so it
+ * is what PostHog held a moment earlier, not a guess); "after" is PostHog's own answer to the
+ * write, not what was sent, so a value it ignored or normalised shows as it is stored.
+ */
+export function fieldChanges(sent: Record<string, unknown>, before: Record<string, unknown> | undefined, after: Record<string, unknown>): FieldChange[] {
+  return Object.keys(sent).map((field) => {
+    const was = before?.[field] ?? null;
+    const now = after[field] ?? null;
+    const change: FieldChange = { field, after: masked(field, now), changed: before === undefined || JSON.stringify(was) !== JSON.stringify(now) };
+    if (before !== undefined) change.before = masked(field, was);
+    return change;
+  });
+}
+
+/** "• field: before → after" lines (unchanged ones said so). */
+export function changeLines(changes: FieldChange[]): string[] {
+  return changes.map((c) =>
+    'before' in c ? `• ${c.field}: ${show(c.before)} → ${show(c.after)}${c.changed ? '' : ' (unchanged)'}` : `• ${c.field}: ${show(c.after)}`,
+  );
+}
 
 /**
  * The confirmation question for project-update: which project, and each field's current value →
- * the new one, read from PostHog just before asking (a 404 here stops the update as not found).
+ * the value asked for (merged settings: the keys given, merged into the current ones).
  */
-export async function describeProjectChanges(client: PostHogClient, input: { id: number } & Record<string, unknown>, signal: AbortSignal): Promise<string> {
-  const current = (await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', input.id), signal })) ?? {};
-  const project = projectView({ id: input.id, ...current }, false);
-  const lines = Object.entries(input)
-    .filter(([key, value]) => key !== 'id' && value !== undefined)
-    .map(([key, value]) => {
-      const before = current[key];
-      const same = JSON.stringify(before) === JSON.stringify(value);
-      return `• ${key}: ${show(key, before)} → ${show(key, value)}${same ? ' (unchanged)' : ''}`;
-    });
+export function describeProjectChanges(current: Record<string, unknown>, id: number, body: Record<string, unknown>): string {
+  const project = projectView({ id, ...current }, false);
+  const lines = Object.entries(body).map(([key, value]) => {
+    const before = current[key];
+    const wanted = MERGED_FIELDS.has(key) && isObject(before) && isObject(value) ? { ...before, ...value } : value;
+    const same = JSON.stringify(before ?? null) === JSON.stringify(wanted);
+    return `• ${key}: ${show(masked(key, before))} → ${show(masked(key, wanted))}${same ? ' (unchanged)' : ''}`;
+  });
   return `Change these settings of PostHog project ${projectLine(project)}? The current values are overwritten.\n${lines.join('\n')}`;
 }
 
-function show(key: string, value: unknown): string {
-  if (value === undefined) return '(not set)';
-  if (MASKED.has(key)) return value === null || value === '' ? '(none)' : '(a URL, not shown)';
+function masked(key: string, value: unknown): unknown {
+  if (!MASKED.has(key)) return value ?? null;
+  return value === null || value === undefined || value === '' ? null : '(a URL, not shown)';
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null) return '(not set)';
+  if (value === '(a URL, not shown)') return value;
   return clip(JSON.stringify(value), 160);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

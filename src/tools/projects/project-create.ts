@@ -1,28 +1,38 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { optionalProjectFields, projectDetail, projectOutput, projectView, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
+import { changeLines, fieldChanges } from './confirm-changes.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectOutput, projectView, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
 
 export const projectCreate = defineTool({
   name: 'project-create',
   title: 'Create a project',
   toolset: 'projects',
-  description: `Create a project in the key owner's current organization; it becomes their current one ("@current"). Set only the fields the user asks for (defaults: timezone UTC, recordings off).
+  description: `Create a project in the key owner's current organization; it becomes their current one ("@current"). Set only the fields the user asks for (defaults: timezone UTC, recordings off); ${CLEAR_NOTE}
 Not idempotent: each call creates another project, so check projects-list first.`,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ ...optionalProjectFields, name: writableProjectFields.name }),
-  outputSchema: z.looseObject({ created: z.literal(true), not_applied: z.array(z.string()), project: projectOutput }),
+  outputSchema: z.looseObject({
+    created: z.literal(true),
+    not_applied: z.array(z.string()),
+    settings: z.array(z.looseObject({ field: z.string(), after: z.unknown() })),
+    project: projectOutput,
+  }),
   async handler(input, { client, signal }) {
-    const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const body = requestBody(input);
     const raw = await client.json<Record<string, unknown>>({ method: 'POST', path: apiPath('projects'), body, signal });
     const project = projectView(raw ?? {}, false);
     // The project exists either way; say which of the given settings PostHog did not take.
     const unapplied = unappliedFields(body, raw ?? {});
-    const detail = projectDetail(project, `Created project ${project.id} "${project.name ?? ''}"`);
+    // As PostHog stored them (its answer), the name aside: the heading says it.
+    const settings = fieldChanges(body, undefined, raw ?? {}).filter((c) => c.field !== 'name');
+    const lines = [projectDetail(project, `Created project ${project.id} "${project.name ?? ''}"`)];
+    if (settings.length) lines.push('Set as given (PostHog\'s answer):', ...changeLines(settings));
+    if (unapplied.length) lines.push(unappliedText(unapplied));
     return {
-      data: { created: true as const, not_applied: unapplied.map((u) => u.field), project },
-      text: unapplied.length ? `${detail}\n${unappliedText(unapplied)}` : detail,
+      data: { created: true as const, not_applied: unapplied.map((u) => u.field), settings: settings.map(({ field, after }) => ({ field, after })), project },
+      text: lines.join('\n'),
     };
   },
   explainError: (error, input) => {

@@ -2,47 +2,56 @@ import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
-import { describeProjectChanges } from './confirm-changes.js';
-import { optionalProjectFields, projectDetail, projectIdInput, projectNotFound, projectOutput, projectView, unappliedFields, unappliedText } from './shape.js';
+import { changeLines, describeProjectChanges, fieldChanges } from './confirm-changes.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectIdInput, projectNotFound, projectOutput, projectView, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
 
 export const projectUpdate = defineTool({
   name: 'project-update',
   title: 'Update a project\'s settings',
   toolset: 'projects',
-  description: `Change settings of a project (PATCH). Only the fields given are sent; their old values are lost, so read them with project-get first if they may be wanted back.`,
+  description: `Change settings of a project (PATCH), including how replay records. Only the fields given are sent; ${CLEAR_NOTE} The answer lists each field before → after.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ id: projectIdInput, ...optionalProjectFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {
       message: 'give at least one field to change besides id, e.g. {"id": 123, "name": "New name"}',
     }),
-  outputSchema: z.looseObject({ updated_fields: z.array(z.string()), not_applied: z.array(z.string()), project: projectOutput }),
+  outputSchema: z.looseObject({
+    updated_fields: z.array(z.string()),
+    not_applied: z.array(z.string()),
+    changes: z.array(z.looseObject({ field: z.string(), before: z.unknown().optional(), after: z.unknown(), changed: z.boolean() })),
+    project: projectOutput,
+  }),
   async handler(input, { client, signal, confirm }) {
-    // Asked only when someone can answer: then the project is read first, to show current → new.
+    const { id, ...fields } = input;
+    const body = requestBody(fields);
+    const path = apiPath('projects', id);
+    // Read first: the "before" of the answer is what PostHog held just now, not a guess, and a
+    // project that does not exist is found out before anything is written or anyone is asked.
+    const current = (await client.json<Record<string, unknown>>({ method: 'GET', path, signal })) ?? {};
     await confirmOrStop(confirm, {
-      message: () => describeProjectChanges(client, input, signal),
-      action: `change ${Object.keys(input).filter((k) => k !== 'id' && input[k as keyof typeof input] !== undefined).join(', ')} of project ${input.id}`,
+      message: describeProjectChanges(current, id, body),
+      action: `change ${Object.keys(body).join(', ')} of project ${id}`,
       unchanged: 'Nothing was changed.',
     });
-    const { id, ...fields } = input;
-    const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-    const raw = await client.json<Record<string, unknown>>({ method: 'PATCH', path: apiPath('projects', id), body, signal });
-    const project = projectView(raw ?? {}, false);
-    // What PostHog answered, not what was asked: it ignores fields it no longer takes.
-    const unapplied = unappliedFields(body, raw ?? {});
+    const raw = (await client.json<Record<string, unknown>>({ method: 'PATCH', path, body, signal })) ?? {};
+    const project = projectView(raw, false);
+    // "after" is PostHog's answer, not what was asked: it ignores fields it no longer takes.
+    const unapplied = unappliedFields(body, raw);
     const notApplied = unapplied.map((u) => u.field);
     const updated = Object.keys(body).filter((field) => !notApplied.includes(field));
+    const changes = fieldChanges(body, current, raw);
     const heading = updated.length
-      ? `Updated ${updated.join(', ')} of project ${project.id} "${project.name ?? ''}"`
-      : `Nothing updated in project ${project.id} "${project.name ?? ''}"`;
-    const detail = projectDetail(project, heading);
-    return {
-      data: { updated_fields: updated, not_applied: notApplied, project },
-      text: unapplied.length ? `${unappliedText(unapplied)}\n${detail}` : detail,
-    };
+      ? `Updated ${updated.join(', ')} of project ${project.id} "${project.name ?? ''}"; before → after:`
+      : `Nothing updated in project ${project.id} "${project.name ?? ''}"; before → after:`;
+    const lines = [heading, ...changeLines(changes)];
+    if (unapplied.length) lines.push(unappliedText(unapplied));
+    lines.push(projectDetail(project, 'Now:'));
+    return { data: { updated_fields: updated, not_applied: notApplied, changes, project }, text: lines.join('\n') };
   },
   explainError: (error, input) => {
     if (error.status === 404) return projectNotFound(input.id);
     if (error.status === 409 && input.name !== undefined) return `Another project is already named "${input.name}"; pick another name.`;
+    if (error.status === 403 && input.session_recording_retention_period !== undefined) return retentionRefused(error.detail, input.session_recording_retention_period);
     return undefined;
   },
 });

@@ -126,7 +126,7 @@ export const writableProjectFields = {
   slack_incoming_webhook: z.string().max(2000).describe('Slack webhook URL.'),
   anonymize_ips: z.boolean().describe('Drop client IPs.'),
   completed_snippet_onboarding: z.boolean().describe('Snippet installed.'),
-  test_account_filters: filtersOrObject.describe('Property filters marking test users, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
+  test_account_filters: filtersOrObject.describe('Filters marking test users, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
   test_account_filters_default_checked: z.boolean().describe('Hide test users by default.'),
   path_cleaning_filters: filtersOrObject.describe('URL path rules, e.g. [{"regex":"^/users/[0-9]+","alias":"/users/<id>"}].'),
   is_demo: z.boolean().describe('Demo project.'),
@@ -149,10 +149,61 @@ export const writableProjectFields = {
   has_completed_onboarding_for: json.describe('Onboarding done, per product.'),
 };
 
-/** The same fields, each optional: what project-update takes, and project-create besides its name. */
-export const optionalProjectFields = Object.fromEntries(Object.entries(writableProjectFields).map(([k, v]) => [k, v.optional()])) as {
-  [K in keyof typeof writableProjectFields]: z.ZodOptional<(typeof writableProjectFields)[K]>;
+/**
+ * "clear" removes a setting (PostHog stores null). Not null itself: SPEC §1 reads null as "not
+ * given", and strict-mode hosts send null for every field the model left out, which would
+ * silently clear settings on an unrelated change.
+ */
+export const CLEAR = 'clear';
+const clearable = <T extends z.ZodType>(schema: T) =>
+  z.union([schema, z.literal(CLEAR)], {
+    // What is wrong with the value itself, not zod's bare "Invalid input" for the union.
+    error: (issue) => {
+      const first = (issue as { errors?: z.core.$ZodIssue[][] }).errors?.[0]?.[0];
+      return first ? `${first.path.length ? `${first.path.join('.')}: ` : ''}${first.message} (or "${CLEAR}")` : undefined;
+    },
+  });
+
+export const RETENTION_PERIODS = ['30d', '90d', '1y', '5y'] as const;
+const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-9;
+
+/**
+ * Replay settings of today's PostHog (posthog-api-facts.md §7), with the types and ranges its
+ * newest serializer enforces; the tool description says what "clear" does, once.
+ */
+export const replaySettingsFields = {
+  product_description: z.string().trim().max(1000).describe('What the product does.'),
+  week_start_day: clearable(z.number().int().min(0).max(1)).describe('0 Sunday, 1 Monday.'),
+  session_recording_sample_rate: clearable(z.number().min(0).max(1).refine(twoDecimals, 'at most 2 decimal places, e.g. 0.25')).describe('Share recorded.'),
+  session_recording_minimum_duration_milliseconds: clearable(z.number().int().min(0).max(30_000)).describe('Skip shorter ones.'),
+  session_recording_retention_period: z.enum(RETENTION_PERIODS).describe('Plan may cap it.'),
+  session_recording_linked_flag: clearable(
+    z.strictObject({ id: z.number().int().positive(), key: z.string().min(1).max(400), variant: z.string().max(400).optional() }),
+  ).describe('Record only when this flag is on.'),
+  session_recording_network_payload_capture_config: clearable(z.strictObject({ recordHeaders: z.boolean(), recordBody: z.boolean() })).describe('Network capture.'),
+  session_recording_masking_config: clearable(
+    z.strictObject({ maskAllInputs: z.boolean().optional(), maskTextSelector: z.string().max(2000).optional(), blockSelector: z.string().max(2000).optional() }),
+  ).describe('Replaces the stored one.'),
+  session_replay_config: z.strictObject({ record_canvas: z.boolean() }).describe('Merged into the stored one.'),
 };
+
+/** Which settings PostHog merges into the stored value rather than replacing it. */
+export const MERGED_FIELDS: ReadonlySet<string> = new Set(['session_replay_config']);
+
+/** What the tool description adds, once, about the replay settings. */
+export const CLEAR_NOTE = `"clear" unsets a setting.`;
+
+const allProjectFields = { ...writableProjectFields, ...replaySettingsFields };
+
+/** The same fields, each optional: what project-update takes, and project-create besides its name. */
+export const optionalProjectFields = Object.fromEntries(Object.entries(allProjectFields).map(([k, v]) => [k, v.optional()])) as {
+  [K in keyof typeof allProjectFields]: z.ZodOptional<(typeof allProjectFields)[K]>;
+};
+
+/** The body PostHog is sent: the fields given, "clear" as null. */
+export function requestBody(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v === CLEAR ? null : v]));
+}
 
 /** A field PostHog's answer shows it did not take as sent (ignored, or stored otherwise). */
 export interface UnappliedField {
@@ -170,9 +221,16 @@ export function unappliedFields(sent: Record<string, unknown>, answer: Record<st
   const unapplied: UnappliedField[] = [];
   for (const [field, value] of Object.entries(sent)) {
     if (!(field in answer)) unapplied.push({ field });
-    else if (!sameValue(value, answer[field])) unapplied.push({ field, stored: answer[field] });
+    else if (!(MERGED_FIELDS.has(field) ? containedIn(value, answer[field]) : sameValue(value, answer[field]))) unapplied.push({ field, stored: answer[field] });
   }
   return unapplied;
+}
+
+/** A merged setting took what was sent when every key sent is stored with that value (objects merged a level down too). */
+function containedIn(sent: unknown, stored: unknown): boolean {
+  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return sameValue(sent, stored);
+  if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return false;
+  return Object.entries(sent).every(([k, v]) => k in stored && containedIn(v, (stored as Record<string, unknown>)[k]));
 }
 
 function sameValue(sent: unknown, stored: unknown): boolean {
@@ -199,3 +257,14 @@ export function unappliedText(unapplied: UnappliedField[]): string {
 export const projectIdInput = z.number().int().positive().describe('Project id (see projects-list).');
 
 export const projectNotFound = (id: number) => `No project ${id} visible to this key: it may not exist, be deleted, or be in another organization. Call projects-list to see valid ids.`;
+
+/**
+ * PostHog's 403 for a retention period longer than the organization's plan allows ("… longest
+ * allowable retention period is '90d'."), as a next step; undefined for another 403 (a scope).
+ */
+export function retentionRefused(detail: string | undefined, asked: string): string | undefined {
+  if (!detail || !/retention/i.test(detail)) return undefined;
+  const longest = /longest allowable retention period is '([^']{1,10})'/.exec(detail)?.[1];
+  const shorter = longest ? RETENTION_PERIODS.slice(0, RETENTION_PERIODS.indexOf(longest as (typeof RETENTION_PERIODS)[number]) + 1) : [];
+  return `Nothing was changed: the organization's plan does not allow keeping recordings ${asked}${longest ? `; the longest it allows is ${longest}` : ''}. Pick ${shorter.length ? shorter.join(' or ') : 'a shorter period'}, or raise the plan's replay retention in PostHog (Billing).`;
+}

@@ -4,7 +4,7 @@
  * elements deep) and change the event in place: each event is a fresh parse of its line.
  */
 
-import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, MUTATION } from '../../posthog/rrweb.js';
+import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, MUTATION, PLUGIN } from '../../posthog/rrweb.js';
 
 /** Deeper than this, an event is summarized instead of returned (JSON.stringify recurses, and overflows near 2,500). */
 export const MAX_EVENT_DEPTH = 200;
@@ -34,12 +34,14 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
- * Masks what a user typed or chose: the text of Input events, and in DOM snapshots and mutations
- * the value of fields (not of buttons, radios and checkboxes) and the text inside a textarea.
+ * Masks what a user typed or chose: the text of Input events, in DOM snapshots and mutations
+ * the value of fields (not of buttons, radios and checkboxes) and the text inside a textarea, and
+ * the bodies of recorded requests (see maskRequestBodies).
  */
 export function maskTypedValues(event: { type: number; data?: unknown }): void {
   const data = event.data as Record<string, unknown> | undefined;
   if (typeof data !== 'object' || data === null) return;
+  if (event.type === PLUGIN) maskRequestBodies(event);
   if (event.type === FULL_SNAPSHOT) maskTree(data.node);
   if (event.type !== INCREMENTAL_SNAPSHOT) return;
   if (data.source === INPUT && typeof data.text === 'string') data.text = maskValue(data.text);
@@ -73,4 +75,71 @@ function maskTree(root: unknown, insideField = false): void {
     }
     if (Array.isArray(n.childNodes)) for (const child of n.childNodes) stack.push({ node: child, field: childField });
   }
+}
+
+/**
+ * Masks the request bodies of a network event (`rrweb/network@1`). What a user typed into a form
+ * travels in the request that submits it, and posthog-js records request bodies in clear text
+ * even when it masked the inputs themselves (it redacts only bodies naming a password, token or
+ * the like). Keys stay, so the request's shape still shows: a JSON body keeps its structure with
+ * every string and number masked, a form-encoded body its field names; any other body is masked
+ * whole. Response bodies are the server's words (error messages an agent needs) and stay.
+ */
+export function maskRequestBodies(event: { type: number; data?: unknown }): void {
+  if (event.type !== PLUGIN) return;
+  const data = event.data as { plugin?: unknown; payload?: { requests?: unknown } } | null | undefined;
+  if (typeof data !== 'object' || data === null || data.plugin !== 'rrweb/network@1') return;
+  const requests = data.payload?.requests;
+  if (!Array.isArray(requests)) return;
+  for (const request of requests) {
+    if (typeof request !== 'object' || request === null) continue;
+    const r = request as Record<string, unknown>;
+    if (r.requestBody !== undefined && r.requestBody !== null) r.requestBody = maskBody(r.requestBody);
+  }
+}
+
+const FORM_ENCODED = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
+
+function maskBody(body: unknown): unknown {
+  if (typeof body !== 'string') return typeof body === 'object' ? maskLeaves(body) : maskValue(String(body));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed === 'object' && parsed !== null) return JSON.stringify(maskLeaves(parsed));
+  if (FORM_ENCODED.test(body)) {
+    return body
+      .split('&')
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        return `${pair.slice(0, at + 1)}${maskValue(pair.slice(at + 1))}`;
+      })
+      .join('&');
+  }
+  return maskValue(body);
+}
+
+/** A copy of a JSON value with each string and number masked; nested too deep, masked whole. */
+function maskLeaves(value: unknown): unknown {
+  // Not serialized to measure it: JSON.stringify recurses, and a hostile body nests thousands deep.
+  if (nestedDeeperThan(value, MAX_EVENT_DEPTH)) return '*';
+  const mask = (v: unknown): unknown => (typeof v === 'string' ? maskValue(v) : typeof v === 'number' ? maskValue(String(v)) : v);
+  const root = mask(value);
+  if (typeof root !== 'object' || root === null) return root;
+  const out: unknown = Array.isArray(root) ? [...root] : { ...root };
+  const stack: unknown[] = [out];
+  while (stack.length > 0) {
+    const node = stack.pop() as Record<string, unknown> | unknown[];
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) {
+        const copy = Array.isArray(child) ? [...child] : { ...child };
+        (node as Record<string, unknown>)[key] = copy;
+        stack.push(copy);
+      } else (node as Record<string, unknown>)[key] = mask(child);
+    }
+  }
+  return out;
 }

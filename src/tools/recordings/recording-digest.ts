@@ -4,7 +4,7 @@ import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
-import { parseSources, planUnits, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
+import { RecordingBoundReached, RecordingMeter, parseSources, planUnits, unitName, unitNames, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
 
 /**
  * One recording's digest, as the summary, the replay and the triage read it: the sources listing
@@ -23,8 +23,12 @@ import { parseSources, planUnits, unitQuery, type FetchUnit } from '../../postho
 
 export interface RecordingDigest {
   digest: Digest;
-  /** Reading stopped short (request or time budget, or PostHog's throttle): the digest covers what was read. */
+  /** Reading stopped short (request or time budget, PostHog's throttle, a stalled upstream): the digest covers what was read. */
   stopped?: BudgetExceeded | undefined;
+  /** The recording needs more requests than one reading may make (MAX_REQUESTS_PER_RECORDING): the digest covers the parts read. */
+  bounded?: RecordingBoundReached | undefined;
+  /** The parts not read (stopped, bounded, or failed), named for a partial result. */
+  notRead?: string | undefined;
   /** Units that could not be read (their events are missing; each is a note in the digest). */
   failures: number;
   /** Units the recording has, and how many were read. */
@@ -38,6 +42,8 @@ export interface DigestContext {
   client: PostHogClient;
   signal: AbortSignal;
   cache?: DigestCache | undefined;
+  /** Counts this recording's requests (fan-out bound); a fresh one when absent. */
+  meter?: RecordingMeter | undefined;
 }
 
 export function snapshotsPath(projectId: string, id: string): string {
@@ -45,8 +51,8 @@ export function snapshotsPath(projectId: string, id: string): string {
 }
 
 /** The sources listing (a replay-throttled request: patient, it may wait for the throttle). */
-export function fetchListing(client: PostHogClient, projectId: string, id: string, signal: AbortSignal): Promise<unknown> {
-  return client.json({ method: 'GET', path: snapshotsPath(projectId, id) + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true });
+export function fetchListing(client: PostHogClient, projectId: string, id: string, signal: AbortSignal, meter?: RecordingMeter): Promise<unknown> {
+  return client.json({ method: 'GET', path: snapshotsPath(projectId, id) + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true, meter });
 }
 
 /**
@@ -85,7 +91,8 @@ export async function digestRecording(context: DigestContext, projectId: string,
     const hit = await context.cache?.get<Digest>(key, settled);
     if (hit) return { digest: hit, failures: 0, units: 0, read: 0, cached: true };
   }
-  const listing = await fetchListing(context.client, projectId, id, context.signal);
+  const meter = context.meter ?? new RecordingMeter();
+  const listing = await fetchListing(context.client, projectId, id, context.signal, meter);
   const sources = parseSources(listing);
   const units = planUnits(sources);
   const fingerprint = settled ?? `s:${sourcesFingerprint(sources)}`;
@@ -93,12 +100,12 @@ export async function digestRecording(context: DigestContext, projectId: string,
     const hit = await context.cache?.get<Digest>(key, fingerprint);
     if (hit) return { digest: hit, failures: 0, units: units.length, read: 0, cached: true };
   }
-  const result = await digestUnits(context, snapshotsPath(projectId, id), units);
+  const result = await digestUnits(context, snapshotsPath(projectId, id), units, meter);
   // The worker read the blocks as PostHog sent them (gzipped fields included, which no scan of
   // the raw bytes sees into): the key is removed from what it made, before it is kept or shown.
   result.digest = context.client.redactValue(result.digest);
   // Only a whole, cleanly read digest is worth keeping: a partial one would be served as whole.
-  if (!result.stopped && result.failures === 0) await context.cache?.set(key, fingerprint, result.digest);
+  if (!result.stopped && !result.bounded && result.failures === 0) await context.cache?.set(key, fingerprint, result.digest);
   return result;
 }
 
@@ -109,18 +116,19 @@ export async function digestRecording(context: DigestContext, projectId: string,
  * was read is digested and the result says where it stopped. Cancellation, or a failure of the
  * digest itself, stops everything.
  */
-async function digestUnits({ client, signal }: DigestContext, path: string, units: FetchUnit[]): Promise<RecordingDigest> {
+async function digestUnits({ client, signal }: DigestContext, path: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
   const runner = await startDigest(signal);
   try {
     let failures = 0;
     let firstError: unknown;
     let read = 0;
-    for (const unit of units) {
+    const failed: FetchUnit[] = [];
+    for (const [index, unit] of units.entries()) {
       runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
       try {
         // As PostHog sent it: the digest made of it is scrubbed of the key (digestRecording).
-        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true });
+        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true, meter });
         for await (const chunk of response.body) await runner.data(chunk);
         runner.endUnit();
         read++;
@@ -128,10 +136,16 @@ async function digestUnits({ client, signal }: DigestContext, path: string, unit
         if (signal.aborted || runner.failure) throw runner.failure ?? err;
         if (err instanceof BudgetExceeded) {
           runner.endUnit();
-          runner.note(`Stopped after ${read} of ${units.length} parts of the recording: ${err.message}`);
-          return { digest: await runner.finish(), stopped: err, failures, units: units.length, read, cached: false };
+          // What was not read: the parts that failed, this one and every later one.
+          const missing = [...failed, ...units.slice(index)];
+          const notRead = `${missing.length} of ${units.length} parts (${unitNames(missing)})`;
+          runner.note(`Stopped after ${read} of ${units.length} parts of the recording: ${err.message} Not read: ${notRead}.`);
+          const digest = await runner.finish();
+          const common = { digest, failures, units: units.length, read, cached: false, notRead };
+          return err instanceof RecordingBoundReached ? { ...common, bounded: err } : { ...common, stopped: err };
         }
         failures++;
+        failed.push(unit);
         firstError ??= err;
         runner.note(`${unitName(unit)} could not be read${err instanceof UpstreamError ? ` (HTTP ${err.status})` : ''}: ${err instanceof Error ? err.message.slice(0, 160) : String(err)}. Events from it are missing or partial.`);
       }
@@ -143,13 +157,12 @@ async function digestUnits({ client, signal }: DigestContext, path: string, unit
   }
 }
 
-function unitName(unit: FetchUnit): string {
-  if (unit.kind === 'blob_v2') return unit.start === unit.end ? `Block ${unit.start}` : `Blocks ${unit.start}-${unit.end}`;
-  if (unit.kind === 'realtime') return 'The realtime (not yet stored) data';
-  return `Source ${unit.kind} ${unit.key.slice(0, 60)}`;
-}
-
-/** What a partial result says (summary, snapshots, triage): why it stopped, and when a call may continue. */
-export function partialOf(err: BudgetExceeded): { reason: string; retry_after_seconds?: number; message: string } {
-  return { reason: err.reason, ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}), message: err.message };
+/** What a partial result says (summary, snapshots, triage): why it stopped, what was not read, and when a call may continue. */
+export function partialOf(err: BudgetExceeded, notRead?: string): { reason: string; retry_after_seconds?: number; message: string; not_read?: string } {
+  return {
+    reason: err.reason,
+    ...(err.retryAfterSeconds !== undefined ? { retry_after_seconds: err.retryAfterSeconds } : {}),
+    message: err.message,
+    ...(notRead !== undefined ? { not_read: notRead } : {}),
+  };
 }

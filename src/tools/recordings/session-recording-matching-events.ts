@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { UpstreamError, UserInputError } from '../../errors.js';
 import type { PostHogClient } from '../../posthog/client.js';
-import { DATE_PATTERN, explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { DATE_PATTERN, explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { MAX_MATCHES, matchingEventsQuery } from '../../posthog/hogql-queries.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { asText, clip, shortTime } from '../format.js';
@@ -19,8 +20,6 @@ const actionFilter = z.looseObject({ id: z.number().int().positive() });
 const INSTEAD =
   'Instead: read the recording with session-recording-snapshots (clicks, page changes, console errors are in its events), or find recordings with session-recordings-list.';
 
-/** Most matches one recording can sensibly return; PostHog's own matching_events has no page either. */
-const MAX_MATCHES = 1000;
 /** Events of a session may be stamped a little before its first snapshot or after its last. */
 const WINDOW_MARGIN_MS = 60 * 60_000;
 
@@ -99,9 +98,8 @@ async function viaEndpoint(client: PostHogClient, projectId: string, input: Inpu
 }
 
 /**
- * The same question through the query API. Event names go in as one list value; each action id
- * as a value of its own for matchesAction(), which PostHog expands into the action's definition
- * server-side (steps, URLs, selectors), so no action needs fetching here.
+ * The same question through the query API (matchingEventsQuery): actions are expanded by
+ * PostHog's matchesAction() server-side, so no action needs fetching here.
  */
 async function viaQuery(client: PostHogClient, projectId: string, input: Input, signal: AbortSignal): Promise<Match[]> {
   if (input.events?.some((e) => (e.properties?.length ?? 0) > 0)) {
@@ -110,23 +108,14 @@ async function viaQuery(client: PostHogClient, projectId: string, input: Input, 
     );
   }
   const [from, to] = await searchWindow(client, projectId, input, signal);
-  const values: Record<string, unknown> = { session_id: input.session_id, date_from: isoUtc(from), date_to: isoUtc(to) };
-  const conditions: string[] = [];
-  if (input.events?.length) {
-    values.event_names = [...new Set(input.events.map((e) => e.id))];
-    conditions.push('event IN {event_names}');
-  }
-  input.actions?.forEach((action, i) => {
-    values[`action_${i}`] = action.id;
-    conditions.push(`matchesAction({action_${i}})`);
+  const built = matchingEventsQuery({
+    sessionId: input.session_id,
+    eventNames: (input.events ?? []).map((e) => e.id),
+    actionIds: (input.actions ?? []).map((a) => a.id),
+    from,
+    to,
   });
-  const query = [
-    'SELECT uuid, timestamp FROM events',
-    'WHERE $session_id = {session_id} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
-    `AND (${conditions.join(' OR ')})`,
-    `ORDER BY timestamp ASC LIMIT ${MAX_MATCHES}`,
-  ].join(' ');
-  const { rows } = await runHogQL(client, projectId, query, values, signal);
+  const { rows } = await runHogQL(client, projectId, built, signal);
   return rows.map((row) => ({ uuid: row.uuid != null ? asText(row.uuid) : null, timestamp: utcTime(row.timestamp) }));
 }
 

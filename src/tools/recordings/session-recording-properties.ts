@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PostHogClient } from '../../posthog/client.js';
-import { DATE_PATTERN, explainQueryError, isoUtc, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { DATE_PATTERN, explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { SESSION_PROPERTY_KEYS, sessionPropertiesQuery } from '../../posthog/hogql-queries.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { asText, clip } from '../format.js';
@@ -8,9 +9,6 @@ import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.j
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
 const INSTEAD = 'Instead: session-recording-get gives each recording\'s start URL, person and activity counts.';
-
-/** What PostHog's (2024) properties endpoint returned: these keys of each session's first pageview or autocapture. */
-const SESSION_PROPERTY_KEYS = ['$os', '$browser', '$device_type', '$current_url', '$host', '$pathname', '$geoip_country_code', '$geoip_country_name'] as const;
 
 type SessionProperties = { id: string; properties: Record<string, unknown> };
 
@@ -65,21 +63,7 @@ async function viaEndpoint(client: PostHogClient, projectId: string, sessionIds:
  */
 async function viaQuery(client: PostHogClient, projectId: string, sessionIds: string[], dateFrom: string, signal: AbortSignal): Promise<SessionProperties[]> {
   const now = Date.now();
-  const from = resolveDate(dateFrom, now);
-  const columns = SESSION_PROPERTY_KEYS.map((key, i) => `argMin(properties.${key}, timestamp) AS prop_${i}`);
-  const query = [
-    `SELECT $session_id AS session_id, ${columns.join(', ')} FROM events`,
-    'WHERE $session_id IN {session_ids} AND event IN {events}',
-    'AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
-    `GROUP BY $session_id LIMIT ${sessionIds.length}`,
-  ].join(' ');
-  const { rows } = await runHogQL(
-    client,
-    projectId,
-    query,
-    { session_ids: sessionIds, events: ['$pageview', '$autocapture'], date_from: isoUtc(from), date_to: isoUtc(new Date(now)) },
-    signal,
-  );
+  const { rows } = await runHogQL(client, projectId, sessionPropertiesQuery({ sessionIds, from: resolveDate(dateFrom, now), to: new Date(now) }), signal);
   return rows
     .map((row) => ({
       id: asText(row.session_id ?? ''),

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { PostHogClient } from '../../posthog/client.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { FULL_SNAPSHOT } from '../../posthog/rrweb.js';
-import { parseSources, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
+import { RecordingMeter, parseSources, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { PLAYER_URI } from './player.js';
 import { recordingNotFound } from './session-recording-get.js';
 import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
+import { maskRequestBodies } from './event-privacy.js';
 import { walkUnits, type Position } from './unit-walk.js';
 
 const DEFAULT_PAGE_BYTES = 4_000_000;
@@ -44,12 +45,14 @@ export const sessionRecordingReplayEvents = defineTool({
     const snapshotsPath = apiPath('projects', projectId, 'session_recordings', input.id, 'snapshots');
     const state = input.cursor ? decodeCursor(input.cursor, input.id, projectId) : undefined;
     let plan: FetchUnit[] | undefined;
+    // One page makes at most MAX_REQUESTS_PER_RECORDING requests; the cursor goes on from there.
+    const meter = new RecordingMeter();
     if (!state || !state.u) {
-      const listing = await client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true });
+      const listing = await client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true, meter });
       plan = planUnits(parseSources(listing));
     }
     const start = state ? resumeFrom(state, plan) : { units: plan ?? [], index: 0, skip: 0 };
-    const page = await readEvents(client, snapshotsPath, start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal);
+    const page = await readEvents(client, snapshotsPath, start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal, meter);
     const next_cursor = page.next ? encodeCursor(cursorAt(input.id, projectId, page.next)) : null;
     let events = `[${page.events.join(',')}]`;
     // The key is scrubbed from every result as a whole (server.ts), but this field is JSON text:
@@ -86,21 +89,25 @@ interface EventsPage {
  * nothing at all could be served; a budget or throttle stop ends the page early with a cursor,
  * or fails the call when nothing was read.
  */
-async function readEvents(client: PostHogClient, path: string, start: Position, budget: number, firstPage: boolean, signal: AbortSignal): Promise<EventsPage> {
+async function readEvents(client: PostHogClient, path: string, start: Position, budget: number, firstPage: boolean, signal: AbortSignal, meter: RecordingMeter): Promise<EventsPage> {
   const events: EventsPage['events'] = [];
   let bytes = 0;
   let sawFull = !firstPage;
   // A recording with no full snapshot at all must still end its first page somewhere.
   const hardLimit = budget * 4;
   const walk = await walkUnits(client, path, start, signal, (windowId, event) => {
+    // The player never shows request bodies, and they carry what users typed in clear text.
+    maskRequestBodies(event);
     const json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
     events.push(json);
     bytes += json.length;
     if (event.type === FULL_SNAPSHOT) sawFull = true;
     return bytes >= hardLimit || (bytes >= budget && sawFull) ? 'last' : 'more';
-  });
+  }, meter);
   if (walk.stopped && events.length === 0) throw walk.stopped;
   // Nothing of the recording could be served at all: that is PostHog's answer, not an empty recording.
   if (events.length === 0 && firstPage && walk.next === null && walk.unavailable) throw walk.unavailable;
-  return { events, bytes, skippedLines: walk.skippedLines, next: walk.next, notes: walk.notes };
+  // Stopped short (fan-out bound, budget, a timeout): the page says so; the cursor goes on from there.
+  const notes = walk.stopped ? [...walk.notes, `Stopped early: ${walk.stopped.message} Not read yet: ${walk.notRead}.`] : walk.notes;
+  return { events, bytes, skippedLines: walk.skippedLines, next: walk.next, notes };
 }

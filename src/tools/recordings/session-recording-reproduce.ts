@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
-import { runHogQL, sessionExceptionsQuery } from '../../posthog/hogql.js';
+import { runHogQL } from '../../posthog/hogql.js';
+import { sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
 import { apiPath } from '../../posthog/query.js';
-import { parseSources, planUnits } from '../../posthog/snapshots.js';
+import { RecordingMeter, parseSources, planUnits } from '../../posthog/snapshots.js';
 import type { ExceptionEvent } from '../../reproduce/session.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
@@ -46,7 +47,7 @@ export const sessionRecordingReproduce = defineTool({
     if (exceptions.events) reproducer.addExceptions(exceptions.events);
     const rendered = renderSpec(reproducer.finish(), { recordingId: input.id, projectId, copyTypedValues: input.copy_typed_values, failure: input.failure });
     const skipped = [...read.notes, ...(exceptions.note ? [exceptions.note] : []), ...rendered.skipped];
-    const partial = read.stopped ? partialOf(read.stopped) : undefined;
+    const partial = read.stopped ? partialOf(read.stopped, read.notRead) : undefined;
     if (partial) skipped.unshift(`PARTIAL: ${partial.message} The test covers the recording up to where reading stopped${partial.retry_after_seconds !== undefined ? `; call again in about ${partial.retry_after_seconds} s for all of it` : ''}.`);
     const failing = rendered.asserts.filter((a) => a.kind === 'request' || a.kind === 'console' || a.kind === 'exception');
     const fence = '`'.repeat(Math.max(3, ...[...rendered.code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
@@ -72,19 +73,28 @@ export const sessionRecordingReproduce = defineTool({
 
 /** Every event of the recording through the reproducer, with the shared bounded reader. */
 async function readRecording(client: PostHogClient, projectId: string, id: string, signal: AbortSignal, reproducer: { push(w: string | null, e: { type: number; timestamp: number; data?: unknown }): void }) {
+  // At most MAX_REQUESTS_PER_RECORDING requests for the recording, as every reader of one.
+  const meter = new RecordingMeter();
   // A throttle before anything could be read is thrown: an empty test would be a wrong answer.
-  const units = planUnits(parseSources(await fetchListing(client, projectId, id, signal)));
+  const units = planUnits(parseSources(await fetchListing(client, projectId, id, signal, meter)));
   let events = 0;
-  const walk = await walkUnits(client, snapshotsPath(projectId, id), { units, index: 0, skip: 0 }, signal, (windowId, event) => {
-    events++;
-    reproducer.push(windowId, event);
-    return 'more';
-  });
+  const walk = await walkUnits(
+    client,
+    snapshotsPath(projectId, id),
+    { units, index: 0, skip: 0 },
+    signal,
+    (windowId, event) => {
+      events++;
+      reproducer.push(windowId, event);
+      return 'more';
+    },
+    meter,
+  );
   if (walk.stopped && events === 0) throw walk.stopped;
   if (events === 0 && walk.unavailable) throw walk.unavailable;
   const notes = [...walk.notes];
   if (walk.skippedLines > 0) notes.push(`${walk.skippedLines} line(s) of snapshot data were not events and were skipped.`);
-  return { stopped: walk.stopped, notes };
+  return { stopped: walk.stopped, notRead: walk.notRead, notes };
 }
 
 /**
@@ -98,7 +108,7 @@ async function readExceptions(client: PostHogClient, projectId: string, id: stri
   if (!Number.isFinite(start)) return { note: 'Uncaught exceptions not read: the recording\'s metadata gives no start time to bound the query with.' };
   const built = sessionExceptionsQuery({ sessionId: id, from: new Date(start - EXCEPTION_MARGIN_MS), to: new Date((Number.isFinite(end) ? end : start + 86_400_000) + EXCEPTION_MARGIN_MS) });
   try {
-    const { rows } = await runHogQL(client, projectId, built.query, built.values, signal);
+    const { rows } = await runHogQL(client, projectId, built, signal);
     const events: ExceptionEvent[] = [];
     for (const row of rows) {
       const at = Date.parse(String(row.timestamp ?? ''));

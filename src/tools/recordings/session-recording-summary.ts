@@ -3,6 +3,7 @@ import { MOMENT_KINDS } from '../../digest/model.js';
 import { momentsOf } from '../../digest/moments.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import { apiPath } from '../../posthog/query.js';
+import { RecordingMeter } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf } from './recording-digest.js';
@@ -41,10 +42,12 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
     const recordingPath = apiPath('projects', projectId, 'session_recordings', input.id);
     // The metadata first: it names the person, shows the key may read the recording, and for a
     // recording that is over lets a cached digest answer with no replay request at all.
-    const meta = await client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal });
+    // One reading of one recording, metadata included, makes at most MAX_REQUESTS_PER_RECORDING requests.
+    const meter = new RecordingMeter();
+    const meta = await client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal, meter });
     let result;
     try {
-      result = await digestRecording({ client, signal, cache }, projectId, input.id, meta);
+      result = await digestRecording({ client, signal, cache, meter }, projectId, input.id, meta);
     } catch (err) {
       if (!(err instanceof BudgetExceeded)) throw err;
       // Throttled before anything could be read: no summary yet, and when to ask again.
@@ -52,13 +55,14 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
       const when = partial.retry_after_seconds !== undefined ? ` Call again in about ${partial.retry_after_seconds} seconds.` : '';
       return { data: { project_id: projectId, id: input.id, timeline: [], counts: {}, moments: [], partial }, text: `No summary of recording ${input.id} yet: ${err.message}${when}` };
     }
-    const { digest, stopped } = result;
+    const { digest } = result;
+    const stopped = result.stopped ?? result.bounded;
     const { renderDigest } = await loadRenderer();
     const person = personOf(meta);
     const rendered = renderDigest(digest, { id: input.id, projectId, person }, input.max_chars);
-    const partial = stopped ? partialOf(stopped) : undefined;
+    const partial = stopped ? partialOf(stopped, result.notRead) : undefined;
     const partialText = partial
-      ? `\nPARTIAL: ${partial.message} The summary covers the recording up to where reading stopped.${partial.retry_after_seconds !== undefined ? ` Call again in about ${partial.retry_after_seconds} seconds for a whole summary, or read the rest with session-recording-snapshots.` : ' For the rest, read it with session-recording-snapshots.'}`
+      ? `\nPARTIAL: ${partial.message}${partial.not_read ? ` Not read: ${partial.not_read}.` : ''} The summary covers the recording up to where reading stopped.${partial.retry_after_seconds !== undefined ? ` Call again in about ${partial.retry_after_seconds} seconds for a whole summary, or read the rest with session-recording-snapshots.` : ' For the rest, read it with session-recording-snapshots.'}`
       : '';
     const moments = momentsOf(digest);
     return {

@@ -1,8 +1,9 @@
-import { UpstreamError } from '../../errors.js';
+import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { encodePlainQuery } from '../../posthog/query.js';
-import { MAX_BLOCKS_PER_REQUEST, eventsFromLine, lines as readLines, unitQuery, type FetchUnit, type RrwebEvent } from '../../posthog/snapshots.js';
+import { MAX_BLOCKS_PER_REQUEST, eventsFromLine, lines as readLines, unitNames, unitQuery, type FetchUnit, type RecordingMeter, type RrwebEvent } from '../../posthog/snapshots.js';
+import { UpstreamStalled } from '../../posthog/stall.js';
 
 /**
  * Paging through a recording's stored data, one unit (block range, LTS file, realtime tail) at a
@@ -32,8 +33,10 @@ export interface Walk {
   notes: string[];
   /** The first of those answers, for a reader that got nothing else. */
   unavailable?: UpstreamError;
-  /** Why the walk stopped before the page was full (request or time budget, throttle). */
+  /** Why the walk stopped before the page was full (request or time budget, throttle, fan-out bound, a request that timed out). */
   stopped?: BudgetExceeded;
+  /** With `stopped`: the parts not read (from where the next page starts). */
+  notRead?: string;
 }
 
 /**
@@ -43,14 +46,32 @@ export interface Walk {
  * becomes a note and the walk goes on; a spent budget ends the walk where it got to, with the
  * events taken so far kept by the caller. Anything else is thrown.
  */
-export async function walkUnits(client: PostHogClient, path: string, start: Position, signal: AbortSignal, take: (windowId: string | null, event: RrwebEvent) => Take): Promise<Walk> {
+export async function walkUnits(
+  client: PostHogClient,
+  path: string,
+  start: Position,
+  signal: AbortSignal,
+  take: (windowId: string | null, event: RrwebEvent) => Take,
+  /** Counts this reading's requests (the fan-out bound, MAX_REQUESTS_PER_RECORDING). */
+  meter?: RecordingMeter,
+): Promise<Walk> {
   const units = start.units;
   let index = start.index;
   let skip = start.skip;
   let skippedLines = 0;
   const notes: string[] = [];
   let unavailable: UpstreamError | undefined;
-  const walk = (next: Position | null, stopped?: BudgetExceeded): Walk => ({ next, skippedLines, notes, ...(stopped ? { stopped } : {}), ...(unavailable ? { unavailable } : {}) });
+  const walk = (next: Position | null, stopped?: BudgetExceeded): Walk => ({
+    next,
+    skippedLines,
+    notes,
+    ...(stopped ? { stopped, notRead: `${next?.units.length ?? 0} part(s) from here on (${unitNames(next?.units ?? [])})` } : {}),
+    ...(unavailable ? { unavailable } : {}),
+  });
+  // A request that timed out ends the page where it got to (the breaker, stall.ts, keeps a
+  // stalled upstream from costing more than that): the cursor asks for the same part again.
+  const stop = (err: unknown): BudgetExceeded | undefined =>
+    err instanceof BudgetExceeded ? err : err instanceof UpstreamUnavailableError && err.kind === 'timeout' ? new UpstreamStalled(err.message) : undefined;
   // This request's blocks are done (read or unavailable): move past them.
   const advance = (unit: FetchUnit, request: FetchUnit) => {
     if (unit.kind === 'blob_v2' && request.kind === 'blob_v2' && request.end < unit.end) unit.start = request.end + 1;
@@ -68,9 +89,10 @@ export async function walkUnits(client: PostHogClient, path: string, start: Posi
     try {
       // As PostHog sent it: what a page shows is decoded (gzipped fields undone) and then scrubbed
       // of the key as a whole result (server.ts), which a scan of the raw bytes could not replace.
-      response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true, unredacted: true });
+      response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true, unredacted: true, meter });
     } catch (err) {
-      if (err instanceof BudgetExceeded) return walk({ units, index, skip }, err);
+      const stopped = stop(err);
+      if (stopped && !signal.aborted) return walk({ units, index, skip }, stopped);
       if (err instanceof UpstreamError && err.status === 502 && err.code === 'recording_blocks_unavailable') {
         notes.push(`${request.kind === 'blob_v2' ? `Blocks ${request.start}-${request.end}` : `Source ${request.kind}`} unavailable: PostHog cannot serve them (recording_blocks_unavailable); their events are missing.`);
         unavailable ??= err;
@@ -104,10 +126,11 @@ export async function walkUnits(client: PostHogClient, path: string, start: Posi
         if (full) break;
       }
     } catch (err) {
-      // The call's wall clock ran out mid-body: the events so far are kept, the rest is next.
-      if (err instanceof BudgetExceeded) {
+      // The call's wall clock ran out mid-body (or the body stalled): the events so far are kept, the rest is next.
+      const stopped = stop(err);
+      if (stopped && !signal.aborted) {
         response.cancel();
-        return walk({ units, index, skip: Math.max(seen, skip) }, err);
+        return walk({ units, index, skip: Math.max(seen, skip) }, stopped);
       }
       throw err;
     } finally {
