@@ -4,6 +4,7 @@
 // cut short by the call's budget, and bad input.
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../src/sandbox/demo/recorded.js';
 import { BIG_RECORDING_ID, DEMO } from '../src/sandbox/index.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
@@ -46,6 +47,26 @@ describe('session-recording-reproduce', () => {
     // posthog-js's default masking: the search was recorded as stars, and is not in the test.
     expect(data.code).not.toMatch(/desk lamp|\*\*\*/);
     expect(parses(data.code)).toBe(true);
+  });
+
+  it('on a recording made by posthog-js itself: the failing save at its step, its exception, and not one typed value', async () => {
+    const truth = fixture('posthog-js-signup').expected as { secret_values: string[] };
+    for (const copy of [false, true]) {
+      const data = await reproduce({ id: DEMO.recordingIds.recordedSdkSignup, copy_typed_values: copy });
+      expect(data.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'fill', 'click', 'fill', 'fill', 'click']);
+      expect(data.steps[6]!.selector).toBe("locator('#save-profile')");
+      expect(data.asserts.map((a) => [a.kind, a.step])).toEqual([
+        ['request', 7],
+        ['console', 7],
+        ['exception', 7],
+      ]);
+      expect(data.asserts[0]!.says).toBe('POST /api/profile answered 500 in the recording (step 7)');
+      expect(data.asserts[2]!.says).toContain(`uncaught exception "TypeError: Cannot read properties of undefined (reading 'first_name')"`);
+      // posthog-js masked every input, and request bodies (which hold them in clear) are never read.
+      expect(truth.secret_values.length).toBeGreaterThan(0);
+      for (const secret of truth.secret_values) expect(data.code).not.toContain(secret);
+      expect(parses(data.code)).toBe(true);
+    }
   });
 
   it('copies clear typed values only when asked, and never the card number', async () => {
