@@ -9,8 +9,12 @@
 // §11 (`rrweb/console@1` {level, trace, payload: JSON strings}; `rrweb/network@1` {requests:
 // [{name, entryType, initiatorType, method, status, startTime, endTime, timeOrigin, timestamp,
 // requestBody}]}), request bodies included, as posthog-js records them when body capture is on.
-// When the sandbox can take recordings from posthog-js itself (an SDK mode), only this file changes:
-// load posthog-js in the page pointed at the sandbox and return the session id it recorded.
+// To record with posthog-js itself instead (as scripts/record-fixtures/sdk.mjs does for the
+// committed fixture, posthog-js being a pinned devDependency), only this file changes: load
+// node_modules/posthog-js/dist/array.full.js in each page in place of rrweb and GLUE, init it with
+// an api_host served by sdk.mjs's ingestion stand-in (replay, console and network capture on in its
+// remote config), and return what the stand-in collected as `lines` (the /s/ snapshots) and
+// `captured` (the $exception events); the tests and the sandbox option `recordings` stay as they are.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
