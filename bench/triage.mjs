@@ -42,8 +42,10 @@ async function server(cache) {
       POSTHOG_PERSONAL_API_KEY: sandbox.apiKey,
       POSTHOG_HOST: sandbox.url,
       POSTHOG_PROJECT_ID: PROJECT,
-      // The sandbox's own throttle is generous; pacing to the free plan would measure waiting.
-      POSTHOG_REPLAY_RATE_LIMITS: 'off',
+      // The replay throttle at its default (auto): the sandbox here never answers 429, so nothing is paced.
+      // A triage of all 50 takes more than the default 100 upstream requests a call may make; this
+      // measures speed, not that budget (a triage past it stops with a partial and a cursor).
+      POSTHOG_CALL_MAX_REQUESTS: '400',
       MCP_DIGEST_CACHE: cache,
     },
     stderr: 'ignore',

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { createDigestCache } from './cache/index.js';
+import type { RedisDigestCache } from './cache/redis.js';
 import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
 import { PostHogClient } from './posthog/client.js';
+import { callLimitsFrom, clientOptionsFrom } from './posthog/from-config.js';
 import { selectTools, serverFactory } from './server.js';
 import { serveStdio } from './transports/stdio.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
@@ -41,21 +43,14 @@ async function main(): Promise<void> {
     }
   }
 
-  const { upstream } = config;
-  const client = new PostHogClient({
-    baseUrl,
-    apiKey,
-    timeoutMs: config.timeoutMs,
-    maxResponseBytes: upstream.maxResponseBytes,
-    maxConcurrencyPerKey: upstream.maxConcurrencyPerKey,
-    // The sandbox's own throttle is generous; pacing to the free plan there would only slow the playground.
-    replayRates: config.sandbox ? [] : upstream.replayRates,
-  });
+  // With a Redis cache, what one replica learns of PostHog's replay throttle every replica knows.
+  const cache = createDigestCache(config.cache, log);
+  const sharedLimits = cache.kind === 'redis' ? (cache as RedisDigestCache).limitStore() : undefined;
+  const client = new PostHogClient(clientOptionsFrom(config, { baseUrl, apiKey, sharedLimits }));
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive };
   const toolCount = selectTools(settings).length;
-  const callLimits = { maxRequests: upstream.callMaxRequests, wallClockMs: upstream.callTimeoutMs, throttleWaitMs: upstream.throttleWaitMs };
+  const callLimits = callLimitsFrom(config);
   // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
-  const cache = createDigestCache(config.cache, log);
   const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache });
 
   const shutdown = async (code: number) => {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { parseRates } from './posthog/throttle.js';
+import { DEFAULT_CALL_LIMITS } from './posthog/budget.js';
+import { parseReplayPolicy } from './posthog/throttle.js';
 
 export const TOOLSETS = ['recordings', 'projects'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
@@ -32,7 +33,8 @@ const configSchema = z.object({
   upstream: z.object({
     maxResponseBytes: z.number().int().min(1024),
     maxConcurrencyPerKey: z.number().int().min(1),
-    replayRates: z.array(z.object({ count: z.number().int().min(1), windowMs: z.number().int().min(1) })),
+    /** 'auto': learned from PostHog's 429s; else rates paced up front ([] = off). */
+    replayRates: z.union([z.literal('auto'), z.array(z.object({ count: z.number().int().min(1), windowMs: z.number().int().min(1) }))]),
     callMaxRequests: z.number().int().min(1),
     callTimeoutMs: z.number().int().min(1000),
     throttleWaitMs: z.number().int().min(0),
@@ -101,9 +103,10 @@ Environment:
   POSTHOG_MAX_RESPONSE_BYTES  largest JSON answer read from PostHog (default 8388608, 8 MiB)
   POSTHOG_CALL_MAX_REQUESTS upstream requests one tool call may make (default 100)
   POSTHOG_CALL_TIMEOUT_MS   wall clock of one tool call, waits included (default 120000)
-  POSTHOG_REPLAY_RATE_LIMITS  PostHog's replay throttle to pace by: free | paid | enterprise |
-                            off | e.g. 12/min,60/h (default free = 12/min,60/h)
-  POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots may wait for that throttle (default 60000)
+  POSTHOG_REPLAY_RATE_LIMITS  PostHog's replay throttle: auto (default: full speed until PostHog
+                            answers 429, then that key paced to the budget learned from it) |
+                            free | paid | enterprise | e.g. 12/min,60/h (paced up front) | off
+  POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots/triage may wait for that throttle (default 40000)
   POSTHOG_MAX_CONCURRENCY_PER_KEY  upstream requests in flight per API key (default 8)
   POSTHOG_SANDBOX=1         same as --sandbox
 
@@ -244,10 +247,10 @@ function parseCacheSettings(flag: string | undefined, env: Env): Config['cache']
 }
 
 function parseUpstreamSettings(env: Env): Config['upstream'] {
-  const ratesText = nonEmpty(env.POSTHOG_REPLAY_RATE_LIMITS) ?? 'free';
-  const replayRates = parseRates(ratesText);
+  const ratesText = nonEmpty(env.POSTHOG_REPLAY_RATE_LIMITS) ?? 'auto';
+  const replayRates = parseReplayPolicy(ratesText);
   if (!replayRates) {
-    throw new ConfigurationError(`POSTHOG_REPLAY_RATE_LIMITS must be free, paid, enterprise, off, or a list like "12/min,60/h"; got "${ratesText.slice(0, 80)}".`);
+    throw new ConfigurationError(`POSTHOG_REPLAY_RATE_LIMITS must be auto, free, paid, enterprise, off, or a list like "12/min,60/h"; got "${ratesText.slice(0, 80)}".`);
   }
   return {
     maxResponseBytes: parseInteger(env.POSTHOG_MAX_RESPONSE_BYTES, 'POSTHOG_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -255,7 +258,8 @@ function parseUpstreamSettings(env: Env): Config['upstream'] {
     replayRates,
     callMaxRequests: parseInteger(env.POSTHOG_CALL_MAX_REQUESTS, 'POSTHOG_CALL_MAX_REQUESTS', 100, 1, 100_000),
     callTimeoutMs: parseInteger(env.POSTHOG_CALL_TIMEOUT_MS, 'POSTHOG_CALL_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
-    throttleWaitMs: parseInteger(env.POSTHOG_THROTTLE_WAIT_MS, 'POSTHOG_THROTTLE_WAIT_MS', 60_000, 0, 3_600_000),
+    // 40 s: a call that waits still answers within an MCP client's default 60 s request timeout (budget.ts).
+    throttleWaitMs: parseInteger(env.POSTHOG_THROTTLE_WAIT_MS, 'POSTHOG_THROTTLE_WAIT_MS', DEFAULT_CALL_LIMITS.throttleWaitMs, 0, 3_600_000),
   };
 }
 

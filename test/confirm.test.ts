@@ -9,10 +9,11 @@ import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type Elic
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOOLSETS } from '../src/config.js';
 import { PostHogClient } from '../src/posthog/client.js';
+import { clientOptionsFrom } from '../src/posthog/from-config.js';
 import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { createServer } from '../src/server.js';
 import { duration } from '../src/tools/format.js';
-import { text } from './harness.js';
+import { defaultConfig, text } from './harness.js';
 
 type Answer = ElicitResult | 'throw';
 
@@ -35,7 +36,8 @@ afterEach(async () => {
 /** A server on the sandbox, and an SDK Client that supports elicitation (answering `answer`) or not. */
 async function start(options: { answer?: Answer; confirmDestructive?: boolean; interactive?: boolean }): Promise<Setup> {
   const sandbox = await startSandbox();
-  const posthog = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 5_000, backoffMs: 20 });
+  const config = defaultConfig(sandbox.url, sandbox.apiKey);
+  const posthog = new PostHogClient(clientOptionsFrom(config, { baseUrl: config.baseUrl, apiKey: sandbox.apiKey }));
   const server = createServer({
     client: posthog,
     settings: { readOnly: false, toolsets: [...TOOLSETS], defaultProjectId: undefined, confirmDestructive: options.confirmDestructive },

@@ -2,9 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { DigestCache } from '../src/cache/index.js';
-import { TOOLSETS, type Toolset } from '../src/config.js';
+import { TOOLSETS, parseCli, type Config, type Toolset } from '../src/config.js';
 import type { CallLimits } from '../src/posthog/budget.js';
 import { PostHogClient, type ClientOptions } from '../src/posthog/client.js';
+import { callLimitsFrom, clientOptionsFrom } from '../src/posthog/from-config.js';
 import { endpointMemory } from '../src/posthog/hogql.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { createServer } from '../src/server.js';
@@ -14,9 +15,9 @@ export interface HarnessOptions {
   readOnly?: boolean;
   toolsets?: Toolset[];
   defaultProjectId?: string;
-  /** Overrides for the upstream client (e.g. a short timeout, fast backoff). */
+  /** Overrides of the defaults for the upstream client, for tests about them (e.g. a short timeout). */
   client?: Partial<ClientOptions>;
-  /** What one tool call may spend (default: the server's defaults). */
+  /** What one tool call may spend (default: what the CLI sets with only key and host). */
   callLimits?: CallLimits;
   /** What the MCP client declares at initialize (e.g. the MCP Apps extension). */
   clientCapabilities?: ClientCapabilities;
@@ -33,16 +34,28 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A real MCP Client talking to our server over an in-memory transport, upstream = the sandbox over HTTP. */
+/** The configuration a user gets who sets only the key and the host (the CLI's own parser). */
+export function defaultConfig(host: string, apiKey: string): Config {
+  const action = parseCli([], { POSTHOG_PERSONAL_API_KEY: apiKey, POSTHOG_HOST: host });
+  if (action.kind !== 'run') throw new Error('parseCli did not give a configuration');
+  return action.config;
+}
+
+/**
+ * A real MCP Client talking to our server over an in-memory transport, upstream = the sandbox
+ * over HTTP. The client and the call limits are what the CLI makes of only the key and the host
+ * (POSTHOG_PERSONAL_API_KEY, POSTHOG_HOST): a test changes them only when it is about them.
+ */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const sandbox = await startSandbox(options.sandbox);
-  const posthog = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 5_000, backoffMs: 20, ...options.client });
+  const config = defaultConfig(sandbox.url, sandbox.apiKey);
+  const posthog = new PostHogClient({ ...clientOptionsFrom(config, { baseUrl: config.baseUrl, apiKey: sandbox.apiKey }), ...options.client });
   const stderr: string[] = [];
   const server = createServer({
     client: posthog,
     settings: { readOnly: options.readOnly ?? false, toolsets: options.toolsets ?? [...TOOLSETS], defaultProjectId: options.defaultProjectId },
     log: (message) => stderr.push(message),
-    ...(options.callLimits ? { callLimits: options.callLimits } : {}),
+    callLimits: options.callLimits ?? callLimitsFrom(config),
     ...(options.cache ? { cache: options.cache } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -14,10 +14,12 @@ describe('session-recording-summary in the built server (digest worker)', () => 
   let client: Client;
   beforeAll(async () => {
     sandbox = await startSandbox({ bigRecording: { copies: 300 } });
+    // At the defaults but for the digest cache: these tests are about the worker digesting, which a
+    // cached digest of the same recording would skip.
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI],
-      env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, POSTHOG_REPLAY_RATE_LIMITS: 'off', MCP_DIGEST_CACHE: 'off' },
+      env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, MCP_DIGEST_CACHE: 'off' },
       stderr: 'ignore',
     });
     client = new Client({ name: 'worker-test', version: '1' });

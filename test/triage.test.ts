@@ -3,7 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryDigestCache } from '../src/cache/memory.js';
 import { RedisDigestCache } from '../src/cache/redis.js';
 import { DEMO } from '../src/sandbox/index.js';
-import { apiRequests, startHarness, text, type Harness } from './harness.js';
+import { clientOptionsFrom } from '../src/posthog/from-config.js';
+import { apiRequests, defaultConfig, startHarness, text, type Harness } from './harness.js';
 import { REDIS_SERVER, freeLoopbackPort, startRedis, type RedisProcess } from './support/redis.js';
 
 type Triage = {
@@ -102,6 +103,8 @@ describe('session-recordings-triage', () => {
 
   it('stops at PostHog\'s replay throttle with a correct partial result, and its cursor reads the rest', async () => {
     const rates = [{ count: 8, windowMs: 2_500 }];
+    // About pacing to a budget the user configured (POSTHOG_REPLAY_RATE_LIMITS), with a short
+    // throttle wait so the stop comes quickly; the learned default is tested in throttle.test.ts.
     const h = await open({
       sandbox: { replayThrottle: rates },
       client: { replayRates: rates },
@@ -235,7 +238,7 @@ describe('the digest cache, through the tools', () => {
     const { PostHogClient } = await import('../src/posthog/client.js');
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const stranger = new PostHogClient({ baseUrl: owner.sandbox.url, apiKey: 'phx_someone_else_entirely_0000000000', timeoutMs: 5_000 });
+    const stranger = new PostHogClient(clientOptionsFrom(defaultConfig(owner.sandbox.url, 'phx_someone_else_entirely_0000000000'), { baseUrl: owner.sandbox.url, apiKey: 'phx_someone_else_entirely_0000000000' }));
     const server = createServer({ client: stranger, settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: PROJECT }, cache });
     const [a, b] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'stranger', version: '1.0.0' });
@@ -281,7 +284,7 @@ describe.skipIf(!REDIS_SERVER)('the digest cache on Redis, through the tools', (
       const { PostHogClient } = await import('../src/posthog/client.js');
       const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
       const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-      const posthog = new PostHogClient({ baseUrl: first.sandbox.url, apiKey: first.sandbox.apiKey, timeoutMs: 5_000 });
+      const posthog = new PostHogClient(clientOptionsFrom(defaultConfig(first.sandbox.url, first.sandbox.apiKey), { baseUrl: first.sandbox.url, apiKey: first.sandbox.apiKey }));
       const server = createServer({ client: posthog, settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: PROJECT }, cache: two });
       const [a, b] = InMemoryTransport.createLinkedPair();
       const client = new Client({ name: 'replica-two', version: '1.0.0' });

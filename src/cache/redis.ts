@@ -122,6 +122,22 @@ export class RedisDigestCache implements DigestCache {
     await this.run((client) => client.set(KEY_PREFIX + digestCacheId(key), text, { PX: this.options.ttlMs }));
   }
 
+  /**
+   * The same connection as a small shared store for what replicas learn of PostHog's replay
+   * throttle (posthog/replay-limiter.ts). An outage makes reads miss and writes vanish, as for digests.
+   */
+  limitStore(): { get(id: string): Promise<string | undefined>; set(id: string, value: string, ttlMs: number): Promise<void> } {
+    return {
+      get: async (id) => {
+        const value = await this.run((client) => client.get(id));
+        return typeof value === 'string' ? value : undefined;
+      },
+      set: async (id, value, ttlMs) => {
+        await this.run((client) => client.set(id, value, { PX: Math.max(1, Math.round(ttlMs)) }));
+      },
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const client = this.client ?? (this.starting ? await this.starting : undefined);

@@ -10,7 +10,13 @@ export interface CallLimits {
   throttleWaitMs: number;
 }
 
-export const DEFAULT_CALL_LIMITS: CallLimits = { maxRequests: 100, wallClockMs: 120_000, throttleWaitMs: 60_000 };
+/**
+ * The throttle wait is 40 s so that a call that waits, with the reading around its wait, still
+ * answers within the 60 s an MCP client gives a request by default (the SDK's
+ * DEFAULT_REQUEST_TIMEOUT_MSEC, not extended by progress unless the client asks): a partial
+ * result with when to continue is worth more than an answer the client no longer waits for.
+ */
+export const DEFAULT_CALL_LIMITS: CallLimits = { maxRequests: 100, wallClockMs: 120_000, throttleWaitMs: 40_000 };
 
 /** Tells the MCP client what a long call is doing (notifications/progress). */
 export type ProgressReporter = (message: string) => void;
@@ -39,7 +45,10 @@ export class BudgetExceeded extends UpstreamUnavailableError {
 export class CallBudget {
   readonly startedAt = Date.now();
   requests = 0;
+  /** Wall-clock time this call has spent waiting for the throttle (waits that overlap count once). */
   throttleWaitedMs = 0;
+  /** The end of the latest throttle wait counted so far. */
+  private waitingUntil = 0;
 
   constructor(
     readonly limits: CallLimits,
@@ -54,9 +63,23 @@ export class CallBudget {
     return this.deadline - Date.now();
   }
 
-  /** How long this call may still wait for a throttle. */
-  throttleAllowanceMs(): number {
-    return Math.max(0, Math.min(this.limits.throttleWaitMs - this.throttleWaitedMs, this.remainingMs()));
+  /**
+   * How long a wait starting now may last. The part of it that overlaps a wait already counted
+   * (another of this call's requests waiting for the same window, e.g. triage's recordings read
+   * side by side) is free: the call waits once, not once per request.
+   */
+  throttleAllowanceMs(now = Date.now()): number {
+    const overlap = Math.max(0, this.waitingUntil - now);
+    return Math.max(0, Math.min(this.limits.throttleWaitMs - this.throttleWaitedMs + overlap, this.remainingMs()));
+  }
+
+  /** Counts a throttle wait of `ms` starting now, less what overlaps waits counted before. */
+  recordThrottleWait(ms: number, now = Date.now()): void {
+    const end = now + ms;
+    const from = Math.max(now, this.waitingUntil);
+    if (end <= from) return;
+    this.throttleWaitedMs += end - from;
+    this.waitingUntil = end;
   }
 
   /** Counts one upstream request, or throws when the call has spent its allowance. */

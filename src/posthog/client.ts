@@ -8,7 +8,8 @@ import { KeyGate } from './gate.js';
 import { Redactor } from './redact.js';
 import { StallBreaker, isStall } from './stall.js';
 import { expectationFor, judgeBody, refuseStatus, type Expectation } from './status.js';
-import { ReplayPacer, describeRates, isReplayThrottled, type Rate } from './throttle.js';
+import { ReplayLimiter, type Admission, type SharedLimitStore } from './replay-limiter.js';
+import { isReplayThrottled, type ReplayPolicy } from './throttle.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -23,7 +24,7 @@ export interface RequestOptions {
   expect?: Expectation | undefined;
   /**
    * The call may wait for PostHog's replay throttle up to its budget's throttle allowance
-   * (reporting progress), instead of the 10 s retry budget (summary and snapshots).
+   * (reporting progress), instead of the 10 s retry budget (summary, snapshots, replay, triage).
    */
   patient?: boolean | undefined;
   /**
@@ -51,8 +52,10 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Upstream requests in flight per API key (POSTHOG_MAX_CONCURRENCY_PER_KEY). */
   maxConcurrencyPerKey?: number;
-  /** PostHog's replay throttle to pace by, per key (POSTHOG_REPLAY_RATE_LIMITS); [] = no pacing. */
-  replayRates?: Rate[];
+  /** PostHog's replay throttle, per key (POSTHOG_REPLAY_RATE_LIMITS): 'auto' (learned from 429s, the default), rates to pace by up front, or [] (off). */
+  replayRates?: ReplayPolicy;
+  /** Where replicas share what they learned of the throttle (the Redis digest cache). */
+  sharedLimits?: SharedLimitStore | undefined;
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -66,8 +69,6 @@ const RETRYABLE_NETWORK_CODES = new Set([
 const MAX_ERROR_BODY = 64 * 1024;
 /** Longest Retry-After / "available in" honoured: a day. A number too large to be finite (a 400-digit header) counts as no Retry-After. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
-/** While waiting for a throttle, a progress notification at least this often. */
-const PROGRESS_EVERY_MS = 5_000;
 /** undici's timeout errors, by code: the module itself may not be loaded yet (see loadUndici). */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -81,11 +82,11 @@ const loadUndici = () => (undici ??= import('undici'));
 
 /**
  * What a client shares with its withApiKey() and forCall() copies: one keep-alive pool (created
- * on first use), the per-key concurrency gate and the per-key replay pacer.
+ * on first use), the per-key concurrency gate and the per-key replay throttle (replay-limiter.ts).
  */
 class SharedPool {
   readonly gate: KeyGate;
-  readonly pacer: ReplayPacer;
+  readonly limiter: ReplayLimiter;
   /** Per key, what is derived from it (its redactor, its hash), made once: HTTP mode makes a client per request. */
   private readonly identities = new Map<string, { redactor: Redactor; keyId: string }>();
 
@@ -109,10 +110,10 @@ class SharedPool {
     /** Connecting counts toward a request's timeout; undici's own default is 10 s. */
     private readonly connectTimeoutMs: number,
     perKey: number,
-    rates: Rate[],
+    limiter: ReplayLimiter,
   ) {
     this.gate = new KeyGate(perKey);
-    this.pacer = new ReplayPacer(rates);
+    this.limiter = limiter;
   }
 
   /** Stops asking an upstream that stopped answering (stall.ts). */
@@ -154,7 +155,7 @@ export class PostHogClient {
   private readonly basePath: string;
   private readonly pool: SharedPool;
   private readonly apiKey: string | undefined;
-  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'baseUrl'>>;
+  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'baseUrl' | 'sharedLimits'>>;
   private readonly redactor: Redactor;
   /** The key as PostHog's throttle counts it (a hash), for the per-key gate and pacer. */
   private readonly keyId: string;
@@ -179,12 +180,12 @@ export class PostHogClient {
       connections: options.connections ?? 64,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       maxConcurrencyPerKey: options.maxConcurrencyPerKey ?? 8,
-      // No pacing unless asked: the CLI passes POSTHOG_REPLAY_RATE_LIMITS (default: the free plan).
-      replayRates: options.replayRates ?? [],
+      // As the CLI's default: no pacing until PostHog answers 429, then its budget learned.
+      replayRates: options.replayRates ?? 'auto',
     };
     this.pool =
       pool ??
-      new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, this.options.replayRates);
+      new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, new ReplayLimiter(this.options.replayRates, options.sharedLimits));
     const identity = this.pool.identity(options.apiKey);
     this.redactor = redactor ?? identity.redactor;
     this.keyId = identity.keyId;
@@ -210,9 +211,9 @@ export class PostHogClient {
     return this.redactor.scrub(value);
   }
 
-  /** Replay list and snapshot requests are paced to PostHog's per-key throttle (POSTHOG_REPLAY_RATE_LIMITS). */
+  /** This key's replay list and snapshot requests are being paced now (configured rates, or learned from PostHog's 429s). */
   get pacesReplay(): boolean {
-    return this.options.replayRates.length > 0;
+    return this.pool.limiter.paces(this.keyId);
   }
 
   get hasApiKey(): boolean {
@@ -288,8 +289,8 @@ export class PostHogClient {
     }
     const idempotent = options.method === 'GET' || options.method === 'DELETE';
     const where = `${options.method} ${stripQuery(options.path)}`;
-    // Paced by the configured budget, and in any case by what PostHog's last 429 said.
-    const paced = isReplayThrottled(options.method, options.path);
+    // Replay requests go through the throttle (replay-limiter.ts) unless it is off.
+    const paced = this.pool.limiter.active && isReplayThrottled(options.method, options.path);
     const waits = { retry: 0 };
     let lastThrottle: UpstreamError | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -297,15 +298,32 @@ export class PostHogClient {
         throw new UpstreamUnavailableError('cancelled', `The request ${where} was cancelled by the client.`);
       }
       this.pool.stalls.check(this.keyId, this.budget, where);
-      const slot = paced ? await this.pace(options, where, waits, lastThrottle) : undefined;
-      this.budget?.spend(where);
-      options.meter?.spend(where);
+      let admission: Admission | undefined;
+      if (paced) {
+        admission = await this.pool.limiter.admit(this.keyId, {
+          where,
+          signal: options.signal,
+          budget: this.budget,
+          patient: options.patient === true,
+          retryAllowanceMs: Math.max(0, this.options.maxRetryWaitMs - waits.retry),
+          lastThrottle,
+        });
+        if (!(options.patient && this.budget)) waits.retry += admission.waitedMs;
+      }
+      try {
+        this.budget?.spend(where);
+        options.meter?.spend(where);
+      } catch (err) {
+        if (admission) this.pool.limiter.release(this.keyId, admission);
+        throw err;
+      }
       let response: Dispatcher.ResponseData | undefined;
       try {
         try {
           response = await this.attempt(options);
         } finally {
-          if (slot !== undefined) this.pool.pacer.settle(this.keyId, slot);
+          // Counted by PostHog unless it answers 429 (then throttled() below takes the slot back).
+          if (admission && response?.statusCode !== 429) this.pool.limiter.settle(this.keyId, admission);
         }
         if (response.statusCode < 400) {
           const refusal = refuseStatus({ status: response.statusCode, headers: response.headers }, options.expect ?? expectationFor(options.method), where, (t) => this.redact(t));
@@ -338,12 +356,14 @@ export class PostHogClient {
       // PostHog could not load these blocks: asking again gets the same answer (facts §10).
       if (error.status === 502 && error.code === 'recording_blocks_unavailable') throw error;
       if (paced && error.status === 429) {
-        // PostHog's window is full (maybe other clients share the key): nothing goes before it reopens.
-        const seconds = error.retryAfterSeconds ?? Math.min(60, 2 ** attempt);
-        this.pool.pacer.blockUntil(this.keyId, Date.now() + seconds * 1000);
+        // PostHog's window is full: the key is blocked until it reopens, and (auto) its budget learned.
+        await this.pool.limiter.throttled(this.keyId, admission, error);
         lastThrottle = error;
-        // pace() waits (within what this call may wait) or stops the call with when to continue.
+        // admit() waits (within what this call may wait) or stops the call with when to continue.
         if (attempt < this.options.maxRetries) continue;
+        // Still refused after every retry: the call stops with when to continue, as for a long wait.
+        const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? 60));
+        throw new BudgetExceeded('throttle', `PostHog kept refusing replay requests for this key (429).${error.detail ? ` PostHog said: "${error.detail.slice(0, 160)}"` : ''} Retry in about ${seconds} seconds.`, seconds);
       }
       if (idempotent && RETRYABLE_STATUS.has(response.statusCode) && attempt < this.options.maxRetries) {
         const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.backoff(attempt);
@@ -355,34 +375,6 @@ export class PostHogClient {
       }
       throw error;
     }
-  }
-
-  /**
-   * Holds a replay request back until PostHog's per-key window has room. A patient call (summary,
-   * snapshots) may wait up to its throttle allowance, reporting progress; any other call up to
-   * what is left of the 10 s retry budget. A longer wait stops the call with when to continue.
-   */
-  private async pace(options: RequestOptions, where: string, waits: { retry: number }, lastThrottle: UpstreamError | undefined): Promise<number> {
-    const budget = this.budget;
-    if (budget && budget.remainingMs() <= 0) throw budget.timeUp(where);
-    const patient = options.patient === true && budget !== undefined;
-    const allowance = patient ? budget.throttleAllowanceMs() : Math.max(0, this.options.maxRetryWaitMs - waits.retry);
-    const { waitMs, reserved, slot } = this.pool.pacer.reserve(this.keyId, Math.min(allowance, budget ? budget.remainingMs() : Infinity));
-    if (!reserved) {
-      const seconds = Math.ceil(waitMs / 1000);
-      const said = lastThrottle?.detail ? ` PostHog said: "${lastThrottle.detail.slice(0, 160)}"` : '';
-      const rates = this.options.replayRates.length > 0 ? ` (${describeRates(this.options.replayRates)}, POSTHOG_REPLAY_RATE_LIMITS)` : '';
-      throw new BudgetExceeded(
-        'throttle',
-        `PostHog limits replay list and snapshot requests per key${rates}.${said} The next one (${where}) can go in about ${seconds} s, longer than this call may wait: retry in about ${seconds} seconds.`,
-        seconds,
-      );
-    }
-    if (waitMs <= 0) return slot;
-    if (patient) budget.throttleWaitedMs += waitMs;
-    else waits.retry += waitMs;
-    await waitWithProgress(waitMs, options.signal, patient ? budget.progress : undefined, `Waiting ${Math.ceil(waitMs / 1000)} s for PostHog's replay rate limit (${describeRates(this.options.replayRates)}) before ${where}`);
-    return slot;
   }
 
   /** Exponential backoff with a little jitter, for failures that name no wait. */
@@ -522,17 +514,6 @@ export class PostHogClient {
 class TimeoutMarker extends UpstreamUnavailableError {
   constructor() {
     super('timeout', 'The call reached its time budget.');
-  }
-}
-
-/** Sleeps, telling the MCP client every few seconds what it is waiting for. */
-async function waitWithProgress(ms: number, signal: AbortSignal | undefined, progress: ((message: string) => void) | undefined, message: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (true) {
-    const left = until - Date.now();
-    if (left <= 0) return;
-    progress?.(`${message}: ${Math.ceil(left / 1000)} s left.`);
-    await sleep(Math.min(left, progress ? PROGRESS_EVERY_MS : left), signal);
   }
 }
 

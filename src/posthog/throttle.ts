@@ -1,10 +1,11 @@
 /**
- * Pacing of PostHog's replay throttle (posthog-api-facts.md §6, §10): recordings list and
- * snapshots requests share per-key budgets, counted by PostHog per hash of the personal API key
- * in sliding windows (DRF's SimpleRateThrottle: a request passes when fewer than N were made in
- * the last window). The client keeps the same count per key and holds a request back until it
- * would pass, so it does not provoke 429s; a 429 that comes anyway teaches it when PostHog's
- * window reopens ("Expected available in N seconds").
+ * PostHog's replay throttle (posthog-api-facts.md §6, §10): recordings list and snapshots
+ * requests share per-key budgets, counted by PostHog per hash of the personal API key in sliding
+ * windows (DRF's SimpleRateThrottle: a request passes when fewer than N passed in the last
+ * window; a refused one is not counted). This module reads the setting and keeps, per key, the
+ * times of the requests that passed, holding a request back until it would pass under a given
+ * list of rates. Which rates apply (configured, or learned from PostHog's 429s) is decided in
+ * replay-limiter.ts.
  */
 
 export interface Rate {
@@ -12,18 +13,24 @@ export interface Rate {
   windowMs: number;
 }
 
+/** POSTHOG_REPLAY_RATE_LIMITS: 'auto' (learn from 429s), or rates to pace by up front ([] = off). */
+export type ReplayPolicy = 'auto' | Rate[];
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+
 export const PLAN_RATES: Record<string, Rate[]> = {
   free: [
-    { count: 12, windowMs: 60_000 },
-    { count: 60, windowMs: 3_600_000 },
+    { count: 12, windowMs: MINUTE_MS },
+    { count: 60, windowMs: HOUR_MS },
   ],
   paid: [
-    { count: 60, windowMs: 60_000 },
-    { count: 300, windowMs: 3_600_000 },
+    { count: 60, windowMs: MINUTE_MS },
+    { count: 300, windowMs: HOUR_MS },
   ],
   enterprise: [
-    { count: 100, windowMs: 60_000 },
-    { count: 400, windowMs: 3_600_000 },
+    { count: 100, windowMs: MINUTE_MS },
+    { count: 400, windowMs: HOUR_MS },
   ],
   off: [],
 };
@@ -38,14 +45,25 @@ export function parseRates(text: string): Rate[] | undefined {
   for (const part of text.split(',')) {
     const match = /^\s*(\d{1,6})\s*\/\s*(\d{1,6})?\s*([a-z]+)\s*$/i.exec(part);
     const unit = match ? UNITS[match[3]!.toLowerCase()] : undefined;
-    if (!match || unit === undefined || Number(match[1]) < 1) return undefined;
+    if (!match || unit === undefined || Number(match[1]) < 1 || Number(match[2] ?? 1) < 1) return undefined;
     rates.push({ count: Number(match[1]), windowMs: Number(match[2] ?? 1) * unit });
   }
   return rates.length > 0 ? rates : undefined;
 }
 
+/** "auto" or anything parseRates reads. */
+export function parseReplayPolicy(text: string): ReplayPolicy | undefined {
+  return text.trim().toLowerCase() === 'auto' ? 'auto' : parseRates(text);
+}
+
 export function describeRates(rates: readonly Rate[]): string {
-  return rates.map((r) => `${r.count}/${r.windowMs % 3_600_000 === 0 ? `${r.windowMs / 3_600_000 === 1 ? '' : r.windowMs / 3_600_000}h` : r.windowMs % 60_000 === 0 ? `${r.windowMs / 60_000 === 1 ? '' : r.windowMs / 60_000}min` : `${r.windowMs / 1000}s`}`).join(', ');
+  return rates.map((r) => `${r.count}/${describeWindow(r.windowMs)}`).join(', ');
+}
+
+function describeWindow(ms: number): string {
+  if (ms % HOUR_MS === 0) return ms === HOUR_MS ? 'h' : `${ms / HOUR_MS}h`;
+  if (ms % MINUTE_MS === 0) return ms === MINUTE_MS ? 'min' : `${ms / MINUTE_MS}min`;
+  return `${Math.round(ms / 100) / 10}s`;
 }
 
 /** GETs of the recordings list and of a recording's snapshots (listing and content). */
@@ -58,32 +76,45 @@ export function isReplayThrottled(method: string, path: string): boolean {
 interface KeyState {
   /** Send times (ms), oldest first, including reserved future slots. */
   sent: number[];
+  /** Answered and counted by PostHog (not refused), oldest first: what learning reads. */
+  passed: number[];
   blockedUntil: number;
 }
 
 /** Keys remembered at once; the least recently used is forgotten first. */
-const MAX_KEYS = 10_000;
+const MAX_KEYS = 2_000;
+/**
+ * Send times kept per key: enough for the largest count paced by, and for learning (the sends
+ * of the last hour, as many as an enterprise hour allows and more). Bounded, whatever the rates.
+ */
+const MIN_KEPT = 512;
+const MAX_KEPT = 20_000;
+/** Counted sends kept for learning: an enterprise hour (400) and more. */
+const MAX_PASSED = 1_000;
+/** How far back sends are kept without rates that need them: PostHog's longest window. */
+const KEEP_MS = HOUR_MS;
 
+/**
+ * Per key, the times of replay requests that PostHog counted (sent and not refused), and the time
+ * before which nothing goes (PostHog said when its window reopens). reserve() takes the rates to
+ * pace by at each call, so a key's rates may change as they are learned.
+ */
 export class ReplayPacer {
   private readonly keys = new Map<string, KeyState>();
-  private readonly longestMs: number;
-
-  constructor(readonly rates: readonly Rate[]) {
-    this.longestMs = Math.max(0, ...rates.map((r) => r.windowMs));
-  }
 
   /**
-   * When a request for this key may go. If the wait is at most `maxWaitMs`, the slot is
-   * reserved at that time (so concurrent calls do not all take it) and the wait returned;
+   * When a request for this key may go under `rates`. If the wait is at most `maxWaitMs`, the
+   * slot is reserved at that time (so concurrent calls do not all take it) and the wait returned;
    * otherwise nothing is reserved and the (longer) wait is returned.
    */
-  reserve(key: string, maxWaitMs: number, now = Date.now()): { waitMs: number; reserved: boolean; slot: number } {
-    const state = this.state(key, now);
-    const at = this.earliest(state, now);
+  reserve(key: string, rates: readonly Rate[], maxWaitMs: number, now = Date.now()): { waitMs: number; reserved: boolean; slot: number } {
+    const state = this.state(key, rates, now);
+    const at = earliest(state, rates, now);
     const waitMs = Math.max(0, at - now);
     if (waitMs > maxWaitMs) return { waitMs, reserved: false, slot: at };
-    state.sent.push(at);
-    state.sent.sort((a, b) => a - b);
+    insert(state.sent, at);
+    const kept = Math.min(MAX_KEPT, Math.max(MIN_KEPT, ...rates.map((r) => r.count + 1)));
+    if (state.sent.length > kept) state.sent.splice(0, state.sent.length - kept);
     return { waitMs, reserved: true, slot: at };
   }
 
@@ -95,48 +126,74 @@ export class ReplayPacer {
     const sent = this.keys.get(key)?.sent;
     const index = sent?.indexOf(slot) ?? -1;
     if (!sent || index === -1) return;
-    sent[index] = Math.max(slot, answeredAt);
-    sent.sort((a, b) => a - b);
+    sent.splice(index, 1);
+    insert(sent, Math.max(slot, answeredAt));
+    const passed = this.keys.get(key)!.passed;
+    insert(passed, Math.max(slot, answeredAt));
+    if (passed.length > MAX_PASSED) passed.splice(0, passed.length - MAX_PASSED);
+  }
+
+  /** PostHog refused the request (429): it does not count against its window, so neither here. */
+  drop(key: string, slot: number): void {
+    const sent = this.keys.get(key)?.sent;
+    const index = sent?.indexOf(slot) ?? -1;
+    if (sent && index !== -1) sent.splice(index, 1);
   }
 
   /** PostHog said when its window reopens: nothing goes before then. */
   blockUntil(key: string, untilMs: number, now = Date.now()): void {
-    const state = this.state(key, now);
+    const state = this.state(key, [], now);
     state.blockedUntil = Math.max(state.blockedUntil, untilMs);
   }
 
-  private earliest(state: KeyState, now: number): number {
-    let at = Math.max(now, state.blockedUntil);
-    // Each rate: if `count` sends already fall in the window ending at `at`, move past the oldest of them.
-    for (let guard = 0; guard < 4; guard++) {
-      let moved = false;
-      for (const rate of this.rates) {
-        const inWindow = state.sent.filter((t) => t > at - rate.windowMs && t <= at + rate.windowMs);
-        // Sends at or before `at` within the window, plus reservations already after `at`.
-        if (inWindow.length >= rate.count) {
-          const free = inWindow[inWindow.length - rate.count]! + rate.windowMs;
-          if (free > at) {
-            at = free;
-            moved = true;
-          }
-        }
-      }
-      if (!moved) break;
-    }
-    return at;
+  blockedUntil(key: string): number {
+    return this.keys.get(key)?.blockedUntil ?? 0;
   }
 
-  private state(key: string, now: number): KeyState {
+  /** Times of the requests PostHog counted, at or before `at`, oldest first (what learning reads). */
+  passed(key: string, at = Date.now()): number[] {
+    return (this.keys.get(key)?.passed ?? []).filter((t) => t <= at);
+  }
+
+  private state(key: string, rates: readonly Rate[], now: number): KeyState {
     let state = this.keys.get(key);
     if (state) {
       this.keys.delete(key);
     } else {
-      state = { sent: [], blockedUntil: 0 };
+      state = { sent: [], passed: [], blockedUntil: 0 };
       if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value!);
     }
     this.keys.set(key, state);
-    const horizon = now - this.longestMs;
+    const horizon = now - Math.max(KEEP_MS, ...rates.map((r) => r.windowMs));
     if (state.sent.length > 0 && state.sent[0]! <= horizon) state.sent = state.sent.filter((t) => t > horizon);
+    if (state.passed.length > 0 && state.passed[0]! <= horizon) state.passed = state.passed.filter((t) => t > horizon);
     return state;
   }
+}
+
+function insert(sorted: number[], value: number): void {
+  let i = sorted.length;
+  while (i > 0 && sorted[i - 1]! > value) i--;
+  sorted.splice(i, 0, value);
+}
+
+function earliest(state: KeyState, rates: readonly Rate[], now: number): number {
+  let at = Math.max(now, state.blockedUntil);
+  // Each rate: if `count` sends already fall in the window ending at `at`, move past the oldest of them.
+  for (let guard = 0; guard < 8; guard++) {
+    let moved = false;
+    for (const rate of rates) {
+      const inWindow = state.sent.filter((t) => t > at - rate.windowMs && t <= at + rate.windowMs);
+      // Sends at or before `at` within the window, plus reservations already after `at`.
+      if (inWindow.length >= rate.count) {
+        const free = inWindow[inWindow.length - rate.count]! + rate.windowMs;
+        if (free > at) {
+          at = free;
+          moved = true;
+        }
+      }
+    }
+    if (!moved) break;
+  }
+  return at;
 }

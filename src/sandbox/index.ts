@@ -24,12 +24,12 @@ import { Hostile, type HostileMode } from './hostile.js';
 import { ApiError, authenticationFailed, defaultErrorBody, errors, notAuthenticated, wwwAuthenticate, type Reply } from './http.js';
 import { dispatch, matchRoute } from './router.js';
 import { SandboxState, type RequestContext, type ResolvedOptions, type SandboxApi } from './state.js';
-import { GENEROUS_RATES, ReplayThrottle, type ThrottleRate } from './throttle.js';
+import { ReplayThrottle, type ThrottleSetting } from './throttle.js';
 
 export { SANDBOX_TIMEZONES, type SandboxTimezone } from './timezones.js';
 export type { SandboxApi } from './state.js';
 export { BIG_RECORDING_ID };
-export { FREE_PLAN_RATES, type ThrottleRate } from './throttle.js';
+export { ENTERPRISE_PLAN_RATES, FREE_PLAN_RATES, PAID_PLAN_RATES, planRates, type ThrottlePlan, type ThrottleRate, type ThrottleSetting } from './throttle.js';
 export type { EchoForm, HostileMode } from './hostile.js';
 
 export const SANDBOX_API_KEY = 'phx_sandbox_demo_key_not_secret';
@@ -63,8 +63,14 @@ export interface SandboxOptions {
    * analytics events sent beside them (`$exception`…), served like the demo recordings (main project).
    */
   recordings?: Array<{ id: string; projectId?: number; distinctId?: string; lines: Array<[string, { type: number; timestamp: number; data: unknown }]>; captured?: Array<{ event: string; timestamp: number; properties?: Record<string, unknown> }> }>;
-  /** Per-key replay throttle (recordings list, snapshots): windows like PostHog's; default generous, [] = none. */
-  replayThrottle?: ThrottleRate[];
+  /**
+   * Per-key replay throttle (recordings list, snapshots), counted per key as PostHog does: a plan
+   * ('free', 'paid', 'enterprise'), 'generous' (the default: far above what a person does), 'none',
+   * or windows of its own (planRates() scales a plan's windows for tests).
+   */
+  replayThrottle?: ThrottleSetting;
+  /** Keys (with acceptAnyKey, or the sandbox key) throttled like another plan than replayThrottle says. */
+  replayThrottleByKey?: Record<string, ThrottleSetting>;
 }
 
 export interface RecordedRequest {
@@ -175,7 +181,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = new SandboxState((options.now ?? new Date()).getTime(), extraSeeds);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];
-  const throttle = new ReplayThrottle(options.replayThrottle ?? GENEROUS_RATES);
+  const throttle = new ReplayThrottle(options.replayThrottle ?? 'generous', options.replayThrottleByKey);
   let hostile: Hostile | undefined;
   // Pending fault delays: close() ends them at once so nothing outlives the sandbox.
   const delays = new Map<NodeJS.Timeout, () => void>();

@@ -1,20 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { ReplayPacer, describeRates, isReplayThrottled, parseRates } from '../../src/posthog/throttle.js';
+import { UpstreamError } from '../../src/errors.js';
+import { CallBudget, BudgetExceeded } from '../../src/posthog/budget.js';
+import { LearnedLimits, inferRate, parseKeyLimits, withPlanHour } from '../../src/posthog/learned-limits.js';
+import { ReplayLimiter, type SharedLimitStore } from '../../src/posthog/replay-limiter.js';
+import { ReplayPacer, describeRates, isReplayThrottled, parseRates, parseReplayPolicy } from '../../src/posthog/throttle.js';
+import { retryAfterSeconds } from '../../src/posthog/client.js';
+import { ConfigurationError, parseCli } from '../../src/config.js';
 
-describe('replay throttle pacing', () => {
-  it('reads plans and rate lists', () => {
+const FREE = parseRates('free')!;
+
+describe('replay throttle settings', () => {
+  it('reads auto, plans and rate lists', () => {
+    expect(parseReplayPolicy('auto')).toBe('auto');
+    expect(parseReplayPolicy(' AUTO ')).toBe('auto');
     expect(parseRates('free')).toEqual([
       { count: 12, windowMs: 60_000 },
       { count: 60, windowMs: 3_600_000 },
     ]);
-    expect(parseRates('off')).toEqual([]);
+    expect(parseReplayPolicy('off')).toEqual([]);
     expect(parseRates('5/10s, 100/h')).toEqual([
       { count: 5, windowMs: 10_000 },
       { count: 100, windowMs: 3_600_000 },
     ]);
     expect(parseRates('12 per minute')).toBeUndefined();
     expect(parseRates('0/min')).toBeUndefined();
-    expect(describeRates(parseRates('free')!)).toBe('12/min, 60/h');
+    expect(parseRates('5/0s')).toBeUndefined();
+    expect(describeRates(FREE)).toBe('12/min, 60/h');
+    expect(describeRates([{ count: 12, windowMs: 35_500 }])).toBe('12/35.5s');
+  });
+
+  it('defaults to auto with only key and host; refuses what it cannot read, naming the setting', () => {
+    const config = (env: Record<string, string>) => {
+      const action = parseCli([], { POSTHOG_PERSONAL_API_KEY: 'phx_test_key_0123456789', ...env });
+      if (action.kind !== 'run') throw new Error('no config');
+      return action.config.upstream;
+    };
+    expect(config({}).replayRates).toBe('auto');
+    expect(config({}).throttleWaitMs).toBe(40_000);
+    expect(config({ POSTHOG_REPLAY_RATE_LIMITS: 'paid' }).replayRates).toEqual(parseRates('paid'));
+    expect(config({ POSTHOG_REPLAY_RATE_LIMITS: 'off' }).replayRates).toEqual([]);
+    expect(() => config({ POSTHOG_REPLAY_RATE_LIMITS: 'fast' })).toThrow(ConfigurationError);
+    expect(() => config({ POSTHOG_REPLAY_RATE_LIMITS: 'fast' })).toThrow(/POSTHOG_REPLAY_RATE_LIMITS must be auto, free, paid, enterprise, off/);
   });
 
   it('knows which requests PostHog throttles', () => {
@@ -24,30 +50,192 @@ describe('replay throttle pacing', () => {
     expect(isReplayThrottled('DELETE', '/api/projects/1/session_recordings/abc/snapshots/')).toBe(false);
   });
 
+  it('reads the wait from each of PostHog\'s throttle answers, and none from ClickHouse at capacity', () => {
+    expect(retryAfterSeconds(undefined, 'Request was throttled. Expected available in 23 seconds.')).toBe(23);
+    expect(retryAfterSeconds(undefined, 'Rate limit exceeded. Expected available in 1 second.')).toBe(1);
+    expect(retryAfterSeconds(undefined, 'ClickHouse is at capacity. Try again later.')).toBeUndefined();
+  });
+});
+
+describe('pacing by rates', () => {
   it('holds the 13th request of a minute until the first leaves the window, and the 61st of an hour', () => {
-    const pacer = new ReplayPacer(parseRates('free')!);
+    const pacer = new ReplayPacer();
     const t0 = 1_000_000_000;
-    for (let i = 0; i < 12; i++) expect(pacer.reserve('k', 0, t0 + i).waitMs).toBe(0);
-    const next = pacer.reserve('k', 0, t0 + 100);
+    for (let i = 0; i < 12; i++) expect(pacer.reserve('k', FREE, 0, t0 + i).waitMs).toBe(0);
+    const next = pacer.reserve('k', FREE, 0, t0 + 100);
     expect(next).toMatchObject({ reserved: false, waitMs: 60_000 - 100 });
     // Another key has its own window.
-    expect(pacer.reserve('other', 0, t0 + 100).waitMs).toBe(0);
-    const waited = pacer.reserve('k', 120_000, t0 + 100);
+    expect(pacer.reserve('other', FREE, 0, t0 + 100).waitMs).toBe(0);
+    const waited = pacer.reserve('k', FREE, 120_000, t0 + 100);
     expect(waited).toMatchObject({ reserved: true, waitMs: 59_900 });
 
-    const hourly = new ReplayPacer(parseRates('free')!);
+    const hourly = new ReplayPacer();
     let t = t0;
     for (let i = 0; i < 60; i++) {
-      const slot = hourly.reserve('k', Infinity, t);
+      const slot = hourly.reserve('k', FREE, Infinity, t);
       t += slot.waitMs;
     }
-    expect(hourly.reserve('k', 0, t).waitMs).toBeGreaterThan(30 * 60_000);
+    expect(hourly.reserve('k', FREE, 0, t).waitMs).toBeGreaterThan(30 * 60_000);
   });
 
-  it("waits out what PostHog said, even with no budget configured", () => {
-    const pacer = new ReplayPacer([]);
+  it('a refused request does not count; an answered one counts from its answer', () => {
+    const pacer = new ReplayPacer();
+    const rates = [{ count: 1, windowMs: 10_000 }];
+    const first = pacer.reserve('k', rates, 0, 0);
+    pacer.drop('k', first.slot);
+    expect(pacer.reserve('k', rates, 0, 1).waitMs).toBe(0);
+    pacer.settle('k', 1, 500);
+    expect(pacer.passed('k', 1_000)).toEqual([500]);
+    expect(pacer.reserve('k', rates, Infinity, 600).waitMs).toBe(10_000 - 100);
+  });
+
+  it('waits out what PostHog said, whatever the rates', () => {
+    const pacer = new ReplayPacer();
     pacer.blockUntil('k', 5_000, 1_000);
-    expect(pacer.reserve('k', 10_000, 1_000)).toMatchObject({ reserved: true, waitMs: 4_000 });
-    expect(pacer.reserve('k', 0, 6_000).waitMs).toBe(0);
+    expect(pacer.reserve('k', [], 10_000, 1_000)).toMatchObject({ reserved: true, waitMs: 4_000 });
+    expect(pacer.reserve('k', [], 0, 6_000).waitMs).toBe(0);
+  });
+});
+
+describe('learning the budget from a 429', () => {
+  it('a burst of 12 then "available in 59 seconds": the free plan, minute and hour', () => {
+    const sends = Array.from({ length: 12 }, (_, i) => 1_000 + i * 50);
+    const at = 1_700;
+    const rate = inferRate(sends, at, 59_000);
+    expect(rate).toEqual({ count: 12, windowMs: 60_000 });
+    expect(withPlanHour([rate!])).toEqual(FREE);
+  });
+
+  it('a window that is not PostHog\'s minute is learned as it is (no plan hour added)', () => {
+    const sends = Array.from({ length: 12 }, (_, i) => 10_000 + i * 20);
+    // Sandbox-like: 12 per 35 s; the 13th at 10.3 s after the first is told 35 s (rounded up).
+    const rate = inferRate(sends, 10_300, 35_000)!;
+    expect(rate.count).toBe(12);
+    expect(rate.windowMs).toBeGreaterThanOrEqual(35_000);
+    expect(rate.windowMs).toBeLessThan(36_500);
+    expect(withPlanHour([rate])).toEqual([rate]);
+  });
+
+  it('sends paced over the hour, then a long wait: the hour\'s budget', () => {
+    // 60 sends, 12 a minute; the 61st told to wait until the first leaves the hour.
+    const sends = Array.from({ length: 60 }, (_, i) => Math.floor(i / 12) * 60_000 + (i % 12) * 100);
+    const at = 4 * 60_000 + 2_000;
+    const rate = inferRate(sends, at, 3_600_000 - at)!;
+    expect(rate).toEqual({ count: 60, windowMs: 3_600_000 });
+  });
+
+  it('an earlier burst outside the window is not counted', () => {
+    // 5 sends long ago, then 10 in a burst; "available in 60 s" counts the 10.
+    const sends = [...Array.from({ length: 5 }, (_, i) => i * 10), ...Array.from({ length: 10 }, (_, i) => 200_000 + i * 10)];
+    expect(inferRate(sends, 200_200, 59_900)).toEqual({ count: 10, windowMs: 60_000 });
+  });
+
+  it('none of ours counted (another client spent the key): nothing learned but the block', () => {
+    expect(inferRate([], 1_000, 30_000)).toBeUndefined();
+    const limits = new LearnedLimits();
+    const known = limits.throttled('k', [], 30_000, 1_000);
+    expect(known).toMatchObject({ rates: [], blockedUntil: 31_000 });
+  });
+
+  it('a new 429 for the same window replaces the old estimate; learned rates expire after an hour', () => {
+    const limits = new LearnedLimits();
+    limits.throttled('k', Array.from({ length: 12 }, (_, i) => i), 59_000, 1_000);
+    expect(limits.rates('k', 2_000)).toEqual(FREE);
+    // Now only 6 of ours fit in a minute (someone else uses the key too).
+    limits.throttled('k', Array.from({ length: 6 }, (_, i) => 100_000 + i), 59_990, 100_010);
+    expect(limits.rates('k', 100_020)).toEqual([{ count: 6, windowMs: 60_000 }, { count: 60, windowMs: 3_600_000 }]);
+    expect(limits.rates('k', 100_010 + 3_600_001)).toEqual([]);
+  });
+
+  it('ClickHouse at capacity (no wait named): backs off 2, 4, 8 s …, and starts over after a quiet while', () => {
+    const limits = new LearnedLimits();
+    expect(limits.backOff('k', 0).blockedUntil).toBe(2_000);
+    expect(limits.backOff('k', 2_000).blockedUntil).toBe(6_000);
+    expect(limits.backOff('k', 6_000).blockedUntil).toBe(14_000);
+    expect(limits.backOff('k', 500_000).blockedUntil).toBe(502_000);
+    expect(limits.rates('k', 500_001)).toEqual([]);
+  });
+
+  it('reads shared state defensively', () => {
+    expect(parseKeyLimits('not json')).toBeUndefined();
+    expect(parseKeyLimits('{"rates":"x","learnedAt":1,"blockedUntil":1,"expiresAt":1}')).toBeUndefined();
+    expect(parseKeyLimits(JSON.stringify({ rates: [{ count: 12, windowMs: 60_000 }, { count: -1, windowMs: 5 }], learnedAt: 1, blockedUntil: 2, expiresAt: 3 }))).toEqual({
+      rates: [{ count: 12, windowMs: 60_000 }],
+      learnedAt: 1,
+      blockedUntil: 2,
+      expiresAt: 3,
+    });
+  });
+});
+
+const throttled = (seconds: number | undefined, detail: string) =>
+  new UpstreamError({ status: 429, method: 'GET', path: '/api/projects/1/session_recordings/', detail, retryAfterSeconds: seconds });
+
+describe('the limiter', () => {
+  it('auto: no pacing before a 429; after one, the key is blocked, then paced by what it learned; other keys are not', async () => {
+    const limiter = new ReplayLimiter('auto');
+    expect(limiter.paces('k')).toBe(false);
+    for (let i = 0; i < 12; i++) {
+      const a = await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 });
+      expect(a.waitedMs).toBe(0);
+      limiter.settle('k', a);
+    }
+    const refused = await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 });
+    limiter.throttled('k', refused, throttled(59, 'Request was throttled. Expected available in 59 seconds.'));
+    expect(limiter.paces('k')).toBe(true);
+    expect(limiter.rates('k')).toEqual(FREE);
+    await expect(limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 10_000 })).rejects.toThrow(/learned from its 429 answers: 12\/min, 60\/h.*retry in about (59|60) seconds/);
+    expect(limiter.paces('other')).toBe(false);
+    expect((await limiter.admit('other', { where: 'GET x', patient: false, retryAllowanceMs: 0 })).waitedMs).toBe(0);
+  });
+
+  it('a patient call waits within its allowance, reporting progress; concurrent waits count once', async () => {
+    const limiter = new ReplayLimiter('auto');
+    const messages: string[] = [];
+    const budget = new CallBudget({ maxRequests: 100, wallClockMs: 30_000, throttleWaitMs: 400 }, (m) => messages.push(m));
+    limiter.throttled('k', undefined, throttled(0.3, 'Request was throttled. Expected available in 0.3 seconds.'));
+    const waits = await Promise.all(Array.from({ length: 3 }, () => limiter.admit('k', { where: 'GET x', patient: true, budget, retryAllowanceMs: 0 })));
+    expect(waits.every((w) => w.waitedMs > 0)).toBe(true);
+    expect(messages[0]).toMatch(/^Waiting 1 s for PostHog's replay rate limit before GET x/);
+    // Three requests waited side by side for the same 0.3 s: the call waited 0.3 s, not 0.9 s.
+    expect(budget.throttleWaitedMs).toBeLessThanOrEqual(400);
+  });
+
+  it('a fixed policy paces up front and does not learn; off is not active', async () => {
+    const fixed = new ReplayLimiter([{ count: 1, windowMs: 60_000 }]);
+    expect(fixed.paces('k')).toBe(true);
+    fixed.settle('k', await fixed.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }));
+    const second = fixed.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 });
+    await expect(second).rejects.toBeInstanceOf(BudgetExceeded);
+    await expect(second).rejects.toThrow(/1\/min, POSTHOG_REPLAY_RATE_LIMITS/);
+    expect(new ReplayLimiter([]).active).toBe(false);
+  });
+
+  it('shares what it learned through the store; another replica reads it before its next request', async () => {
+    const data = new Map<string, string>();
+    const store: SharedLimitStore = { get: async (id) => data.get(id), set: async (id, value) => void data.set(id, value) };
+    const one = new ReplayLimiter('auto', store);
+    const two = new ReplayLimiter('auto', store);
+    for (let i = 0; i < 12; i++) one.settle('k', await one.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }));
+    await one.throttled('k', undefined, throttled(59, 'Request was throttled. Expected available in 59 seconds.'));
+    expect([...data.keys()]).toEqual(['posthog-replay-mcp:throttle:k']);
+    await expect(two.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 1_000 })).rejects.toThrow(/retry in about (59|60) seconds/);
+    expect(two.rates('k')).toEqual(FREE);
+  });
+});
+
+describe('slots not used', () => {
+  it('a request cancelled while it waits, or never sent, gives its slot back', async () => {
+    const limiter = new ReplayLimiter([{ count: 1, windowMs: 60_000 }]);
+    const first = await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 });
+    limiter.release('k', first);
+    const controller = new AbortController();
+    limiter.throttled('k', await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }), throttled(0.2, 'Expected available in 0.2 seconds.'));
+    const waiting = limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 5_000, signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toThrow(/cancelled/);
+    // Nothing was counted: once the block is over, the next request goes at once.
+    await new Promise((r) => setTimeout(r, 250));
+    expect((await limiter.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 })).waitedMs).toBe(0);
   });
 });

@@ -24,8 +24,8 @@ const TRIAGE_DEFAULT = 10;
  */
 const CONCURRENCY = 6;
 const CONCURRENCY_PACED = 1;
-/** Upstream requests allowed per recording read (its listing and up to 5 × 21 blocks), on top of the listing pages. */
-const REQUESTS_PER_RECORDING = 6;
+/** A recording is started only while the call may still make this many requests (its listing and a block range). */
+const REQUESTS_TO_START = 2;
 
 type Unread = { id: string; reason: 'throttled' | 'budget' | 'expired' | 'failed' | 'not-started'; detail: string; retry_after_seconds?: number };
 
@@ -90,7 +90,7 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
     problems: z.array(z.looseObject({ kind: z.string(), signature: z.string(), sessions: z.number() })),
     next_cursor: z.string().nullable(),
   }),
-  callLimits: (limits, input) => ({ ...limits, maxRequests: Math.max(limits.maxRequests, 4 + input.max_recordings * REQUESTS_PER_RECORDING) }),
+  // The call spends POSTHOG_CALL_MAX_REQUESTS like any other; past it, a partial result and a cursor.
   async handler(input, { client, defaultProjectId, signal, cache, progress }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
@@ -98,6 +98,7 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
     const filters = { date_from: input.date_from, date_to: input.date_to, order: input.order, order_direction: input.order_direction, person_uuid: input.person_uuid };
 
     // 1. The recordings to read: the cursor's unread ones first, then a page of the list.
+    // Patient like the reads that follow: a throttle within the wait allowance is waited out.
     const candidates: Candidate[] = [];
     let nextOffset: number | undefined;
     const unread: Unread[] = [];
@@ -105,7 +106,7 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
       if (cursor && cursor.p.length > 0) {
         const ids = cursor.p.slice(0, input.max_recordings);
         const page = normalizePage<Record<string, unknown>>(
-          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: ids, limit: ids.length }), signal }),
+          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: ids, limit: ids.length }), signal, patient: true }),
           0,
           'recordings list',
           ids.length,
@@ -120,7 +121,7 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
       if (room > 0 && offset !== undefined) {
         const limit = input.session_ids ? Math.min(room, input.session_ids.length) : room;
         const page = normalizePage<Record<string, unknown>>(
-          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: input.session_ids, limit, offset }), signal }),
+          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: input.session_ids, limit, offset }), signal, patient: true }),
           offset,
           'recordings list',
           limit,
@@ -153,6 +154,12 @@ Then session-recording-summary or session-recording-replay on an example. PostHo
     setMaxListeners(getMaxListeners(signal) + CONCURRENCY * 2, signal);
     const worker = async () => {
       while (next < candidates.length && !stop && !signal.aborted) {
+        const budget = client.budget;
+        if (budget && budget.limits.maxRequests - budget.requests < REQUESTS_TO_START) {
+          // Not enough left to read one more: stop here rather than spend the rest on a listing alone.
+          stop ??= new BudgetExceeded('requests', `This call reached its budget of ${budget.limits.maxRequests} upstream requests (POSTHOG_CALL_MAX_REQUESTS) before reading every recording.`);
+          break;
+        }
         const candidate = candidates[next++]!;
         try {
           const result = await digestRecording({ client, signal, cache }, projectId, candidate.id, candidate.row);
