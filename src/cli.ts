@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createDigestCache } from './cache/index.js';
 import type { RedisDigestCache } from './cache/redis.js';
 import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
 import { PostHogClient } from './posthog/client.js';
 import { callLimitsFrom, clientOptionsFrom } from './posthog/from-config.js';
-import { selectTools, serverFactory } from './server.js';
+import { serverFactory, toolCounts } from './server.js';
 import { serveStdio } from './transports/stdio.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   if (action.kind === 'help') return void process.stdout.write(USAGE);
   if (action.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
   const config: Config = action.config;
+  if (action.kind === 'doctor') return doctor(config);
   for (const warning of config.warnings) log(`warning: ${warning}`);
 
   let baseUrl = config.baseUrl;
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
   const sharedLimits = cache.kind === 'redis' ? (cache as RedisDigestCache).limitStore() : undefined;
   const client = new PostHogClient(clientOptionsFrom(config, { baseUrl, apiKey, sharedLimits }));
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive };
-  const toolCount = selectTools(settings).length;
+  const toolCount = toolCounts(settings);
   const callLimits = callLimitsFrom(config);
   // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
   const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache });
@@ -89,11 +92,9 @@ async function main(): Promise<void> {
   onStopSignal(() => shutdown(0));
   log(`${banner(config, toolCount, baseUrl, demoProject)} Speaking MCP over stdio.`);
   if (config.sandbox) {
-    const cli = process.argv[1] ?? 'dist/cli.js';
-    // Started by npx, the path is npx's cache: name the command a user can type again instead.
-    const viaNpx = /[\\/]_npx[\\/]/.test(cli);
-    const start = viaNpx ? `npx -y ${PRODUCT_NAME} --sandbox` : `node ${cli} --sandbox`;
-    const entry = viaNpx ? `{"command": "npx", "args": ["-y", "${PRODUCT_NAME}", "--sandbox"]}` : `{"command": "node", "args": ["${cli}", "--sandbox"]}`;
+    const { command, args } = howToStartAgain(process.argv[1] ?? 'dist/cli.js');
+    const start = [command, ...args, '--sandbox'].join(' ');
+    const entry = JSON.stringify({ command, args: [...args, '--sandbox'] });
     const lines = [
       'This is the embedded SANDBOX: demo data on 127.0.0.1, no PostHog account needed, nothing touches a real PostHog. To connect:',
       `  MCP Inspector:  npx @modelcontextprotocol/inspector ${start}`,
@@ -104,6 +105,42 @@ async function main(): Promise<void> {
   }
   await serveStdio(makeServer(client));
   await shutdown(0);
+}
+
+/**
+ * The command that starts this server again, for the sandbox's banner. Started by npx, the path
+ * is npx's cache: name what npx was given instead, which npx records in the cache folder's
+ * package.json: the package's name when it came from the registry, the tarball's path when it
+ * came from `npm pack` (the name alone would fetch a package that is not published).
+ */
+function howToStartAgain(cli: string): { command: string; args: string[] } {
+  const npxDir = /^(.*[\\/]_npx[\\/][^\\/]+)[\\/]/.exec(cli)?.[1];
+  if (npxDir === undefined) return { command: 'node', args: [cli] };
+  let spec: string | undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(join(npxDir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    spec = manifest.dependencies?.[PRODUCT_NAME];
+  } catch {
+    spec = undefined;
+  }
+  const local = spec?.startsWith('file:') ? resolve(npxDir, spec.slice('file:'.length)) : undefined;
+  return local ? { command: 'npx', args: ['-y', `--package=${local}`, PRODUCT_NAME] } : { command: 'npx', args: ['-y', PRODUCT_NAME] };
+}
+
+/** `doctor`: the checks on stdout (no protocol runs), against the sandbox with --sandbox; exit 1 when one failed. */
+async function doctor(config: Config): Promise<void> {
+  const { runDoctor } = await import('./doctor.js');
+  let target = { baseUrl: config.baseUrl, apiKey: config.apiKey, defaultProjectId: config.defaultProjectId };
+  let close = async () => {};
+  if (config.sandbox) {
+    const { startSandbox, DEMO } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ api: config.sandboxApi });
+    target = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, defaultProjectId: config.defaultProjectId ?? String(DEMO.mainProjectId) };
+    close = () => sandbox.close();
+  }
+  process.stdout.write(`${PRODUCT_NAME} ${VERSION} doctor\n`);
+  const code = await runDoctor(config, target, (line) => process.stdout.write(`${line}\n`)).finally(close);
+  process.exit(code);
 }
 
 /** The first SIGTERM/SIGINT stops gracefully; a second one (an impatient operator) exits at once. */
@@ -128,7 +165,7 @@ function accessSummary(config: Config): string {
   return 'per-user keys: each caller sends its own PostHog key as Bearer';
 }
 
-function banner(config: Config, toolCount: number, baseUrl: string, demoProject: string | undefined): string {
+function banner(config: Config, toolCount: { model: number; appOnly: number }, baseUrl: string, demoProject: string | undefined): string {
   const imitating = config.sandboxApi === '2024' ? "imitating PostHog's 2024 API" : "imitating today's PostHog Cloud";
   const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, ${imitating}, nothing touches a real PostHog)` : baseUrl;
   const project = demoProject ?? config.defaultProjectId;
@@ -139,7 +176,8 @@ function banner(config: Config, toolCount: number, baseUrl: string, demoProject:
   ]
     .filter(Boolean)
     .join(', ');
-  return `${PRODUCT_NAME} ${VERSION}: ${toolCount} tools against ${target}${mode ? ` (${mode})` : ''}.`;
+  const tools = `${toolCount.model} tools${toolCount.appOnly ? ` (and ${toolCount.appOnly} that only the in-chat player calls)` : ''}`;
+  return `${PRODUCT_NAME} ${VERSION}: ${tools} against ${target}${mode ? ` (${mode})` : ''}.`;
 }
 
 main().catch((error) => {

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_CALL_LIMITS } from './posthog/budget.js';
-import { parseReplayPolicy } from './posthog/throttle.js';
+import { PLAN_RATES, parseReplayPolicy, type ReplayPolicy } from './posthog/throttle.js';
+import { didYouMean } from './words.js';
 
 export const TOOLSETS = ['recordings', 'projects'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
@@ -70,15 +71,18 @@ export class ConfigurationError extends Error {
 export type Env = Record<string, string | undefined>;
 
 /** What `--help` prints. */
-export const USAGE = `Usage: posthog-replay-mcp [options]
+export const USAGE = `Usage: posthog-replay-mcp [options]         serve MCP (stdio unless --transport http)
+       posthog-replay-mcp doctor [options]  check the key, host, scopes and PostHog's throttle, then exit
 
-MCP server for PostHog session recordings and projects.
+MCP server for PostHog session recordings and projects. On/off settings take 1/true/yes/on or
+0/false/no/off; a value a setting does not accept stops the start (exit 2), naming it.
+Every setting: docs/configuration.md.
 
 Options:
   --sandbox                 run against the embedded demo upstream (no PostHog account needed)
   --sandbox-api today|2024  the PostHog the sandbox imitates: today's Cloud (default) or the
                             2024 API (env POSTHOG_SANDBOX_API)
-  --read-only               register only read-only tools (env POSTHOG_READ_ONLY=1)
+  --read-only               register only read-only tools (env POSTHOG_READ_ONLY=on)
   --no-confirm              do not ask the user before deletes and project changes
                             (env POSTHOG_CONFIRM_DESTRUCTIVE=0), for unattended agents
   --toolsets LIST           comma list of: ${TOOLSETS.join(', ')} (env POSTHOG_TOOLSETS)
@@ -97,7 +101,7 @@ Options:
 
 Environment:
   POSTHOG_PERSONAL_API_KEY  personal API key (required unless --sandbox or HTTP per-user keys)
-  POSTHOG_HOST              us | eu | https://your-posthog.example.com (default us)
+  POSTHOG_HOST              us | eu | https://posthog.example.com (default us)
   POSTHOG_PROJECT_ID        default project for recording tools (a number or @current)
   POSTHOG_TIMEOUT_MS        upstream request timeout in ms (default 30000)
   POSTHOG_MAX_RESPONSE_BYTES  largest JSON answer read from PostHog (default 8388608, 8 MiB)
@@ -108,7 +112,7 @@ Environment:
                             free | paid | enterprise | e.g. 12/min,60/h (paced up front) | off
   POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots/triage may wait for that throttle (default 40000)
   POSTHOG_MAX_CONCURRENCY_PER_KEY  upstream requests in flight per API key (default 8)
-  POSTHOG_SANDBOX=1         same as --sandbox
+  POSTHOG_SANDBOX=on        same as --sandbox
 
 HTTP transport:
   Without POSTHOG_PERSONAL_API_KEY, each caller sends its own PostHog personal API key as
@@ -128,144 +132,328 @@ Digest cache:
   MCP_DIGEST_CACHE_TTL_S    how long a digest is kept, in seconds (default 86400)
 `;
 
-export type CliAction = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
+export type CliAction = { kind: 'run'; config: Config } | { kind: 'doctor'; config: Config } | { kind: 'help' } | { kind: 'version' };
+
+/**
+ * The commands besides serving (a positional word before the options).
+ * `doctor` checks the key, host, scopes and PostHog's throttle, prints a pass/fail list and exits.
+ */
+export const COMMANDS = ['doctor'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Every setting, in one table: where it is read from (variable, flag), what it accepts, its
+// default. A setting is added with one entry here and one field in configSchema; the test that
+// walks this table (test/unit/config.test.ts) then refuses a bad value for it, and checks that
+// --help and docs/configuration.md name it.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Thrown by a setting's parser: the value is not one it accepts (`message`, when given, says why
+ * or what was meant). `public`: a secret setting's value that is no secret (a documented
+ * placeholder), so it may be shown.
+ */
+export class Refused extends Error {
+  constructor(
+    message?: string,
+    readonly isPublic = false,
+  ) {
+    super(message);
+  }
+}
+
+export interface Setting<T> {
+  /** Environment variable. */
+  env?: string;
+  /** Command-line flag. */
+  flag?: string;
+  /** For an on/off flag: the value its presence sets (the flag takes no argument). */
+  flagValue?: T;
+  /** What the setting accepts, in words, for errors, --help and docs. */
+  accepted: string;
+  fallback: T;
+  /** Reads a non-empty value; throws Refused for anything it does not accept. */
+  parse: (raw: string, warn: (message: string) => void) => T;
+  /** Never echoed in errors (a key, a token, a URL that may hold a password). */
+  secret?: boolean;
+  /** The flags under which the setting takes effect, when not always (for docs and the table's test). */
+  appliesWith?: readonly string[];
+}
+
+function setting<T>(spec: Setting<T>): Setting<T> {
+  return spec;
+}
+
+const YES = ['1', 'true', 'yes', 'on'];
+const NO = ['0', 'false', 'no', 'off'];
+
+/** On/off: 1/true/yes/on or 0/false/no/off in any case, nothing else (a safety switch must not read "maybe" as off). */
+function onOff(fallback: boolean): Pick<Setting<boolean>, 'accepted' | 'fallback' | 'parse'> {
+  return {
+    accepted: '1, true, yes, on or 0, false, no, off (any case)',
+    fallback,
+    parse: (raw) => {
+      const word = raw.toLowerCase();
+      if (YES.includes(word)) return true;
+      if (NO.includes(word)) return false;
+      throw new Refused();
+    },
+  };
+}
+
+function wholeNumber(fallback: number, min: number, max: number, unit = ''): Pick<Setting<number>, 'accepted' | 'fallback' | 'parse'> {
+  return {
+    accepted: `a whole number from ${min} to ${max}${unit}`,
+    fallback,
+    parse: (raw) => {
+      if (!/^\d{1,16}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new Refused();
+      return Number(raw);
+    },
+  };
+}
+
+function oneOf<const T extends string>(values: readonly T[], fallback: T): Pick<Setting<T>, 'accepted' | 'fallback' | 'parse'> {
+  return {
+    accepted: values.map((v) => `"${v}"`).join(' or '),
+    fallback,
+    parse: (raw) => {
+      const hit = values.find((v) => v === raw.toLowerCase());
+      if (hit === undefined) throw new Refused(didYouMean(raw, values));
+      return hit;
+    },
+  };
+}
+
+export const SETTINGS = {
+  apiKey: setting<string | undefined>({
+    env: 'POSTHOG_PERSONAL_API_KEY',
+    secret: true,
+    accepted: 'a PostHog personal API key (phx_…)',
+    fallback: undefined,
+    parse: parseApiKey,
+  }),
+  baseUrl: setting<string>({ env: 'POSTHOG_HOST', accepted: 'us, eu, or a URL with its scheme like https://posthog.example.com', fallback: CLOUD_HOSTS.us!, parse: resolveHost }),
+  defaultProjectId: setting<string | undefined>({
+    env: 'POSTHOG_PROJECT_ID',
+    accepted: 'a project number (e.g. 12345) or @current',
+    fallback: undefined,
+    parse: (raw) => {
+      if (!PROJECT_ID_PATTERN.test(raw)) throw new Refused();
+      return raw;
+    },
+  }),
+  readOnly: setting({ env: 'POSTHOG_READ_ONLY', flag: '--read-only', flagValue: true, ...onOff(false) }),
+  toolsets: setting<Toolset[]>({ env: 'POSTHOG_TOOLSETS', flag: '--toolsets', accepted: `a comma list of ${TOOLSETS.join(', ')}`, fallback: [...TOOLSETS], parse: parseToolsets }),
+  sandbox: setting({ env: 'POSTHOG_SANDBOX', flag: '--sandbox', flagValue: true, ...onOff(false) }),
+  sandboxApi: setting({ env: 'POSTHOG_SANDBOX_API', flag: '--sandbox-api', appliesWith: ['--sandbox'], ...oneOf(['today', '2024'], 'today') }),
+  confirmDestructive: setting({ env: 'POSTHOG_CONFIRM_DESTRUCTIVE', flag: '--no-confirm', flagValue: false, ...onOff(true) }),
+  timeoutMs: setting({ env: 'POSTHOG_TIMEOUT_MS', ...wholeNumber(30_000, 100, 600_000, ' (ms)') }),
+  maxResponseBytes: setting({ env: 'POSTHOG_MAX_RESPONSE_BYTES', ...wholeNumber(8 * 1024 * 1024, 1024, 1024 * 1024 * 1024, ' (bytes)') }),
+  maxConcurrencyPerKey: setting({ env: 'POSTHOG_MAX_CONCURRENCY_PER_KEY', ...wholeNumber(8, 1, 1_000) }),
+  replayRates: setting<ReplayPolicy>({
+    env: 'POSTHOG_REPLAY_RATE_LIMITS',
+    accepted: 'auto, free, paid, enterprise, off, or a list like 12/min,60/h',
+    fallback: 'auto',
+    parse: (raw) => parseReplayPolicy(raw) ?? refuse(didYouMean(raw, ['auto', ...Object.keys(PLAN_RATES)])),
+  }),
+  callMaxRequests: setting({ env: 'POSTHOG_CALL_MAX_REQUESTS', ...wholeNumber(100, 1, 100_000) }),
+  callTimeoutMs: setting({ env: 'POSTHOG_CALL_TIMEOUT_MS', ...wholeNumber(120_000, 1_000, 3_600_000, ' (ms)') }),
+  // 40 s: a call that waits still answers within an MCP client's default 60 s request timeout (budget.ts).
+  throttleWaitMs: setting({ env: 'POSTHOG_THROTTLE_WAIT_MS', ...wholeNumber(DEFAULT_CALL_LIMITS.throttleWaitMs, 0, 3_600_000, ' (ms)') }),
+  transport: setting({ flag: '--transport', ...oneOf(['stdio', 'http'], 'stdio') }),
+  port: setting({ flag: '--port', appliesWith: ['--transport', 'http'], ...wholeNumber(3000, 0, 65_535) }),
+  bindHost: setting<string>({
+    flag: '--host',
+    appliesWith: ['--transport', 'http'],
+    accepted: 'an address or host name to listen on, like 127.0.0.1, 0.0.0.0, :: or localhost',
+    fallback: '127.0.0.1',
+    parse: (raw) => (BIND_HOST.test(raw) ? raw : refuse()),
+  }),
+  cacheTarget: setting<string>({
+    env: 'MCP_DIGEST_CACHE',
+    flag: '--cache',
+    secret: true,
+    accepted: 'memory, off, or a redis:// (or rediss://) URL',
+    fallback: 'memory',
+    parse: (raw) => (raw === 'memory' || raw === 'off' || /^rediss?:\/\/[^\s]+$/i.test(raw) ? raw : refuse(didYouMean(raw, ['memory', 'off']))),
+  }),
+  cacheMb: setting({ env: 'MCP_DIGEST_CACHE_MB', ...wholeNumber(64, 1, 16_384, ' (MiB)') }),
+  cacheTtlS: setting({ env: 'MCP_DIGEST_CACHE_TTL_S', ...wholeNumber(86_400, 1, 30 * 86_400, ' (seconds)') }),
+  authToken: setting<string | undefined>({
+    env: 'MCP_AUTH_TOKEN',
+    secret: true,
+    appliesWith: ['--transport', 'http'],
+    accepted: '16 to 512 printable characters without spaces (e.g. the output of `openssl rand -hex 32`)',
+    fallback: undefined,
+    parse: (raw) => (/^[\x21-\x7e]{16,512}$/.test(raw) ? raw : refuse()),
+  }),
+  allowedHosts: setting<string[] | undefined>({
+    env: 'MCP_ALLOWED_HOSTS',
+    flag: '--allowed-hosts',
+    appliesWith: ['--transport', 'http'],
+    accepted: 'host names or addresses with an optional port, comma-separated (e.g. mcp.example.com,127.0.0.1:3000), or * for any',
+    fallback: undefined,
+    parse: parseAllowedHosts,
+  }),
+  allowedOrigins: setting<string[]>({
+    env: 'MCP_ALLOWED_ORIGINS',
+    flag: '--allowed-origins',
+    appliesWith: ['--transport', 'http'],
+    accepted: 'origins like https://app.example.com, comma-separated',
+    fallback: [],
+    parse: parseAllowedOrigins,
+  }),
+  maxConcurrency: setting({ env: 'MCP_MAX_CONCURRENCY', appliesWith: ['--transport', 'http'], ...wholeNumber(64, 1, 100_000) }),
+  maxConcurrencyPerUser: setting({ env: 'MCP_MAX_CONCURRENCY_PER_USER', appliesWith: ['--transport', 'http'], ...wholeNumber(16, 1, 100_000) }),
+  maxQueuePerUser: setting({ env: 'MCP_MAX_QUEUE_PER_USER', appliesWith: ['--transport', 'http'], ...wholeNumber(64, 0, 100_000) }),
+  queueTimeoutMs: setting({ env: 'MCP_QUEUE_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(30_000, 100, 600_000, ' (ms)') }),
+  shutdownTimeoutMs: setting({ env: 'MCP_SHUTDOWN_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(10_000, 0, 600_000, ' (ms)') }),
+};
+
+type SettingValues = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends Setting<infer T> ? T : never };
+
+function refuse(message?: string): never {
+  throw new Refused(message);
+}
+
+type Flags = Record<string, string | boolean | undefined>;
+
+/** One setting's value: the flag over the variable over the default. Both are checked when both are given. */
+function readSetting<T>(spec: Setting<T>, flags: Flags, env: Env, warn: (message: string) => void): T {
+  let value = spec.fallback;
+  const fromEnv = spec.env === undefined ? undefined : nonEmpty(env[spec.env]);
+  if (fromEnv !== undefined) value = parseAs(spec, spec.env!, fromEnv, warn);
+  const fromFlag = spec.flag === undefined ? undefined : flags[spec.flag.slice(2)];
+  if (spec.flagValue !== undefined) {
+    if (fromFlag === true) value = spec.flagValue;
+  } else if (typeof fromFlag === 'string') {
+    value = parseAs(spec, spec.flag!, fromFlag.trim(), warn);
+  }
+  return value;
+}
+
+function parseAs<T>(spec: Setting<T>, name: string, raw: string, warn: (message: string) => void): T {
+  try {
+    if (raw === '') throw new Refused('It is empty.');
+    return spec.parse(raw, warn);
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    const got = spec.secret && !error.isPublic ? 'a value not shown here (it is a secret)' : `"${raw.length > 80 ? `${raw.slice(0, 79)}…` : raw}"`;
+    throw new ConfigurationError(`${name} must be ${spec.accepted}; got ${got}.${error.message ? ` ${error.message}` : ''}`);
+  }
+}
+
+/** The options parseArgs knows: every setting's flag, plus help and version. */
+function flagOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } };
+  for (const spec of Object.values(SETTINGS) as Setting<unknown>[]) {
+    if (spec.flag) options[spec.flag.slice(2)] = { type: spec.flagValue === undefined ? 'string' : 'boolean' };
+  }
+  return options;
+}
 
 /** Parses flags and environment once. Throws ConfigurationError with a one-line message. */
 export function parseCli(argv: readonly string[], env: Env): CliAction {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        sandbox: { type: 'boolean' },
-        'sandbox-api': { type: 'string' },
-        'read-only': { type: 'boolean' },
-        'no-confirm': { type: 'boolean' },
-        cache: { type: 'string' },
-        toolsets: { type: 'string' },
-        transport: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allowed-hosts': { type: 'string' },
-        'allowed-origins': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: flagOptions() });
   } catch (err) {
     // parseArgs echoes the offending argument; a key passed as a flag would be printed, so strip values.
     const message = err instanceof Error ? err.message.replace(/'[^']*'/g, (m) => (m.length > 40 ? "'…'" : m)) : String(err);
     throw new ConfigurationError(`${message}. Run with --help for the options. (The API key is read only from POSTHOG_PERSONAL_API_KEY.)`);
   }
-  const flags = parsed.values;
+  const flags = parsed.values as Flags;
   if (flags.help) return { kind: 'help' };
   if (flags.version) return { kind: 'version' };
+  const command = parseCommand(parsed.positionals);
 
   const warnings: string[] = [];
-  const sandbox = flags.sandbox === true || isTruthy(env.POSTHOG_SANDBOX);
-  const transport = flags.transport ?? 'stdio';
-  if (transport !== 'stdio' && transport !== 'http') {
-    throw new ConfigurationError(`--transport must be "stdio" or "http", got "${transport}".`);
+  const warn = (message: string) => void warnings.push(message);
+  const sandbox = readSetting(SETTINGS.sandbox, flags, env, warn);
+  const values = {} as Record<string, unknown>;
+  for (const [name, spec] of Object.entries(SETTINGS) as Array<[keyof typeof SETTINGS, Setting<unknown>]>) {
+    // The sandbox brings its own key: one left in a config (even the placeholder) is not read.
+    if (name === 'apiKey' && sandbox) {
+      if (nonEmpty(env.POSTHOG_PERSONAL_API_KEY) !== undefined) warn('POSTHOG_PERSONAL_API_KEY is ignored with --sandbox (the sandbox has its own key).');
+      continue;
+    }
+    values[name] = readSetting(spec, flags, env, warn);
   }
+  const v = values as SettingValues;
 
-  const apiKey = nonEmpty(env.POSTHOG_PERSONAL_API_KEY);
-  if (apiKey !== undefined && /\s/.test(apiKey)) {
-    throw new ConfigurationError('POSTHOG_PERSONAL_API_KEY contains whitespace; paste the key alone (it starts with phx_).');
-  }
-  if (!sandbox && apiKey === undefined && transport === 'stdio') {
+  if (!sandbox && v.apiKey === undefined && (v.transport === 'stdio' || command === 'doctor')) {
     throw new ConfigurationError(
       'POSTHOG_PERSONAL_API_KEY is not set. Create a personal API key in PostHog (Settings → Personal API keys, scopes session_recording, project and query:read) or run with --sandbox (or POSTHOG_SANDBOX=1; "Demo mode" in the MCP Bundle) to try the demo data.',
     );
   }
-
-  const baseUrl = sandbox ? 'http://127.0.0.1' : resolveHost(nonEmpty(env.POSTHOG_HOST), warnings);
-  const sandboxApi = parseSandboxApi(stringFlag(flags['sandbox-api']), nonEmpty(env.POSTHOG_SANDBOX_API), sandbox, warnings);
-
-  const defaultProjectId = nonEmpty(env.POSTHOG_PROJECT_ID);
-  if (defaultProjectId !== undefined && !PROJECT_ID_PATTERN.test(defaultProjectId)) {
-    throw new ConfigurationError(`POSTHOG_PROJECT_ID must be a project number or "@current", got "${defaultProjectId}".`);
+  if (!sandbox && (flags['sandbox-api'] !== undefined || nonEmpty(env.POSTHOG_SANDBOX_API) !== undefined)) {
+    if (flags['sandbox-api'] !== undefined) throw new ConfigurationError('--sandbox-api only applies with --sandbox.');
+    warn('POSTHOG_SANDBOX_API is ignored without --sandbox.');
   }
-
-  const toolsetList = flags.toolsets ?? nonEmpty(env.POSTHOG_TOOLSETS);
-  const toolsets = toolsetList === undefined ? [...TOOLSETS] : parseToolsets(toolsetList);
-
-  const timeoutMs = parseInteger(env.POSTHOG_TIMEOUT_MS, 'POSTHOG_TIMEOUT_MS', 30_000, 100, 600_000);
-  const upstream = parseUpstreamSettings(env);
-  const cache = parseCacheSettings(stringFlag(flags.cache), env);
-  const port = parseInteger(flags.port, '--port', 3000, 0, 65_535);
-  const bindHost = flags.host?.trim() || '127.0.0.1';
-  const http = parseHttpSettings(flags, env, { transport, bindHost, serverHasKey: sandbox || apiKey !== undefined, sandbox }, warnings);
+  const http = checkHttpAccess(v, { serverHasKey: sandbox || v.apiKey !== undefined, sandbox }, warn);
 
   const config = configSchema.parse({
-    apiKey,
-    baseUrl,
-    defaultProjectId,
-    readOnly: flags['read-only'] === true || isTruthy(env.POSTHOG_READ_ONLY),
-    toolsets,
-    timeoutMs,
-    transport,
-    port,
-    bindHost,
+    apiKey: v.apiKey,
+    baseUrl: sandbox ? 'http://127.0.0.1' : v.baseUrl,
+    defaultProjectId: v.defaultProjectId,
+    readOnly: v.readOnly,
+    toolsets: v.toolsets,
+    timeoutMs: v.timeoutMs,
+    transport: v.transport,
+    port: v.port,
+    bindHost: v.bindHost,
     sandbox,
-    sandboxApi,
-    upstream,
-    cache,
-    confirmDestructive: flags['no-confirm'] !== true && parseSwitch(env.POSTHOG_CONFIRM_DESTRUCTIVE, 'POSTHOG_CONFIRM_DESTRUCTIVE', true),
+    sandboxApi: v.sandboxApi,
+    upstream: {
+      maxResponseBytes: v.maxResponseBytes,
+      maxConcurrencyPerKey: v.maxConcurrencyPerKey,
+      replayRates: v.replayRates,
+      callMaxRequests: v.callMaxRequests,
+      callTimeoutMs: v.callTimeoutMs,
+      throttleWaitMs: v.throttleWaitMs,
+    },
+    cache: { target: v.cacheTarget, maxMb: v.cacheMb, ttlMs: v.cacheTtlS * 1000 },
+    confirmDestructive: v.confirmDestructive,
     http,
     warnings,
   });
-  return { kind: 'run', config };
+  return command === 'doctor' ? { kind: 'doctor', config } : { kind: 'run', config };
 }
 
-/** --sandbox-api / POSTHOG_SANDBOX_API: only meaningful with --sandbox. */
-function parseSandboxApi(flag: string | undefined, envValue: string | undefined, sandbox: boolean, warnings: string[]): 'today' | '2024' {
-  const value = flag ?? envValue;
-  if (value === undefined) return 'today';
-  const name = flag !== undefined ? '--sandbox-api' : 'POSTHOG_SANDBOX_API';
-  if (value !== 'today' && value !== '2024') throw new ConfigurationError(`${name} must be "today" or "2024", got "${value.slice(0, 40)}".`);
-  if (!sandbox) {
-    if (flag !== undefined) throw new ConfigurationError('--sandbox-api only applies with --sandbox.');
-    warnings.push('POSTHOG_SANDBOX_API is ignored without --sandbox.');
+function parseCommand(positionals: readonly string[]): 'serve' | (typeof COMMANDS)[number] {
+  if (positionals.length === 0) return 'serve';
+  const [word, ...rest] = positionals;
+  const command = COMMANDS.find((c) => c === word);
+  if (command === undefined || rest.length > 0) {
+    const shown = positionals.join(' ');
+    throw new ConfigurationError(`Unknown command "${shown.length > 40 ? `${shown.slice(0, 39)}…` : shown}": the only command is ${COMMANDS.join(', ')} (or none, to serve). Run with --help for the options.`);
   }
-  return value;
+  return command;
 }
 
-/** --cache / MCP_DIGEST_CACHE: memory, off, or a Redis URL (never echoed: it may hold a password). */
-function parseCacheSettings(flag: string | undefined, env: Env): Config['cache'] {
-  const target = (flag ?? nonEmpty(env.MCP_DIGEST_CACHE) ?? 'memory').trim();
-  const name = flag !== undefined ? '--cache' : 'MCP_DIGEST_CACHE';
-  if (target !== 'memory' && target !== 'off' && !/^rediss?:\/\/[^\s]+$/i.test(target)) {
-    throw new ConfigurationError(`${name} must be "memory", "off" or a redis:// (or rediss://) URL.`);
+/** A personal API key as PostHog issues it, or a warning when its shape is unfamiliar. */
+function parseApiKey(raw: string, warn: (message: string) => void): string {
+  if (PLACEHOLDER_KEYS.some((p) => p.test(raw))) {
+    const documented = raw === DOCUMENTED_PLACEHOLDER;
+    throw new Refused(
+      `It is ${documented ? 'the placeholder from the README and mcp.json' : `a placeholder like the README's (${DOCUMENTED_PLACEHOLDER})`}: replace it with a personal API key from PostHog (Settings → Personal API keys), or run with --sandbox to try the demo data.`,
+      documented,
+    );
   }
-  return {
-    target,
-    maxMb: parseInteger(env.MCP_DIGEST_CACHE_MB, 'MCP_DIGEST_CACHE_MB', 64, 1, 16_384),
-    ttlMs: parseInteger(env.MCP_DIGEST_CACHE_TTL_S, 'MCP_DIGEST_CACHE_TTL_S', 86_400, 1, 30 * 86_400) * 1000,
-  };
+  if (/\s/.test(raw)) refuse('It contains whitespace: paste the key alone (it starts with phx_).');
+  if (/^phc_/i.test(raw)) refuse('It is a project API key (phc_…), which only sends events: this server reads recordings and needs a personal API key (phx_…, Settings → Personal API keys).');
+  if (!/^[A-Za-z0-9_.-]{1,512}$/.test(raw)) refuse('It holds characters no PostHog key has (keys are letters, digits, _ and -).');
+  // pha_: an OAuth access token, which PostHog also takes as Bearer.
+  if (!/^ph[xa]_[A-Za-z0-9_-]{8,}$/.test(raw)) warn('POSTHOG_PERSONAL_API_KEY does not look like a PostHog personal API key (phx_ followed by letters and digits); if calls fail with 401, check it.');
+  return raw;
 }
 
-function parseUpstreamSettings(env: Env): Config['upstream'] {
-  const ratesText = nonEmpty(env.POSTHOG_REPLAY_RATE_LIMITS) ?? 'auto';
-  const replayRates = parseReplayPolicy(ratesText);
-  if (!replayRates) {
-    throw new ConfigurationError(`POSTHOG_REPLAY_RATE_LIMITS must be auto, free, paid, enterprise, off, or a list like "12/min,60/h"; got "${ratesText.slice(0, 80)}".`);
-  }
-  return {
-    maxResponseBytes: parseInteger(env.POSTHOG_MAX_RESPONSE_BYTES, 'POSTHOG_MAX_RESPONSE_BYTES', 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    maxConcurrencyPerKey: parseInteger(env.POSTHOG_MAX_CONCURRENCY_PER_KEY, 'POSTHOG_MAX_CONCURRENCY_PER_KEY', 8, 1, 1_000),
-    replayRates,
-    callMaxRequests: parseInteger(env.POSTHOG_CALL_MAX_REQUESTS, 'POSTHOG_CALL_MAX_REQUESTS', 100, 1, 100_000),
-    callTimeoutMs: parseInteger(env.POSTHOG_CALL_TIMEOUT_MS, 'POSTHOG_CALL_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
-    // 40 s: a call that waits still answers within an MCP client's default 60 s request timeout (budget.ts).
-    throttleWaitMs: parseInteger(env.POSTHOG_THROTTLE_WAIT_MS, 'POSTHOG_THROTTLE_WAIT_MS', DEFAULT_CALL_LIMITS.throttleWaitMs, 0, 3_600_000),
-  };
-}
+const DOCUMENTED_PLACEHOLDER = 'phx_your_personal_api_key';
+const PLACEHOLDER_KEYS = [/^phx_your_personal_api_key$/i, /your[_-]?(personal[_-]?)?(api[_-]?)?key/i, /^<.*>$/, /^phx_(x+|\.\.\.|…)$/i];
+
+/** A bind address: a host name, IPv4, or IPv6 with or without brackets. */
+const BIND_HOST = /^([a-z0-9]([a-z0-9.-]*[a-z0-9])?|\[?[0-9a-f:.]*:[0-9a-f:.]*\]?)$/i;
 
 interface HttpContext {
-  transport: 'stdio' | 'http';
-  bindHost: string;
   /** The server calls PostHog with a key of its own (POSTHOG_PERSONAL_API_KEY or the sandbox's). */
   serverHasKey: boolean;
   sandbox: boolean;
@@ -277,42 +465,34 @@ interface HttpContext {
  * Without its own key, each caller's PostHog key is its credential (PostHog checks it), so a
  * token would only compete with that key for the one Authorization header: we refuse the mix.
  */
-function parseHttpSettings(flags: Record<string, string | boolean | undefined>, env: Env, context: HttpContext, warnings: string[]): Config['http'] {
-  const authToken = nonEmpty(env.MCP_AUTH_TOKEN);
-  const hostList = stringFlag(flags['allowed-hosts']) ?? nonEmpty(env.MCP_ALLOWED_HOSTS);
-  const originList = stringFlag(flags['allowed-origins']) ?? nonEmpty(env.MCP_ALLOWED_ORIGINS);
+function checkHttpAccess(v: SettingValues, context: HttpContext, warn: (message: string) => void): Config['http'] {
   const settings: Config['http'] = {
-    authToken,
-    allowedHosts: hostList === undefined ? undefined : parseAllowedHosts(hostList),
-    allowedOrigins: originList === undefined ? [] : parseAllowedOrigins(originList),
-    maxConcurrency: parseInteger(env.MCP_MAX_CONCURRENCY, 'MCP_MAX_CONCURRENCY', 64, 1, 100_000),
-    maxConcurrencyPerUser: parseInteger(env.MCP_MAX_CONCURRENCY_PER_USER, 'MCP_MAX_CONCURRENCY_PER_USER', 16, 1, 100_000),
-    maxQueuePerUser: parseInteger(env.MCP_MAX_QUEUE_PER_USER, 'MCP_MAX_QUEUE_PER_USER', 64, 0, 100_000),
-    queueTimeoutMs: parseInteger(env.MCP_QUEUE_TIMEOUT_MS, 'MCP_QUEUE_TIMEOUT_MS', 30_000, 100, 600_000),
-    shutdownTimeoutMs: parseInteger(env.MCP_SHUTDOWN_TIMEOUT_MS, 'MCP_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    authToken: v.authToken,
+    allowedHosts: v.allowedHosts,
+    allowedOrigins: v.allowedOrigins,
+    maxConcurrency: v.maxConcurrency,
+    maxConcurrencyPerUser: v.maxConcurrencyPerUser,
+    maxQueuePerUser: v.maxQueuePerUser,
+    queueTimeoutMs: v.queueTimeoutMs,
+    shutdownTimeoutMs: v.shutdownTimeoutMs,
   };
-  if (context.transport !== 'http') {
-    if (authToken !== undefined) warnings.push('MCP_AUTH_TOKEN is ignored in stdio mode (it protects --transport http).');
+  if (v.transport !== 'http') {
+    if (v.authToken !== undefined) warn('MCP_AUTH_TOKEN is ignored in stdio mode (it protects --transport http).');
     return settings;
   }
-  if (authToken !== undefined) {
-    if (!/^[\x21-\x7e]{16,512}$/.test(authToken)) {
-      throw new ConfigurationError('MCP_AUTH_TOKEN must be 16 to 512 printable characters without spaces (e.g. the output of `openssl rand -hex 32`).');
-    }
-    if (!context.serverHasKey) {
-      throw new ConfigurationError(
-        'MCP_AUTH_TOKEN is set but POSTHOG_PERSONAL_API_KEY is not: without a server key each caller sends its own PostHog key as the Bearer credential, so there is no room for a token. Set both (shared key behind a token) or unset MCP_AUTH_TOKEN (per-user keys).',
-      );
-    }
-  }
-  if (context.serverHasKey && authToken === undefined && !isLoopbackHost(context.bindHost)) {
-    const key = context.sandbox ? 'the sandbox key' : 'the server\'s POSTHOG_PERSONAL_API_KEY';
+  if (v.authToken !== undefined && !context.serverHasKey) {
     throw new ConfigurationError(
-      `Refusing to listen on ${context.bindHost} (not a loopback address) with ${key} and no MCP_AUTH_TOKEN: anyone who reaches it could use the key. Set MCP_AUTH_TOKEN, or unset POSTHOG_PERSONAL_API_KEY so each caller sends its own key, or use --host 127.0.0.1.`,
+      'MCP_AUTH_TOKEN is set but POSTHOG_PERSONAL_API_KEY is not: without a server key each caller sends its own PostHog key as the Bearer credential, so there is no room for a token. Set both (shared key behind a token) or unset MCP_AUTH_TOKEN (per-user keys).',
     );
   }
-  if (settings.allowedHosts === undefined && !isLoopbackHost(context.bindHost)) {
-    warnings.push(`listening on ${context.bindHost} with no MCP_ALLOWED_HOSTS: any Host header is accepted (every call still needs a Bearer credential). Set MCP_ALLOWED_HOSTS to the names clients use.`);
+  if (context.serverHasKey && v.authToken === undefined && !isLoopbackHost(v.bindHost)) {
+    const key = context.sandbox ? 'the sandbox key' : 'the server\'s POSTHOG_PERSONAL_API_KEY';
+    throw new ConfigurationError(
+      `Refusing to listen on ${v.bindHost} (not a loopback address) with ${key} and no MCP_AUTH_TOKEN: anyone who reaches it could use the key. Set MCP_AUTH_TOKEN, or unset POSTHOG_PERSONAL_API_KEY so each caller sends its own key, or use --host 127.0.0.1.`,
+    );
+  }
+  if (settings.allowedHosts === undefined && !isLoopbackHost(v.bindHost)) {
+    warn(`listening on ${v.bindHost} with no MCP_ALLOWED_HOSTS: any Host header is accepted (every call still needs a Bearer credential). Set MCP_ALLOWED_HOSTS to the names clients use.`);
   }
   return settings;
 }
@@ -328,14 +508,15 @@ const HOST_ENTRY = /^(\*|\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:\d{1,5
 function parseAllowedHosts(list: string): string[] {
   const entries = splitList(list);
   const bad = entries.filter((e) => !HOST_ENTRY.test(e) || (e.startsWith('*') && e !== '*'));
-  if (bad.length > 0 || entries.length === 0) {
-    throw new ConfigurationError(`MCP_ALLOWED_HOSTS/--allowed-hosts takes host names or addresses with an optional port (e.g. mcp.example.com,127.0.0.1:3000, or * for any); got "${bad.join('", "') || list}".`);
-  }
+  if (entries.length === 0) refuse();
+  if (bad.length > 0) refuse(`Not accepted: "${bad.join('", "')}".`);
   return entries;
 }
 
 function parseAllowedOrigins(list: string): string[] {
-  return splitList(list).map((entry) => {
+  const entries = splitList(list);
+  if (entries.length === 0) refuse();
+  return entries.map((entry) => {
     let url: URL | undefined;
     try {
       url = new URL(entry);
@@ -343,7 +524,7 @@ function parseAllowedOrigins(list: string): string[] {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
-      throw new ConfigurationError(`MCP_ALLOWED_ORIGINS/--allowed-origins takes origins like https://app.example.com; got "${entry}".`);
+      refuse(`Not an origin: "${entry}".`);
     }
     return url.origin;
   });
@@ -356,33 +537,30 @@ function splitList(list: string): string[] {
     .filter(Boolean);
 }
 
-function stringFlag(value: string | boolean | undefined): string | undefined {
-  return typeof value === 'string' ? nonEmpty(value) : undefined;
-}
-
-/** `us`/`eu` shorthands, bare host names, ingestion hosts mapped to their app host. */
-export function resolveHost(raw: string | undefined, warnings: string[]): string {
-  if (raw === undefined) return CLOUD_HOSTS.us!;
+/**
+ * `us`/`eu` shorthands and URLs; ingestion hosts mapped to their app host. A host without its
+ * scheme is refused with the form to write: guessing https would hide a typo of a region name.
+ */
+export function resolveHost(raw: string, warn: (message: string) => void): string {
   const shorthand = CLOUD_HOSTS[raw.toLowerCase()];
   if (shorthand) return shorthand;
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    const near = didYouMean(raw, Object.keys(CLOUD_HOSTS));
+    refuse(near || (/^[\w.-]+(:\d+)?(\/\S*)?$/.test(raw) ? `Write the scheme too: https://${raw.replace(/\/+$/, '')}` : ''));
+  }
   let url: URL;
   try {
-    url = new URL(withScheme);
+    url = new URL(raw);
   } catch {
-    throw new ConfigurationError(`POSTHOG_HOST is not a valid URL: "${raw}". Use us, eu, or e.g. https://posthog.example.com.`);
+    refuse('It is not a valid URL.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigurationError(`POSTHOG_HOST must be an http(s) URL, got "${raw}".`);
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new ConfigurationError(`POSTHOG_HOST must be a plain base URL without credentials, query or fragment, got "${raw}".`);
-  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('Only http and https are served.');
+  if (url.username || url.password || url.search || url.hash) refuse('Give the plain base URL: no credentials, query or fragment.');
   const ingestion = /^([a-z0-9-]+)\.i\.posthog\.com$/i.exec(url.hostname);
   if (ingestion) {
     const region = ingestion[1]!.toLowerCase().replace(/-assets$/, '');
     const appHost = `https://${region}.posthog.com`;
-    warnings.push(`POSTHOG_HOST ${url.hostname} is an ingestion host, which does not serve the REST API; using ${appHost} instead.`);
+    warn(`POSTHOG_HOST ${url.hostname} is an ingestion host, which does not serve the REST API; using ${appHost} instead.`);
     return appHost;
   }
   const basePath = url.pathname.replace(/\/+$/, '').replace(/\/api$/, '');
@@ -391,21 +569,10 @@ export function resolveHost(raw: string | undefined, warnings: string[]): string
 
 function parseToolsets(list: string): Toolset[] {
   const names = splitList(list);
+  if (names.length === 0) refuse();
   const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
-  if (unknown.length > 0) {
-    throw new ConfigurationError(`Unknown toolset "${unknown.join('", "')}"; valid toolsets are: ${TOOLSETS.join(', ')}.`);
-  }
-  if (names.length === 0) throw new ConfigurationError(`--toolsets/POSTHOG_TOOLSETS is empty; valid toolsets are: ${TOOLSETS.join(', ')}.`);
+  if (unknown.length > 0) refuse(`Unknown toolset "${unknown.join('", "')}".${unknown.map((u) => didYouMean(u, TOOLSETS)).filter(Boolean).map((s) => ` ${s}`).join('')}`);
   return [...new Set(names)] as Toolset[];
-}
-
-function parseInteger(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  const value = nonEmpty(raw);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new ConfigurationError(`${name} must be a whole number from ${min} to ${max}, got "${value}".`);
-  }
-  return Number(value);
 }
 
 /**
@@ -415,17 +582,4 @@ function parseInteger(raw: string | undefined, name: string, fallback: number, m
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed && !/^\$\{user_config\.[^}]*\}$/.test(trimmed) ? trimmed : undefined;
-}
-
-/** On/off settings that default to on: 0/false/no/off turn them off. */
-function parseSwitch(raw: string | undefined, name: string, fallback: boolean): boolean {
-  const value = nonEmpty(raw)?.toLowerCase();
-  if (value === undefined) return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new ConfigurationError(`${name} must be 1/true/yes/on or 0/false/no/off, got "${value}".`);
-}
-
-function isTruthy(value: string | undefined): boolean {
-  return ['1', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
 }

@@ -2,7 +2,7 @@ import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { DigestCache } from './cache/index.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
@@ -53,6 +53,17 @@ Deleting recordings or projects is permanent: only do it when the user asks for 
 /** Tools this configuration exposes: read-only mode and toolsets come from each tool's own annotations and group. */
 export function selectTools(settings: ServerSettings): AnyToolDefinition[] {
   return ALL_TOOLS.filter((tool) => settings.toolsets.includes(tool.toolset) && (!settings.readOnly || tool.annotations.readOnlyHint));
+}
+
+/**
+ * How many tools a client's model is shown: all selected ones, less the app-only tools a host
+ * with MCP Apps keeps for its player (and a client without MCP Apps is never shown). The start-up
+ * banner counts these, so it says what the user sees in the client.
+ */
+export function toolCounts(settings: ServerSettings): { model: number; appOnly: number } {
+  const selected = selectTools(settings);
+  const model = forClient(selected, {}).length;
+  return { model, appOnly: selected.length - model };
 }
 
 export function createServer({ client, ...rest }: ServerDependencies): McpServer {
@@ -153,14 +164,14 @@ async function startTask(
 ): Promise<CreateTaskResult> {
   if (!tasks || !TASK_TOOLS.has(params.name) || !registered.has(params.name)) {
     const which = tasks ? [...TASK_TOOLS].filter((name) => registered.has(name)).join(', ') : '';
-    throw new McpError(
+    throw protocolError(
       ErrorCode.MethodNotFound,
       `${JSON.stringify(clip(params.name, 100))} does not run as a task ${which ? `(only ${which} does; tools/list marks it with execution.taskSupport)` : 'on this server'}: call it without "task".`,
     );
   }
   const entry = registered.get(params.name)!;
   const prepared = prepareArguments(entry.inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
-  if (!prepared.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${params.name}: ${prepared.message}`);
+  if (!prepared.ok) throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${params.name}: ${prepared.message}`);
   return tasks.start(extra, params.task ?? {}, (signal) => callTool(registered, params, { ...extra, signal }, settings, log));
 }
 
@@ -180,7 +191,7 @@ async function callTool(
 ): Promise<CallToolResult> {
   const entry = registered.get(params.name);
   if (!entry) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(clip(params.name, 100))}. tools/list names the tools this server offers.`);
+    throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(clip(params.name, 100))}. tools/list names the tools this server offers.`);
   }
   const { tool, inputSchema, handle } = entry;
   const prepared = prepareArguments(inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
@@ -197,6 +208,14 @@ async function callTool(
     }
   }
   return result;
+}
+
+/**
+ * A JSON-RPC error for the SDK to send as it is. Not an McpError: that puts "MCP error <code>:"
+ * into its message, which the SDK sends, and the client's McpError adds the prefix again.
+ */
+function protocolError(code: ErrorCode, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
 }
 
 function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined): RegisteredTool {

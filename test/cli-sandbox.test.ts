@@ -33,6 +33,8 @@ describe('--sandbox, first call', () => {
       expect(ids.every((id) => mainIds.includes(id))).toBe(true);
       const main = DEMO.projects.find((p) => p.id === DEMO.mainProjectId)!;
       expect(stderr()).toContain(`default project ${main.id} "${main.name}", the sandbox's demo project`);
+      // The banner counts the tools this client's model is shown (no MCP Apps: not the player's own).
+      expect(stderr()).toMatch(new RegExp(`: ${tools.length} tools \\(and 1 that only the in-chat player calls\\) against`));
     } finally {
       await client.close();
     }

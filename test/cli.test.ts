@@ -43,6 +43,29 @@ describe('the built CLI', () => {
     expect(host.stderr + toolset.stderr).not.toContain(SECRET);
   });
 
+  it('stops on an on/off setting it does not recognise, naming it, the value and the words it takes (exit 2)', async () => {
+    const result = await runToExit([], { POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_READ_ONLY: 'maybe' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/POSTHOG_READ_ONLY must be 1, true, yes, on or 0, false, no, off \(any case\); got "maybe"/);
+  });
+
+  it('POSTHOG_READ_ONLY=on is read-only: the banner says so and a client sees no write tool', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--sandbox'], env: { PATH: process.env.PATH ?? '', POSTHOG_READ_ONLY: 'on' }, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'read-only', version: '1' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(0);
+      expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
+      expect(stderr).toMatch(new RegExp(`: ${tools.length} tools .*\\(read-only, `));
+    } finally {
+      await client.close();
+    }
+  });
+
   it('--sandbox serves all fourteen model-facing tools over stdio with only protocol messages on stdout', async () => {
     const child = spawn(process.execPath, [CLI, '--sandbox'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -138,9 +161,12 @@ describe('the built CLI', () => {
       expect(Object.keys(entry.env)).toEqual(
         expect.arrayContaining(['POSTHOG_PERSONAL_API_KEY', 'POSTHOG_HOST', 'POSTHOG_PROJECT_ID', 'POSTHOG_READ_ONLY', 'POSTHOG_TOOLSETS', 'POSTHOG_TIMEOUT_MS']),
       );
+      // As a user fills it in: the clone's path for the placeholder.
+      const args = (entry.args as string[]).map((a) => a.replace('/absolute/path/to/posthog-replay-mcp', ROOT.replace(/\/$/, '')));
+      expect(args).toEqual([join(ROOT, 'dist/cli.js')]);
       const transport = new StdioClientTransport({
         command: entry.command === 'node' ? process.execPath : entry.command,
-        args: entry.args,
+        args,
         cwd: ROOT,
         env: { ...entry.env, PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: sandbox.url },
         stderr: 'pipe',

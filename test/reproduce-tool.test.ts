@@ -118,6 +118,12 @@ describe('session-recording-reproduce', () => {
     expect(text(wrong)).toMatch(/failure 40 is not in this recording: its failures are 1\. POST \/api\/checkout answered 500 \(2 times\) \(step 18\); 2\. console error .*; 5\. uncaught exception "Error: Checkout failed: payment_intent_failed" \(step 19\)\.$/);
   });
 
+  it('takes the replay URL people copy from PostHog', async () => {
+    const byId = await reproduce({ id: DEMO.recordingIds.recordedSearchTabs });
+    const byUrl = await reproduce({ project_id: undefined, id: `https://us.posthog.com/project/${project}/replay/${DEMO.recordingIds.recordedSearchTabs}?t=12` });
+    expect(byUrl.code).toBe(byId.code);
+  });
+
   it('refuses a bad id before any request, and names a missing recording', async () => {
     const before = apiRequests(h.sandbox).length;
     const bad = await h.call('session-recording-reproduce', { project_id: project, id: '../../etc' });

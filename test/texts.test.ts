@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
 import { startHarness, text, type Harness } from './harness.js';
@@ -52,6 +54,53 @@ describe('result and error texts', () => {
   });
 });
 
+/** A count of one with a plural noun: "1 rage clicks", "1 warnings", "1 errors". */
+const ONE_PLURAL = /\b1 (?:[a-z]+ )?(?:clicks|errors|warnings|requests|sessions|recordings|problems|windows|views|events|resizes|people|keys)\b/;
+
+describe('texts read as written by hand', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  it('says "1 rage click", "1 warning", "1 error": one plural, in triage, summaries and lists', async () => {
+    const triage = await h.call('session-recordings-triage', { project_id: String(P), date_from: '-90d', max_recordings: 50, max_chars: 20_000 });
+    expect(triage.isError, text(triage)).toBeFalsy();
+    const texts = [text(triage)];
+    // The demo data has sessions with exactly one of these: the singular is exercised, not assumed.
+    expect(text(triage)).toMatch(/\b1 rage click\b/);
+    expect(text(triage)).toMatch(/\b1 warning\b/);
+    const list = await h.call('session-recordings-list', { project_id: String(P), date_from: '-90d', limit: 100 });
+    texts.push(text(list));
+    for (const { id } of (list.structuredContent as { results: Array<{ id: string }> }).results) texts.push(text(await h.call('session-recording-summary', { project_id: String(P), id })));
+    for (const t of texts) expect(t).not.toMatch(ONE_PLURAL);
+  });
+
+  it('gives a recording\'s length in one format, the same in the list and in its summary', async () => {
+    const list = await h.call('session-recordings-list', { project_id: String(P), date_from: '-90d', limit: 100 });
+    let compared = 0;
+    for (const line of text(list).split('\n')) {
+      const match = /^([0-9a-f-]{36}) · [^·]+ · (\d+:\d\d(?::\d\d)?) \(/.exec(line);
+      if (!match || line.includes('ongoing')) continue;
+      const summary = text(await h.call('session-recording-summary', { project_id: String(P), id: match[1] }));
+      expect(summary, match[1]).toContain(`: ${match[2]} long,`);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(5);
+  });
+
+  it('answers an unknown tool with one "MCP error -32602:" prefix, not two', async () => {
+    const error = await h.client.callTool({ name: 'session-recordings-search', arguments: {} }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/^MCP error -32602: Unknown tool: "session-recordings-search"/);
+    expect(error?.message).not.toMatch(/MCP error -32602: MCP error/);
+  });
+});
+
 describe('hostile values in upstream data read as data, never an Internal error', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -90,5 +139,13 @@ describe('hostile values in upstream data read as data, never an Internal error'
       const get = await h.call('project-get', { id: P, include_settings });
       expect(get.isError, text(get)).toBeFalsy();
     }
+  });
+});
+
+describe('the working tree', () => {
+  it('ignores what `npm pack` leaves behind (*.tgz), as it does the bundle', () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const check = spawnSync('git', ['check-ignore', '--no-index', 'posthog-replay-mcp-0.1.0.tgz', 'posthog-replay-mcp.mcpb'], { cwd: root, encoding: 'utf8' });
+    expect(check.stdout.trim().split('\n')).toEqual(['posthog-replay-mcp-0.1.0.tgz', 'posthog-replay-mcp.mcpb']);
   });
 });

@@ -29,6 +29,14 @@ const CASES: Array<[string, string, Record<string, unknown>, RegExp]> = [
   ['a malformed date_from', 'session-recordings-list', { project_id: P, date_from: 'last tuesday' }, /date_from/],
   ['a wrong type', 'project-update', { id: DEMO.mainProjectId, anonymize_ips: 'yes' }, /anonymize_ips/],
   ['missing project_id with no default', 'session-recordings-list', {}, /project_id/],
+  // Near misses name the value probably meant.
+  ['a timezone in the wrong case', 'project-update', { id: DEMO.mainProjectId, timezone: 'europe/london' }, /"europe\/london" is not on it\. Did you mean "Europe\/London"\?/],
+  ['a timezone by its city', 'project-create', { name: 'x', timezone: 'Berlin' }, /Did you mean "Europe\/Berlin"\?/],
+  ['a timezone with a typo', 'project-update', { id: DEMO.mainProjectId, timezone: 'America/New_Yrok' }, /Did you mean "America\/New_York"\?/],
+  ['an order field with a typo', 'session-recordings-list', { project_id: P, order: 'start_tme' }, /order: .*Did you mean "start_time"\?/],
+  ['an order direction in lower case', 'session-recordings-triage', { project_id: P, order_direction: 'desc' }, /Did you mean "DESC"\?/],
+  ['project-get with a word for an id', 'project-get', { id: 'first' }, /id must be a project number like 12345/],
+  ['a retention period in the wrong case', 'project-update', { id: DEMO.mainProjectId, session_recording_retention_period: '90D' }, /Did you mean "90d"\?/],
 ];
 
 describe('invalid input is refused with a clear error and no upstream request', () => {

@@ -33,6 +33,7 @@ import {
   VIEWPORT_RESIZE,
 } from '../posthog/rrweb.js';
 import { clip } from '../tools/format.js';
+import { plural } from '../words.js';
 
 export * from './model.js';
 export { DEAD_CLICK_MS, RAGE_CLICKS, RAGE_WINDOW_MS } from './rules/clicks.js';
@@ -446,7 +447,7 @@ export class Digester {
     if (this.outOfOrder > 0) notes.push(`${this.outOfOrder} event(s) arrived out of time order; the timeline is sorted by time.`);
     if (this.unknownEvents > 0) notes.push(`${this.unknownEvents} event(s) of unknown rrweb type skipped.`);
     if (this.badEvents > 0) notes.push(`${this.badEvents} malformed event(s) skipped.`);
-    if (this.overflowWindows > 0) notes.push(`${this.overflowWindows} window(s) beyond the first ${WINDOWS_CAP} are merged as ${this.overflow!.label}.`);
+    if (this.overflowWindows > 0) notes.push(`${plural(this.overflowWindows, 'window')} beyond the first ${WINDOWS_CAP} are merged as ${this.overflow!.label}.`);
     for (const win of this.allWindows()) {
       if (!win.hadSnapshot && this.counts.events > 0) notes.push(`No full DOM snapshot for ${win.label}: its elements are named by node id only.`);
       if (win.mirror.dropped > 0) notes.push(`${win.label}: page too large to mirror fully; ${win.mirror.dropped} node(s) not tracked.`);

@@ -163,11 +163,28 @@ export class Hostile {
     // Bounded even when "endless": 4 GiB at most, far past any cap the client has.
     const limit = Math.min(count, 4_000_000);
     for (let i = 0; i < limit && !closed; i++) {
-      if (!res.write(item())) await new Promise<void>((resolve) => (closed ? resolve() : (res.once('drain', resolve), res.once('close', resolve))));
+      if (!res.write(item())) await drainedOrClosed(res, closed);
     }
     if (!closed) res.end(tail);
     this.open.delete(res);
   }
+}
+
+/**
+ * Until the reader takes more, or leaves. Whichever comes first removes the other listener: left
+ * in place, a 'close' listener per wait piles up on a long pour (Node warns past ten).
+ */
+function drainedOrClosed(res: ServerResponse, closed: boolean): Promise<void> {
+  if (closed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 function disguise(key: string, form: EchoForm): string {

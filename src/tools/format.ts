@@ -1,26 +1,8 @@
 /** Small, dependency-free renderers for the compact text content of tool results. */
 
-/** 312 → "5m12s"; 4000 → "1h6m40s". */
-export function duration(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '?';
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
-}
-
-/** A moment into a recording as a player shows it: "1:05" from 65,400 ms; hours when needed. */
-export function clock(ms: number): string {
-  if (!Number.isFinite(ms)) return '?';
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+// One format for lengths of time and moments, and one plural, wherever the server writes them.
+export { clock, duration } from '../words.js';
+import { plural } from '../words.js';
 
 /** "2025-06-02T09:14:03.120000Z" → "2025-06-02 09:14:03Z". */
 export function shortTime(iso: string | null | undefined): string {
@@ -35,9 +17,9 @@ export function clip(text: string, max: number): string {
 }
 
 /** "3 clicks" / "1 click"; empty for zero or missing, so lines only carry what happened. */
-export function count(n: number | null | undefined, singular: string, plural = `${singular}s`): string {
+export function count(n: number | null | undefined, singular: string, pluralForm = `${singular}s`): string {
   if (!n) return '';
-  return `${n} ${n === 1 ? singular : plural}`;
+  return plural(n, singular, pluralForm);
 }
 
 export function joinParts(parts: Array<string | false | null | undefined>, separator = ' · '): string {

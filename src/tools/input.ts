@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { didYouMean } from '../words.js';
 import { clip } from './format.js';
 
 /**
@@ -21,13 +22,90 @@ export function prepareArguments(schema: z.ZodType, args: unknown, context: { de
   const input = args ?? {};
   const problem = guard(input);
   if (problem) return { ok: false, message: problem };
-  const normalized = normalize(schema, input);
+  const pasted = readReplayUrls(schema, input as Record<string, unknown>);
+  if (!pasted.ok) return pasted;
+  const normalized = normalize(schema, pasted.value);
   const result = schema.safeParse(normalized);
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues;
-  const lines = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, valueAt(normalized, issue.path) === undefined, context));
+  const lines = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, valueAt(normalized, issue.path), context));
   if (issues.length > MAX_ISSUES) lines.push(`and ${issues.length - MAX_ISSUES} more`);
   return { ok: false, message: lines.join('; ') };
+}
+
+/** The fields of a recording tool that name recordings, and so may be given as replay URLs. */
+const RECORDING_ID_FIELDS = ['id', 'session_id', 'session_ids'];
+
+/**
+ * A PostHog replay URL as people copy it from the browser, US, EU or self-hosted (under a base
+ * path too): `…/project/<pid>/replay/<id>?t=<seconds>`, the older `/recordings/<id>`, or a list
+ * view with the recording open (`…/replay/home?sessionRecordingId=<id>`). Undefined for anything
+ * else. The id is returned as written; the schema then checks it as it checks any id.
+ */
+export function parseReplayUrl(text: string): { id: string; project?: string; t?: string } | undefined {
+  const trimmed = text.trim();
+  if (!/^https?:\/\//i.test(trimmed) || trimmed.length > 2000) return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return undefined;
+  }
+  const project = /\/project\/(\d{1,18})(?:\/|$)/.exec(url.pathname)?.[1];
+  const segment = /\/(?:replay|recordings)\/([^/]+)\/?$/.exec(url.pathname)?.[1];
+  const inPath = segment !== undefined && !LIST_VIEWS.has(segment) ? safeDecode(segment) : undefined;
+  const id = inPath ?? url.searchParams.get('sessionRecordingId') ?? undefined;
+  if (id === undefined || id === '') return undefined;
+  const t = url.searchParams.get('t') ?? undefined;
+  return { id, ...(project !== undefined ? { project } : {}), ...(t !== undefined && /^\d{1,7}(\.\d+)?$/.test(t) ? { t } : {}) };
+}
+
+/** Pages of PostHog's replay section that are not a recording. */
+const LIST_VIEWS = new Set(['home', 'recent', 'playlists', 'settings', 'list', 'filters', 'templates']);
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Replay URLs in a recording tool's id fields become their ids. The URL's project becomes
+ * project_id when none (or "@current") was given, and is refused, naming both, when another was;
+ * its `t` (seconds) becomes the tool's moment of interest (`start_at`) when the tool has one and
+ * none was given.
+ */
+function readReplayUrls(schema: z.ZodType, input: Record<string, unknown>): Prepared {
+  const shape = defOf(base(schema)).shape;
+  if (shape === undefined || !Object.hasOwn(shape, 'project_id')) return { ok: true, value: input };
+  const out: Record<string, unknown> = { ...input };
+  const projects = new Set<string>();
+  let moment: string | undefined;
+  const read = (value: unknown): unknown => {
+    const url = typeof value === 'string' ? parseReplayUrl(value) : undefined;
+    if (url === undefined) return value;
+    if (url.project !== undefined) projects.add(url.project);
+    moment ??= url.t;
+    return url.id;
+  };
+  for (const field of RECORDING_ID_FIELDS) {
+    if (!Object.hasOwn(shape, field) || !Object.hasOwn(out, field)) continue;
+    const value = out[field];
+    out[field] = Array.isArray(value) ? value.map(read) : read(value);
+  }
+  if (projects.size > 1) return { ok: false, message: `the replay URLs are in different projects (${[...projects].join(', ')}); give recordings of one project per call.` };
+  const [urlProject] = projects;
+  if (urlProject !== undefined) {
+    const given = typeof out.project_id === 'number' ? String(out.project_id) : out.project_id;
+    if (given === undefined || given === null || given === '@current') out.project_id = urlProject;
+    else if (given !== urlProject) {
+      return { ok: false, message: `project_id is ${clip(JSON.stringify(given) ?? '', 40)} but the replay URL is in project ${urlProject}: leave project_id out (the URL's project is used) or give the recording's own project.` };
+    }
+  }
+  if (moment !== undefined && Object.hasOwn(shape, 'start_at') && (out.start_at === undefined || out.start_at === null)) out.start_at = moment;
+  return { ok: true, value: out };
 }
 
 function guard(input: unknown): string | undefined {
@@ -143,9 +221,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** "limit: expected at most 100"; a missing field says it is required (and, for project_id, how to get one). */
-function describeIssue(issue: z.core.$ZodIssue, absent: boolean, context: { defaultProjectId?: string | undefined }): string {
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, context: { defaultProjectId?: string | undefined }): string {
   const path = issue.path.map(String).join('.');
-  const missing = issue.code === 'invalid_type' && absent;
+  const missing = issue.code === 'invalid_type' && value === undefined;
   if (missing && path === 'project_id' && context.defaultProjectId === undefined) {
     return 'project_id is required: no default project is configured. Call projects-list to find the project\'s id, or set POSTHOG_PROJECT_ID to make one the default.';
   }
@@ -153,6 +231,11 @@ function describeIssue(issue: z.core.$ZodIssue, absent: boolean, context: { defa
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(clip(k, 60))).join(', ');
     return `${path ? `${path}: ` : ''}unrecognized field${issue.keys.length === 1 ? '' : 's'} ${keys}${issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : ''}; this tool does not take ${issue.keys.length === 1 ? 'it' : 'them'}.`;
+  }
+  // A near miss of an enumerated value (a timezone's case, a typo in an order field): name what was probably meant.
+  if (issue.code === 'invalid_value' && typeof value === 'string') {
+    const near = didYouMean(value, issue.values.filter((v): v is string => typeof v === 'string'));
+    if (near) return `${clip(`${path ? `${path}: ` : ''}${issue.message}`, 300)}. ${near}`;
   }
   return clip(`${path ? `${path}: ` : ''}${issue.message}`, 300);
 }

@@ -33,9 +33,15 @@ export function resolveProjectId(input: string | undefined, defaultProjectId: st
   return projectId;
 }
 
+/** What a recording id field takes as advertised: an id, or a replay URL (tools/input.ts reads the id out of it first). */
+const ID_OR_URL = /^([A-Za-z0-9_-]{1,200}|https?:\/\/\S{1,2000})$/;
+
 export const recordingIdField = z
   .string()
-  .regex(RECORDING_ID_PATTERN, 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID)');
+  .regex(ID_OR_URL, { message: 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID), or a PostHog replay URL', abort: true })
+  // A URL still here is no replay URL: input.ts turned those into their ids.
+  .refine((v) => RECORDING_ID_PATTERN.test(v), 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID), or a PostHog replay URL like https://us.posthog.com/project/12345/replay/<session id>')
+  .describe('Recording (session) id, or its PostHog replay URL.');
 
 /** The JSON Schema carries the range and the default; the words only say what it is. */
 export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback).describe('Page size.');

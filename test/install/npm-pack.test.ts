@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/config.js';
 import { DEMO } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 
@@ -30,6 +31,7 @@ describe('the npm package, as npx runs it', () => {
   let work: string;
   let files: string[];
   let app: string;
+  let tarball: string;
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'posthog-replay-npx-test-'));
@@ -40,7 +42,8 @@ describe('the npm package, as npx runs it', () => {
     app = join(work, '_npx', '0123456789abcdef');
     mkdirSync(app, { recursive: true });
     writeFileSync(join(app, 'package.json'), '{"name": "npx-trial", "version": "1.0.0", "private": true}\n');
-    npm(['install', join(work, packed[0]!.filename), ...NPM_FLAGS], app);
+    tarball = join(work, packed[0]!.filename);
+    npm(['install', tarball, ...NPM_FLAGS], app);
   }, 400_000);
 
   afterAll(() => {
@@ -48,7 +51,8 @@ describe('the npm package, as npx runs it', () => {
   });
 
   it('packs the built server and the sandbox\'s recordings, not sources, tests or source maps', () => {
-    expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/tools/listing.json', 'fixtures/recordings/index.json', 'README.md', 'package.json']));
+    // The docs README and --help point to (docs/configuration.md: every setting) travel with it.
+    expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/tools/listing.json', 'fixtures/recordings/index.json', 'README.md', 'docs/configuration.md', 'package.json']));
     expect(files.filter((f) => /^(src|test|bench|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
   });
 
@@ -70,8 +74,8 @@ describe('the npm package, as npx runs it', () => {
     const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as { bin: Record<string, string> };
     // npx runs the bin named like the package.
     expect(Object.keys(installed.bin)).toEqual([pkg.name]);
-    const config = readFileSync(join(ROOT, 'src/config.ts'), 'utf8');
-    for (const name of Object.keys(entry.env)) expect(config, name).toContain(`env.${name}`);
+    const read = Object.values(SETTINGS).map((s) => (s as { env?: string }).env);
+    for (const name of Object.keys(entry.env)) expect(read, name).toContain(name);
   });
 
   it('starts with --sandbox and answers tools/list and a first call over stdio', async () => {
@@ -97,11 +101,28 @@ describe('the npm package, as npx runs it', () => {
       expect(summary.isError, JSON.stringify(summary.content)).toBeFalsy();
       expect(JSON.stringify(summary.structuredContent)).toMatch(/place-order|Place order/i);
       expect(stderr).toMatch(/SANDBOX/);
-      // Started from npx's cache, the banner names the command to type, not the cache path.
-      expect(stderr).toContain('npx @modelcontextprotocol/inspector npx -y posthog-replay-mcp --sandbox');
+      // Started from npx's cache, the banner names the command to type, not the cache path: for a
+      // tarball, the tarball (the bare name would fetch a package that is not published).
+      expect(stderr).toContain(`npx @modelcontextprotocol/inspector npx -y --package=${tarball} posthog-replay-mcp --sandbox`);
       expect(stderr).not.toContain('_npx');
     } finally {
       await client.close();
     }
   });
+
+  it('starts as the README says, through npx from the tarball (`npx -y --package=… posthog-replay-mcp --sandbox`)', async () => {
+    // The README's command, with the packed tarball's path: npx installs it (dependencies from the registry) and runs its bin.
+    const transport = new StdioClientTransport({ command: 'npx', args: ['-y', `--package=${tarball}`, pkg.name, '--sandbox'], env: { PATH, HOME: process.env.HOME ?? tmpdir() }, cwd: tmpdir(), stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'npx-readme-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const list = (await client.callTool({ name: 'session-recordings-list', arguments: {} })) as CallToolResult;
+      expect(list.isError, JSON.stringify(list.content)).toBeFalsy();
+      expect(stderr).toContain(`npx -y --package=${tarball} ${pkg.name} --sandbox`);
+    } finally {
+      await client.close();
+    }
+  }, 300_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, isLoopbackHost, parseCli, resolveHost, type Config } from '../../src/config.js';
+import { readFileSync } from 'node:fs';
+import { ConfigurationError, SETTINGS, USAGE, isLoopbackHost, parseCli, resolveHost, type Config, type Setting } from '../../src/config.js';
 
 const KEY = 'phx_unit_test_key_1234567890';
 
@@ -40,13 +41,21 @@ describe('config', () => {
   });
 
   it('maps us/eu shorthands and ingestion hosts (with a warning)', () => {
-    expect(resolveHost('eu', [])).toBe('https://eu.posthog.com');
-    expect(resolveHost('US', [])).toBe('https://us.posthog.com');
+    const none = () => {};
+    expect(resolveHost('eu', none)).toBe('https://eu.posthog.com');
+    expect(resolveHost('US', none)).toBe('https://us.posthog.com');
     const warnings: string[] = [];
-    expect(resolveHost('https://eu.i.posthog.com', warnings)).toBe('https://eu.posthog.com');
+    expect(resolveHost('https://eu.i.posthog.com', (w) => warnings.push(w))).toBe('https://eu.posthog.com');
     expect(warnings[0]).toMatch(/ingestion host/);
-    expect(resolveHost('posthog.example.com/', [])).toBe('https://posthog.example.com');
-    expect(resolveHost('http://127.0.0.1:8000/api', [])).toBe('http://127.0.0.1:8000');
+    expect(resolveHost('https://posthog.example.com/', none)).toBe('https://posthog.example.com');
+    expect(resolveHost('http://127.0.0.1:8000/api', none)).toBe('http://127.0.0.1:8000');
+  });
+
+  it('refuses a host without its scheme that is no region name, showing the https:// form (a typo of "eu" is not a host)', () => {
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'posthog.example.com' })).toThrow(/POSTHOG_HOST must be .*got "posthog\.example\.com"\. Write the scheme too: https:\/\/posthog\.example\.com/);
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'foo' })).toThrow(/POSTHOG_HOST .*got "foo"\. Write the scheme too: https:\/\/foo/);
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'eur' })).toThrow(/Did you mean "eu"\?/);
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'EU' }).baseUrl).toBe('https://eu.posthog.com');
   });
 
   it('rejects a malformed host, an unknown toolset, a bad project id and a bad timeout', () => {
@@ -158,5 +167,116 @@ describe('config', () => {
       for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
       for (const host of ['0.0.0.0', '::', '10.0.0.5', 'example.com', '128.0.0.1', '127.0.0.1.example.com']) expect(isLoopbackHost(host), host).toBe(false);
     });
+  });
+
+  describe('every setting, from the one table', () => {
+    const settings = Object.entries(SETTINGS) as Array<[string, Setting<unknown>]>;
+    // A value no setting takes: not a word, a number, a list, a URL or a key.
+    const BAD = 'maybe?';
+
+    it('has a name to be given by for each setting', () => {
+      for (const [name, spec] of settings) expect(spec.env ?? spec.flag, name).toBeTruthy();
+    });
+
+    it.each(settings.filter(([, s]) => s.env).map(([name, s]) => [s.env!, name, s] as const))('%s with a bad value stops the start, naming the setting, the value and what it accepts', (variable, _name, spec) => {
+      let message = '';
+      try {
+        run([...(spec.appliesWith ?? [])], { POSTHOG_PERSONAL_API_KEY: KEY, [variable]: BAD });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigurationError);
+        message = (error as Error).message;
+      }
+      expect(message, `${variable}=${BAD} was accepted`).toContain(`${variable} must be ${spec.accepted}`);
+      // Secrets are not echoed, even wrong ones.
+      if (spec.secret) expect(message).not.toContain(BAD);
+      else expect(message).toContain(`"${BAD}"`);
+    });
+
+    it.each(settings.filter(([, s]) => s.flag && s.flagValue === undefined).map(([name, s]) => [s.flag!, name, s] as const))('%s with a bad value stops the start', (flag, _name, spec) => {
+      expect(() => run([...(spec.appliesWith ?? []).filter((a) => a !== flag), flag, BAD], { POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(`${flag} must be ${spec.accepted}`);
+    });
+
+    it('is named in --help and in docs/configuration.md', () => {
+      const docs = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+      for (const [name, spec] of settings) {
+        for (const word of [spec.env, spec.flag].filter((w): w is string => w !== undefined)) {
+          expect(USAGE, `${name}: ${word} in --help`).toContain(word);
+          expect(docs, `${name}: ${word} in docs/configuration.md`).toContain(`\`${word}`);
+        }
+      }
+    });
+  });
+
+  describe('on/off settings', () => {
+    const onOff = ['POSTHOG_READ_ONLY', 'POSTHOG_SANDBOX', 'POSTHOG_CONFIRM_DESTRUCTIVE'];
+
+    it('read 1/true/yes/on and 0/false/no/off in any case, the same way for each', () => {
+      for (const variable of onOff) {
+        const key = (Object.entries(SETTINGS) as Array<[keyof Config, Setting<unknown>]>).find(([, s]) => s.env === variable)![0];
+        for (const word of ['1', 'true', 'YES', 'On']) expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, [variable]: word })[key], `${variable}=${word}`).toBe(true);
+        for (const word of ['0', 'False', 'no', 'OFF']) expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, [variable]: word })[key], `${variable}=${word}`).toBe(false);
+        for (const word of ['maybe', 'y', '2', 'enabled']) expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, [variable]: word }), `${variable}=${word}`).toThrow(`${variable} must be 1, true, yes, on or 0, false, no, off`);
+      }
+    });
+
+    it('never fail open: POSTHOG_READ_ONLY=on is read-only, =maybe is refused, and the flag wins over an env "off"', () => {
+      expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_READ_ONLY: 'on' }).readOnly).toBe(true);
+      expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_READ_ONLY: 'maybe' })).toThrow(/POSTHOG_READ_ONLY must be .*got "maybe"/);
+      expect(run(['--read-only'], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_READ_ONLY: 'off' }).readOnly).toBe(true);
+      expect(run([], { POSTHOG_SANDBOX: 'on' }).sandbox).toBe(true);
+    });
+  });
+
+  describe('the key, checked before any call', () => {
+    const refusal = (key: string) => {
+      try {
+        run([], { POSTHOG_PERSONAL_API_KEY: key });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return undefined;
+    };
+
+    it('refuses the placeholder of the README and mcp.json, saying what to do', () => {
+      const mcpJson = JSON.parse(readFileSync(new URL('../../mcp.json', import.meta.url), 'utf8')) as { mcpServers: Record<string, { env?: Record<string, string> }> };
+      const placeholders = Object.values(mcpJson.mcpServers).map((s) => s.env?.POSTHOG_PERSONAL_API_KEY).filter((k): k is string => k !== undefined);
+      expect(placeholders.length).toBeGreaterThan(0);
+      for (const placeholder of placeholders) expect(refusal(placeholder)).toMatch(/placeholder.*Settings → Personal API keys.*--sandbox/);
+      expect(refusal('<your key>')).toMatch(/placeholder/);
+    });
+
+    it('refuses a project API key and a key with spaces or odd characters, never echoing it', () => {
+      expect(refusal('phc_abcdefghijklmnopqrstuvwxyz0123456789')).toMatch(/project API key \(phc_…\).*personal API key/);
+      expect(refusal('phc_abcdefghijklmnopqrstuvwxyz0123456789')).not.toContain('abcdefghij');
+      expect(refusal('phx_abc def')).toMatch(/whitespace/);
+      expect(refusal('phx_abcdéf0123456789')).toMatch(/characters/);
+    });
+
+    it('takes a personal key or an OAuth token silently, and warns about an unfamiliar shape', () => {
+      expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY }).warnings).toEqual([]);
+      expect(run([], { POSTHOG_PERSONAL_API_KEY: 'pha_abcdefghijklmnop' }).warnings).toEqual([]);
+      const odd = run([], { POSTHOG_PERSONAL_API_KEY: 'sk-0123456789abcdef' });
+      expect(odd.apiKey).toBe('sk-0123456789abcdef');
+      expect(odd.warnings.join('\n')).toMatch(/does not look like a PostHog personal API key/);
+      expect(odd.warnings.join('\n')).not.toContain('sk-0123456789abcdef');
+    });
+
+    it('does not read a key left in the config when the sandbox brings its own', () => {
+      const config = run(['--sandbox'], { POSTHOG_PERSONAL_API_KEY: 'phx_your_personal_api_key' });
+      expect(config.apiKey).toBeUndefined();
+      expect(config.warnings.join('\n')).toMatch(/ignored with --sandbox/);
+    });
+  });
+
+  it('takes the doctor command, and refuses any other word', () => {
+    expect(parseCli(['doctor'], { POSTHOG_PERSONAL_API_KEY: KEY }).kind).toBe('doctor');
+    expect(() => parseCli(['docter'], { POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(/Unknown command "docter"/);
+    expect(() => parseCli(['doctor'], {})).toThrow(/POSTHOG_PERSONAL_API_KEY is not set/);
+  });
+
+  it('suggests the near value of an enumerated setting', () => {
+    expect(() => run(['--transport', 'htp'], { POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(/Did you mean "http"\?/);
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_TOOLSETS: 'recording' })).toThrow(/Unknown toolset "recording"\. Did you mean "recordings"\?/);
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_REPLAY_RATE_LIMITS: 'payed' })).toThrow(/Did you mean "paid"\?/);
   });
 });

@@ -238,7 +238,7 @@ describe('digest: cases found in review', () => {
     const out = d.finish();
     expect(out.windows).toHaveLength(51);
     expect(out.windows.at(-1)!.w).toBe('w51+');
-    expect(out.notes.join(' ')).toMatch(/30 window\(s\) beyond the first 50 are merged as w51\+/);
+    expect(out.notes.join(' ')).toMatch(/30 windows beyond the first 50 are merged as w51\+/);
   });
 
   it('keeps a long list of siblings in document order when rrweb adds them last-first', () => {

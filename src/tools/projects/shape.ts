@@ -254,7 +254,13 @@ export function unappliedText(unapplied: UnappliedField[]): string {
   return `PostHog did not apply: ${parts.join('; ')}.`;
 }
 
-export const projectIdInput = z.number().int().positive().describe('Project id (see projects-list).');
+/** A project id: an integer, also taken as a numeric string ("1001"), as people and hosts pass it (SPEC §1). Advertised as the integer. */
+export const projectIdInput = z
+  .preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v),
+    z.number('id must be a project number like 12345 (see projects-list)').int('id must be a whole project number like 12345').positive('id must be a project number like 12345 (see projects-list)'),
+  )
+  .describe('Project id (see projects-list).');
 
 export const projectNotFound = (id: number) => `No project ${id} visible to this key: it may not exist, be deleted, or be in another organization. Call projects-list to see valid ids.`;
 

@@ -17,7 +17,7 @@ Returns what was deleted; an unknown id is reported as not found and nothing is 
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('Recording (session) id.'),
+      id: recordingIdField,
     }),
   outputSchema: z.looseObject({
     deleted: z.literal(true),

@@ -17,7 +17,7 @@ To see what the user did: session-recording-summary.`,
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('Recording (session) id.'),
+      id: recordingIdField,
       include_person_properties: z.boolean().default(false).describe('Add person properties (large).'),
     }),
   outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput }),

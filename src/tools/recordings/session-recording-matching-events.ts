@@ -42,7 +42,7 @@ May need key scope query:read (PostHog Cloud does).`,
     z
       .strictObject({
         project_id: projectIdField(options),
-        session_id: recordingIdField.describe('Recording (session) id.'),
+        session_id: recordingIdField,
         events: z.array(eventFilter).max(20).optional().describe('Event filters, [{"id": "$pageview"}]; any may match.'),
         actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": 12}].'),
         date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Search from, e.g. "-30d" or "2025-06-01".'),

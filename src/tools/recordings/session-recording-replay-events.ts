@@ -4,6 +4,7 @@ import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { FULL_SNAPSHOT } from '../../posthog/rrweb.js';
 import { RecordingMeter, parseSources, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
+import { plural } from '../../words.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { PLAYER_URI } from './player.js';
 import { recordingNotFound } from './session-recording-get.js';
@@ -28,7 +29,7 @@ export const sessionRecordingReplayEvents = defineTool({
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('Recording (session) id.'),
+      id: recordingIdField,
       cursor: z.string().max(4_000).optional().describe('The previous next_cursor.'),
       max_bytes: z.number().int().min(10_000).max(16_000_000).optional().describe('Page size in bytes of JSON (default 4 MB); one full snapshot may pass it.'),
     }),
@@ -62,7 +63,7 @@ export const sessionRecordingReplayEvents = defineTool({
     const missing = page.notes.length > 0 ? ` ${page.notes.join(' ')}` : '';
     return {
       data: { project_id: projectId, id: input.id, events, count: page.events.length, skipped_lines: page.skippedLines, bytes: page.bytes, next_cursor, ...(page.notes.length > 0 ? { notes: page.notes } : {}) },
-      text: `${page.events.length} events (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player.${missing} ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
+      text: `${plural(page.events.length, 'event')} (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player.${missing} ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
     };
   },
   explainError: (error, input, { defaultProjectId }) => {

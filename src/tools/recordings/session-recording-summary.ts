@@ -19,7 +19,7 @@ Use it first to see why a session failed; raw events: session-recording-snapshot
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('Recording (session) id.'),
+      id: recordingIdField,
       max_chars: z.number().int().min(1_000).max(20_000).default(4_000).describe('Text budget.'),
     }),
   // Declared: what a next step reads. Returned as well: project_id, id, duration_ms, active_ms,

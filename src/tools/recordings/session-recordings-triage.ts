@@ -7,7 +7,8 @@ import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { asText, clip, clock } from '../format.js';
+import { asText, clip, clock, duration } from '../format.js';
+import { plural } from '../../words.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
 import { numericProjectId, playerUrl } from './session-recording-replay.js';
@@ -263,7 +264,7 @@ type TriageData = {
  * Recorded text (messages, URLs, element names) is quoted, never bare.
  */
 function renderTriage(data: TriageData, maxChars: number): string {
-  const head = [`Triage of ${data.read} recording${data.read === 1 ? '' : 's'} in project ${data.project_id}${data.cached ? ` (${data.cached} from the digest cache)` : ''}${data.unread.length ? `; ${data.unread.length} not read` : ''}.`];
+  const head = [`Triage of ${plural(data.read, 'recording')} in project ${data.project_id}${data.cached ? ` (${data.cached} from the digest cache)` : ''}${data.unread.length ? `; ${data.unread.length} not read` : ''}.`];
   if (data.read > 0 && data.problems.length === 0) head.push('No console errors or warnings, failed requests, rage or dead clicks in them.');
   if (data.read === 0 && data.unread.length === 0 && !data.partial) head.push(`No recordings matched these filters${data.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
   const tail: string[] = [];
@@ -280,17 +281,17 @@ function renderTriage(data: TriageData, maxChars: number): string {
         const last = p.last_seen?.slice(0, 16).replace('T', ' ');
         const seen = first && last ? ` (${first === last ? first : `${first} to ${last}`} UTC)` : '';
         const where = example ? ` e.g. ${example.session_id} at ${clock(example.at_s * 1000)}${example.link ? ` ${example.link}` : ''}` : '';
-        return `- ${p.sessions} session${p.sessions === 1 ? '' : 's'}, ${p.people} ${p.people === 1 ? 'person' : 'people'}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${JSON.stringify(clip(p.signature, 160))}${seen}${where}`;
+        return `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${JSON.stringify(clip(p.signature, 160))}${seen}${where}`;
       }),
     ]);
   }
-  if (data.pages.length) sections.push(['Pages with the most trouble:', ...data.pages.slice(0, 10).map((p) => `- ${JSON.stringify(clip(p.page, 120))}: ${p.problems} problem${p.problems === 1 ? '' : 's'} in ${p.sessions} session${p.sessions === 1 ? '' : 's'}`)]);
+  if (data.pages.length) sections.push(['Pages with the most trouble:', ...data.pages.slice(0, 10).map((p) => `- ${JSON.stringify(clip(p.page, 120))}: ${plural(p.problems, 'problem')} in ${plural(p.sessions, 'session')}`)]);
   if (data.sessions.length) {
     sections.push([
       'Sessions, most trouble first:',
       ...data.sessions.map((s) => {
-        const parts = [s.console_errors && `${s.console_errors} errors`, s.failed_requests && `${s.failed_requests} failed requests`, s.rage_clicks && `${s.rage_clicks} rage clicks`, s.dead_clicks && `${s.dead_clicks} dead clicks`, s.console_warnings && `${s.console_warnings} warnings`].filter(Boolean);
-        return `- ${s.id} (${clock(s.duration_s * 1000)}${s.start_url ? `, ${JSON.stringify(clip(s.start_url, 80))}` : ''}): ${parts.length ? parts.join(', ') : 'no trouble'}`;
+        const parts = [s.console_errors && plural(s.console_errors, 'error'), s.failed_requests && plural(s.failed_requests, 'failed request'), s.rage_clicks && plural(s.rage_clicks, 'rage click'), s.dead_clicks && plural(s.dead_clicks, 'dead click'), s.console_warnings && plural(s.console_warnings, 'warning')].filter(Boolean);
+        return `- ${s.id} (${duration(s.duration_s)}${s.start_url ? `, ${JSON.stringify(clip(s.start_url, 80))}` : ''}): ${parts.length ? parts.join(', ') : 'no trouble'}`;
       }),
     ]);
   }

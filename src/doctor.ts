@@ -1,0 +1,180 @@
+/**
+ * `posthog-replay-mcp doctor`: what a newcomer would otherwise learn from the first failing call.
+ * The settings were already parsed (so the same mistakes are refused first); this asks PostHog
+ * about the key, its scopes, the default project, and whether replay reads are throttled for the
+ * key right now, and prints one line per check with what to do. Never the key itself.
+ */
+import type { Config, Toolset } from './config.js';
+import { UpstreamError, UpstreamUnavailableError } from './errors.js';
+import { PostHogClient } from './posthog/client.js';
+import { apiPath } from './posthog/query.js';
+import { plural } from './words.js';
+
+export type Status = 'PASS' | 'WARN' | 'FAIL' | 'SKIP';
+
+export interface Check {
+  status: Status;
+  name: string;
+  detail: string;
+}
+
+export interface DoctorTarget {
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** The project the recording tools default to (the configured one, or the sandbox's demo project). */
+  defaultProjectId: string | undefined;
+}
+
+/** What each toolset needs of a key: reads always, writes unless read-only (posthog-api-facts.md §0, §9). */
+const NEEDS: Record<Toolset, { read: Array<[string, string]>; write: Array<[string, string]> }> = {
+  recordings: {
+    read: [
+      ['session_recording:read', 'list, get, snapshots, summary, triage, replay'],
+      ['query:read', 'matching events and session properties on PostHog Cloud'],
+    ],
+    write: [['session_recording:write', 'session-recording-delete']],
+  },
+  projects: {
+    read: [['project:read', 'projects-list, project-get']],
+    write: [['project:write', 'project-create, project-update, project-delete']],
+  },
+};
+
+const CLOUD_REGIONS: Record<string, string> = { 'https://us.posthog.com': 'PostHog Cloud US', 'https://eu.posthog.com': 'PostHog Cloud EU' };
+
+/** Runs every check in order, printing each as it is known; returns the exit status (1 when a check failed). */
+export async function runDoctor(config: Config, target: DoctorTarget, print: (line: string) => void): Promise<number> {
+  // One request per check and no retries: a 429 is what the throttle check wants to see, not to hide.
+  const client = new PostHogClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: Math.min(config.timeoutMs, 15_000), maxRetries: 0, replayRates: [] });
+  const checks: Check[] = [];
+  const report = (check: Check) => {
+    checks.push(check);
+    print(`${check.status.padEnd(4)}  ${check.name}: ${client.redact(check.detail)}`);
+  };
+  try {
+    for (const check of settingsChecks(config, target)) report(check);
+    const reached = await keyCheck(client, config, target);
+    report(reached);
+    if (reached.status === 'FAIL') {
+      for (const name of ['scopes', 'default project', 'replay throttle']) report({ status: 'SKIP', name, detail: 'needs the key to be accepted first.' });
+    } else {
+      report(await scopesCheck(client, config));
+      report(await projectCheck(client, target.defaultProjectId));
+      report(await throttleCheck(client, config, target.defaultProjectId));
+    }
+  } finally {
+    await client.close();
+  }
+  const failed = checks.filter((c) => c.status === 'FAIL').length;
+  const warned = checks.filter((c) => c.status === 'WARN').length;
+  print(failed === 0 ? `All set${warned ? ` (${plural(warned, 'warning')})` : ''}: add the server to your MCP client (README, "Connect a client").` : `${plural(failed, 'check')} failed: fix ${failed === 1 ? 'it' : 'them'} and run doctor again.`);
+  return failed === 0 ? 0 : 1;
+}
+
+function settingsChecks(config: Config, target: DoctorTarget): Check[] {
+  const checks: Check[] = [];
+  const keyWarning = config.warnings.find((w) => w.startsWith('POSTHOG_PERSONAL_API_KEY'));
+  if (config.sandbox) checks.push({ status: 'PASS', name: 'key', detail: 'the sandbox\'s own key (--sandbox).' });
+  else if (keyWarning) checks.push({ status: 'WARN', name: 'key', detail: keyWarning });
+  else checks.push({ status: 'PASS', name: 'key', detail: `a personal API key (${target.apiKey?.slice(0, 4) ?? ''}…, ${target.apiKey?.length ?? 0} characters) from POSTHOG_PERSONAL_API_KEY.` });
+  const region = config.sandbox ? 'the embedded sandbox' : (CLOUD_REGIONS[target.baseUrl] ?? 'self-hosted PostHog');
+  checks.push({ status: 'PASS', name: 'host', detail: `${target.baseUrl} (${region}).` });
+  const mode = [`toolsets ${config.toolsets.join(', ')}`, config.readOnly ? 'read-only' : 'read and write', target.defaultProjectId ? `default project ${target.defaultProjectId}` : 'no default project (POSTHOG_PROJECT_ID)'];
+  checks.push({ status: 'PASS', name: 'mode', detail: `${mode.join('; ')}.` });
+  for (const warning of config.warnings.filter((w) => w !== keyWarning)) checks.push({ status: 'WARN', name: 'settings', detail: warning });
+  return checks;
+}
+
+async function keyCheck(client: PostHogClient, config: Config, target: DoctorTarget): Promise<Check> {
+  const name = 'host and key';
+  try {
+    const me = await client.json<{ email?: unknown; organization?: { name?: unknown } | null; team?: { id?: unknown; name?: unknown } | null }>({ method: 'GET', path: apiPath('users', '@me') });
+    const who = [
+      typeof me.email === 'string' ? `user ${me.email}` : '',
+      typeof me.organization?.name === 'string' ? `organization "${me.organization.name}"` : '',
+      typeof me.team?.id === 'number' ? `current project ${me.team.id}${typeof me.team.name === 'string' ? ` "${me.team.name}"` : ''}` : '',
+    ].filter(Boolean);
+    return { status: 'PASS', name, detail: `PostHog at ${target.baseUrl} accepted the key${who.length ? ` (${who.join(', ')})` : ''}.` };
+  } catch (error) {
+    if (error instanceof UpstreamUnavailableError) {
+      return { status: 'FAIL', name, detail: `could not reach PostHog at ${target.baseUrl}: ${error.message}` };
+    }
+    if (error instanceof UpstreamError && error.status === 401) {
+      const other = target.baseUrl === 'https://us.posthog.com' ? 'eu' : target.baseUrl === 'https://eu.posthog.com' ? 'us' : undefined;
+      const region = other ? ` Keys belong to one region: if your PostHog account is on ${other.toUpperCase()} Cloud, set POSTHOG_HOST=${other}.` : '';
+      return { status: 'FAIL', name, detail: `PostHog at ${target.baseUrl} did not accept the key (401${error.detail ? `: ${error.detail}` : ''}). Check it is a valid, unexpired personal API key (Settings → Personal API keys).${region}` };
+    }
+    if (error instanceof UpstreamError && error.status === 403) {
+      // Authenticated, but not allowed to read the user: a scoped key without user:read, which no tool needs.
+      return { status: 'PASS', name, detail: `PostHog at ${target.baseUrl} accepted the key (it may not read the user's profile, which no tool needs).` };
+    }
+    if (error instanceof UpstreamError) {
+      return { status: 'FAIL', name, detail: `PostHog at ${target.baseUrl} answered ${error.status} to ${error.path}${error.detail ? `: ${error.detail}` : ''}. ${config.sandbox ? '' : 'Is POSTHOG_HOST your PostHog app\'s URL (not a proxy or a login page)?'}`.trim() };
+    }
+    throw error;
+  }
+}
+
+async function scopesCheck(client: PostHogClient, config: Config): Promise<Check> {
+  const name = 'scopes';
+  let key: { scopes?: unknown; scoped_teams?: unknown };
+  try {
+    key = await client.json({ method: 'GET', path: apiPath('personal_api_keys', '@current') });
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    return { status: 'WARN', name, detail: `could not read the key's scopes (PostHog answered ${error.status} to ${error.path}); each tool names a missing scope when it meets one.` };
+  }
+  const scopes = Array.isArray(key.scopes) ? key.scopes.filter((s): s is string => typeof s === 'string') : [];
+  const teams = Array.isArray(key.scoped_teams) ? key.scoped_teams.filter((t): t is number => typeof t === 'number') : [];
+  const limited = teams.length > 0 ? ` It is limited to ${plural(teams.length, 'project')} (${teams.join(', ')}): projects-list is refused for such keys.` : '';
+  if (scopes.length === 0) return { status: 'PASS', name, detail: `a key without scopes (a legacy key): PostHog lets it do what its user may.${limited}` };
+  if (scopes.includes('*')) return { status: teams.length > 0 && config.toolsets.includes('projects') ? 'WARN' : 'PASS', name, detail: `all scopes (*).${limited}` };
+  const has = (scope: string) => scopes.includes(scope) || (scope.endsWith(':read') && scopes.includes(scope.replace(/:read$/, ':write')));
+  const missing: string[] = [];
+  for (const toolset of config.toolsets) {
+    const needs = [...NEEDS[toolset].read, ...(config.readOnly ? [] : NEEDS[toolset].write)];
+    for (const [scope, what] of needs) if (!has(scope)) missing.push(`${scope} (${toolset}: ${what})`);
+  }
+  if (missing.length === 0) return { status: teams.length > 0 && config.toolsets.includes('projects') ? 'WARN' : 'PASS', name, detail: `the key has what the chosen toolsets need (${scopes.join(', ')}).${limited}` };
+  return {
+    status: 'FAIL',
+    name,
+    detail: `the key lacks ${missing.join('; ')}. Add them to the key in PostHog (Settings → Personal API keys → edit), or offer fewer tools: --read-only drops the write tools, --toolsets the others.${limited}`,
+  };
+}
+
+async function projectCheck(client: PostHogClient, projectId: string | undefined): Promise<Check> {
+  const name = 'default project';
+  if (projectId === undefined) return { status: 'SKIP', name, detail: 'none set; the recording tools then need project_id (projects-list finds it), or set POSTHOG_PROJECT_ID.' };
+  try {
+    const project = await client.json<{ id?: unknown; name?: unknown }>({ method: 'GET', path: apiPath('projects', projectId) });
+    return { status: 'PASS', name, detail: `${String(project.id ?? projectId)}${typeof project.name === 'string' ? ` "${project.name}"` : ''}.` };
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    if (error.status === 404) return { status: 'FAIL', name, detail: `PostHog has no project ${projectId} visible to this key: fix POSTHOG_PROJECT_ID (projects-list shows the ids).` };
+    return { status: 'FAIL', name, detail: `PostHog answered ${error.status} for project ${projectId}${error.detail ? `: ${error.detail}` : ''}.` };
+  }
+}
+
+/**
+ * One recordings-list request: PostHog states how long its replay throttle holds only in a
+ * 429's body ("Expected available in N seconds"), so asking is the only way to know.
+ */
+async function throttleCheck(client: PostHogClient, config: Config, projectId: string | undefined): Promise<Check> {
+  const name = 'replay throttle';
+  if (!config.toolsets.includes('recordings')) return { status: 'SKIP', name, detail: 'the recordings toolset is off.' };
+  const project = projectId ?? '@current';
+  try {
+    await client.json({ method: 'GET', path: `${apiPath('projects', project, 'session_recordings')}?limit=1` });
+    return { status: 'PASS', name, detail: `replay reads are not throttled for this key right now (this check spent one of its replay requests: the free plan allows 12 a minute and 60 an hour).` };
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    if (error.status === 429) {
+      const wait = error.retryAfterSeconds !== undefined ? `for about ${Math.ceil(error.retryAfterSeconds)} more seconds` : 'for now (PostHog named no wait)';
+      return { status: 'WARN', name, detail: `PostHog is throttling replay reads for this key ${wait}: recording tools wait for it (up to POSTHOG_THROTTLE_WAIT_MS) or return partial results with when to continue. Another client using the same key shares the budget.` };
+    }
+    if (error.status === 403) return { status: 'FAIL', name, detail: `PostHog refused the recordings list (403${error.detail ? `: ${error.detail}` : ''}): the key needs session_recording:read and access to project ${project}.` };
+    if (error.status === 404) return { status: 'FAIL', name, detail: `PostHog has no project ${project} for this key (404).` };
+    return { status: 'WARN', name, detail: `the recordings list answered ${error.status}${error.detail ? `: ${error.detail}` : ''}.` };
+  }
+}

@@ -1,0 +1,113 @@
+// `posthog-replay-mcp doctor`, run as users run it (the built CLI), against sandboxes whose key
+// has all scopes, too few, or is throttled right now; and a key PostHog does not know.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const KEY = 'phx_doctor_test_key_0123456789abcdef';
+
+function doctor(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'doctor', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The status doctor gave a check, from its "STATUS  name: detail" line. */
+function status(stdout: string, name: string): string | undefined {
+  return new RegExp(`^(PASS|WARN|FAIL|SKIP) +${name}:`, 'm').exec(stdout)?.[1];
+}
+
+describe('doctor', () => {
+  let sandbox: Sandbox | undefined;
+  const start = async (options: SandboxOptions = {}) => {
+    sandbox = await startSandbox({ apiKey: KEY, ...options });
+    return { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: sandbox.url };
+  };
+  afterEach(async () => {
+    await sandbox?.close();
+    sandbox = undefined;
+  });
+
+  it('passes a key with every scope, naming the user, project and throttle state, and never prints the key', async () => {
+    const env = await start();
+    const r = await doctor([], { ...env, POSTHOG_PROJECT_ID: String(DEMO.mainProjectId) });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    for (const check of ['key', 'host', 'host and key', 'scopes', 'default project', 'replay throttle']) expect(status(r.stdout, check), check).toBe('PASS');
+    expect(r.stdout).toMatch(/default project: 1001 "Acme Shop"/);
+    expect(r.stdout).toMatch(/not throttled/);
+    expect(r.stdout + r.stderr).not.toContain(KEY.slice(4, 14));
+  });
+
+  it('fails a key without the scopes the chosen toolsets need, naming them; read-only and fewer toolsets need fewer', async () => {
+    const env = await start({ scopes: ['session_recording:read'] });
+    const r = await doctor([], env);
+    expect(r.code).toBe(1);
+    expect(status(r.stdout, 'scopes')).toBe('FAIL');
+    for (const scope of ['query:read', 'session_recording:write', 'project:read', 'project:write']) expect(r.stdout).toContain(scope);
+    expect(r.stdout).toMatch(/Settings → Personal API keys/);
+    await sandbox!.close();
+    const narrow = await start({ scopes: ['session_recording:read', 'query:read'] });
+    const ok = await doctor(['--read-only', '--toolsets', 'recordings'], narrow);
+    expect(status(ok.stdout, 'scopes'), ok.stdout).toBe('PASS');
+    expect(ok.code).toBe(0);
+  });
+
+  it('passes a legacy key without scopes, which PostHog lets do what its user may', async () => {
+    const env = await start({ scopes: [] });
+    const r = await doctor([], env);
+    expect(status(r.stdout, 'scopes'), r.stdout).toBe('PASS');
+    expect(r.stdout).toMatch(/a key without scopes \(a legacy key\)/);
+  });
+
+  it('says PostHog is throttling replay reads for the key right now, and for how long (from the 429 body)', async () => {
+    const env = await start({ replayThrottle: [{ count: 1, windowMs: 60_000 }] });
+    // Another client spends the key's one replay request of this minute.
+    const spent = await fetch(`${sandbox!.url}/api/projects/${DEMO.mainProjectId}/session_recordings/?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(spent.status).toBe(200);
+    const r = await doctor([], { ...env, POSTHOG_PROJECT_ID: String(DEMO.mainProjectId) });
+    expect(status(r.stdout, 'replay throttle'), r.stdout).toBe('WARN');
+    expect(r.stdout).toMatch(/throttling replay reads for this key for about \d+ more seconds/);
+    expect(r.code).toBe(0);
+  });
+
+  it('fails a key PostHog does not accept, and skips what needs the key', async () => {
+    const env = await start();
+    const r = await doctor([], { ...env, POSTHOG_PERSONAL_API_KEY: 'phx_some_other_key_0123456789abcdef' });
+    expect(r.code).toBe(1);
+    expect(status(r.stdout, 'host and key')).toBe('FAIL');
+    expect(r.stdout).toMatch(/did not accept the key \(401/);
+    expect(status(r.stdout, 'scopes')).toBe('SKIP');
+    expect(r.stdout + r.stderr).not.toContain('some_other_key');
+  });
+
+  it('fails an unreachable host', async () => {
+    const env = await start();
+    const url = sandbox!.url;
+    await sandbox!.close();
+    sandbox = undefined;
+    const r = await doctor([], { ...env, POSTHOG_HOST: url });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL +host and key: could not reach PostHog/);
+  });
+
+  it('refuses the placeholder key before any request (exit 2), as the server would', async () => {
+    const env = await start();
+    const r = await doctor([], { ...env, POSTHOG_PERSONAL_API_KEY: 'phx_your_personal_api_key' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/placeholder/);
+    expect(sandbox!.requests).toHaveLength(0);
+  });
+
+  it('checks the embedded sandbox with --sandbox', async () => {
+    const r = await doctor(['--sandbox'], {});
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/PASS +host: http:\/\/127\.0\.0\.1:\d+ \(the embedded sandbox\)/);
+  });
+});

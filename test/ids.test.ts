@@ -1,0 +1,94 @@
+// Ids as people paste them (SPEC §1): project ids as numbers or numeric strings, recordings by id
+// or by the PostHog replay URL copied from the browser (US, EU, self-hosted), its `t` kept as the
+// replay's start. A URL naming another project than project_id is refused before any request.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { parseReplayUrl } from '../src/tools/input.js';
+import { apiRequests, startHarness, text, type Harness } from './harness.js';
+
+const P = DEMO.mainProjectId;
+const R = DEMO.recordingIds.checkoutFailure;
+
+describe('parseReplayUrl', () => {
+  it('reads the id, project and t of replay URLs as people copy them', () => {
+    expect(parseReplayUrl(`https://us.posthog.com/project/${P}/replay/${R}?t=42`)).toEqual({ id: R, project: String(P), t: '42' });
+    expect(parseReplayUrl(`https://eu.posthog.com/project/${P}/replay/${R}`)).toEqual({ id: R, project: String(P) });
+    // Self-hosted under a base path, the older /recordings/ form, a trailing slash.
+    expect(parseReplayUrl(`https://posthog.example.com/analytics/project/7/recordings/${R}/`)).toEqual({ id: R, project: '7' });
+    // The list view with a recording open.
+    expect(parseReplayUrl(`https://us.posthog.com/project/${P}/replay/home?sessionRecordingId=${R}&t=3`)).toEqual({ id: R, project: String(P), t: '3' });
+    expect(parseReplayUrl(`https://us.posthog.com/replay/${R}`)).toEqual({ id: R });
+  });
+
+  it('is undefined for what is not a replay URL', () => {
+    for (const text of [R, 'https://example.com/', `https://us.posthog.com/project/${P}/replay/home`, 'ftp://x/replay/abc', 'not a url']) expect(parseReplayUrl(text), text).toBeUndefined();
+  });
+});
+
+describe('ids as people paste them', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  it('project tools take the id as a number or a numeric string', async () => {
+    for (const id of [P, String(P)]) {
+      const r = await h.call('project-get', { id });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect((r.structuredContent as { project: { id: number } }).project.id).toBe(P);
+    }
+  });
+
+  it('recording tools take project_id as a number or a string', async () => {
+    for (const project_id of [P, String(P)]) {
+      const r = await h.call('session-recording-get', { project_id, id: R });
+      expect(r.isError, text(r)).toBeFalsy();
+    }
+  });
+
+  it.each([
+    ['US', `https://us.posthog.com/project/${P}/replay/${R}`],
+    ['EU', `https://eu.posthog.com/project/${P}/replay/${R}?t=12`],
+    ['self-hosted', `https://posthog.example.com/project/${P}/replay/${R}`],
+  ])('a %s replay URL works as the id, its project as project_id', async (_where, url) => {
+    const r = await h.call('session-recording-get', { id: url });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(apiRequests(h.sandbox).map((q) => q.path)).toContain(`/api/projects/${P}/session_recordings/${R}/`);
+  });
+
+  it('a URL and the same project_id agree; another project_id is refused naming both, before any request', async () => {
+    const url = `https://us.posthog.com/project/${P}/replay/${R}`;
+    expect((await h.call('session-recording-get', { project_id: String(P), id: url })).isError).toBeFalsy();
+    h.sandbox.reset();
+    const r = await h.call('session-recording-get', { project_id: DEMO.marketingProjectId, id: url });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain(`project_id is "${DEMO.marketingProjectId}" but the replay URL is in project ${P}`);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
+  it('replay URLs work in session_ids lists too', async () => {
+    const r = await h.call('session-recordings-list', { session_ids: [`https://us.posthog.com/project/${P}/replay/${R}`] });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as { results: Array<{ id: string }> }).results.map((x) => x.id)).toEqual([R]);
+  });
+
+  it('keeps ?t= as the replay\'s start_at (unless start_at is given)', async () => {
+    const url = `https://us.posthog.com/project/${P}/replay/${R}?t=5`;
+    const r = await h.call('session-recording-replay', { id: url });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as { start_at_ms: number }).start_at_ms).toBe(5000);
+    const given = await h.call('session-recording-replay', { id: url, start_at: '2' });
+    expect((given.structuredContent as { start_at_ms: number }).start_at_ms).toBe(2000);
+  });
+
+  it('refuses a URL that is no replay URL, and a replay URL whose id is malformed, before any request', async () => {
+    for (const id of ['https://example.com/some/page', `https://us.posthog.com/project/${P}/replay/abc.def`]) {
+      const r = await h.call('session-recording-get', { id });
+      expect(r.isError, id).toBe(true);
+      expect(text(r)).toMatch(/recording id is 1-200 letters/);
+    }
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+});
