@@ -10,6 +10,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The build's own steps: the player's HTML and the server bundle (dist/cli.js).
+COPY scripts/build-app.mjs scripts/build-server.mjs ./scripts/
 # npm ci runs the "prepare" script, which builds dist/ with the dev dependencies; then drop them.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 

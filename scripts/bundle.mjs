@@ -2,10 +2,11 @@
 // Desktop) installs with one click. Run after `npm run build` (the npm script does both).
 //
 // It stages, in a temporary folder: bundle/manifest.json (with the tool list taken from the
-// build, so it cannot drift from the server's tools) and bundle/icon.png, dist/ without source
-// maps, the sandbox's recorded fixtures, package.json without its scripts, and the production
-// dependencies installed from the lockfile (`npm ci --omit=dev`, no install scripts). Then the
-// official `mcpb` tool validates the manifest and packs the folder.
+// build, so it cannot drift from the server's tools) and bundle/icon.png, the files of the npm
+// package (the bundled server, its chunks and data, the sandbox's recorded fixtures), package.json
+// without its scripts, and the production dependencies installed from the lockfile
+// (`npm ci --omit=dev`, no install scripts). Then the official `mcpb` tool validates the manifest
+// and packs the folder.
 //
 // Usage: node scripts/bundle.mjs [--out FILE]   (default: posthog-replay-mcp.mcpb at the repo root)
 import { spawnSync } from 'node:child_process';
@@ -28,6 +29,16 @@ function run(command, args, cwd) {
   }
 }
 
+/** What `npm pack` would put in the tarball, without packing it. */
+function packedFiles() {
+  const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) {
+    say(`npm pack --dry-run failed (exit ${result.status ?? result.signal}): ${result.stderr}`);
+    process.exit(1);
+  }
+  return JSON.parse(result.stdout)[0].files;
+}
+
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const manifest = JSON.parse(readFileSync(join(ROOT, 'bundle/manifest.json'), 'utf8'));
 if (manifest.version !== pkg.version) {
@@ -46,9 +57,11 @@ const stage = mkdtempSync(join(tmpdir(), 'posthog-replay-mcpb-'));
 try {
   writeFileSync(join(stage, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   cpSync(join(ROOT, 'bundle/icon.png'), join(stage, 'icon.png'));
-  cpSync(join(ROOT, 'dist'), join(stage, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
-  cpSync(join(ROOT, 'fixtures/recordings'), join(stage, 'fixtures/recordings'), { recursive: true });
-  cpSync(join(ROOT, 'README.md'), join(stage, 'README.md'));
+  // The files the npm package holds (package.json "files": the bundled server, its chunks and
+  // data, the recordings), as npm itself lists them; package.json is written below.
+  for (const { path } of packedFiles()) {
+    if (path !== 'package.json') cpSync(join(ROOT, path), join(stage, path));
+  }
   // No scripts: `prepare` would try to build with dev dependencies the bundle does not carry.
   const { scripts: _scripts, ...runtimePkg } = pkg;
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(runtimePkg, null, 2)}\n`);

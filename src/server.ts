@@ -1,4 +1,5 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
@@ -84,9 +85,10 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
   const resources = ALL_APP_RESOURCES.filter((resource) => selected.some((tool) => uiOf(tool)?.resourceUri === resource.uri));
   // Started now, read when the client first asks: by then it is usually ready.
   const listing = loadListing(selected, schemaOptions);
-  // Each SDK server otherwise builds its own Ajv instance (for elicitation, which we never use):
-  // a fifth of an HTTP request's CPU when a server is made per request. One serves them all.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  // Each SDK server otherwise builds its own Ajv instance (used only to check an elicitation's
+  // answer): a fifth of an HTTP request's CPU when a server is made per request. One serves them
+  // all, built when first needed rather than before the first answer.
+  const jsonSchemaValidator = lazyValidator();
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   // Tasks need the server to outlive the request that starts one: not in stateless HTTP (tasks.ts).
   const offerTasks = interactive && selected.some((tool) => TASK_TOOLS.has(tool.name));
@@ -133,6 +135,12 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
     });
     return server;
   };
+}
+
+/** The SDK's Ajv-based validator, made on the first schema it is asked to check. */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
 interface Registration {

@@ -3,7 +3,7 @@
 // driver costs the same for every server measured.
 
 import { spawn } from 'node:child_process';
-import { cpuTime } from './cpu.mjs';
+import { cpuTreeTime } from './cpu.mjs';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -14,14 +14,15 @@ const INITIALIZE = {
 const TIMEOUT_MS = 20_000;
 
 /**
- * One cold start of `command args` with `env`. Resolves with the milliseconds to the tools/list
- * answer, the server's CPU time up to then (see cpu.mjs) and that answer's raw line; the server
- * is stopped and reaped before it resolves.
+ * One cold start of `command args` with `env` (in `cwd`, default the bench's). Resolves with the
+ * milliseconds to the tools/list answer, the CPU time of the process and its descendants up to
+ * then (see cpu.mjs; a launcher such as npx and the server it started) and that answer's raw line;
+ * the server is stopped and reaped before it resolves.
  */
-export function coldStart({ command, args, env }) {
+export function coldStart({ command, args, env, cwd }) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let result;
@@ -53,7 +54,7 @@ export function coldStart({ command, args, env }) {
           child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
         } else if (message.id === 2) {
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          const cpu = cpuTime(child.pid);
+          const cpu = cpuTreeTime(child.pid);
           if (message.error) return fail(new Error(`tools/list failed: ${JSON.stringify(message.error)}`));
           result = { ms, cpuMs: cpu?.runMs, line };
           clearTimeout(timer);
