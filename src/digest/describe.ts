@@ -61,5 +61,8 @@ function fieldOf(mirror: NodeMirror, id: number): number {
 
 /** Tag names, ids and types are page-authored too: only identifier characters pass unquoted. */
 function ident(text: string): string {
+  // Most are clean already (tag names): returned as they are, which is what the replace gives.
+  if (CLEAN_IDENT.test(text)) return text;
   return text.replace(/[^A-Za-z0-9_:.-]/g, '').slice(0, 40) || '?';
 }
+const CLEAN_IDENT = /^[A-Za-z0-9_:.-]{1,40}$/;

@@ -73,14 +73,59 @@ interface WindowState extends ClickState {
   /** the field being typed into and when its last input came, so a pause or another field starts a new entry */
   typing: { item: TimelineItem; at: number } | undefined;
   lastTimestamp: number;
+  names: NameCache;
 }
+
+/**
+ * A window's element and field descriptions, kept while nothing they are made of changes: the
+ * mirror (its version counts every change), whether a snapshot was seen, and the page's URL.
+ * Typing into one field, or clicking about a page that does not change, describes it once.
+ */
+class NameCache {
+  private version = -1;
+  private hadSnapshot = false;
+  private pageUrl: string | undefined;
+  private readonly elements = new Map<number, string>();
+  private readonly fields = new Map<number, string>();
+
+  element(win: WindowState, id: number): string {
+    return this.lookup(win, this.elements, id, describeElement);
+  }
+
+  field(win: WindowState, id: number): string {
+    return this.lookup(win, this.fields, id, describeField);
+  }
+
+  private lookup(win: WindowState, names: Map<number, string>, id: number, describe: (ctx: NamingContext, id: number) => string): string {
+    const pageUrl = win.page?.url;
+    if (win.mirror.version !== this.version || win.hadSnapshot !== this.hadSnapshot || pageUrl !== this.pageUrl) {
+      this.version = win.mirror.version;
+      this.hadSnapshot = win.hadSnapshot;
+      this.pageUrl = pageUrl;
+      this.elements.clear();
+      this.fields.clear();
+    }
+    let name = names.get(id);
+    if (name === undefined) {
+      name = describe(naming(win), id);
+      if (names.size >= NAMES_CACHED) names.clear();
+      names.set(id, name);
+    }
+    return name;
+  }
+}
+/** Descriptions kept per window between changes. */
+const NAMES_CACHED = 64;
 
 export class Digester {
   private readonly windows = new Map<string | null, WindowState>();
   private overflow: WindowState | undefined;
   private overflowWindows = 0;
-  /** Timeline entries actually kept (past the cap some are not). */
-  private readonly kept = new WeakSet<TimelineItem>();
+  /** The window of the previous event: events come in runs from one window. */
+  private lastWindowId: string | null = null;
+  private lastWindow: WindowState | undefined;
+  /** Timeline entries actually kept (past the cap some are not): the timeline holds them anyway, so a Set (cheaper than a WeakSet) retains nothing more. */
+  private readonly kept = new Set<TimelineItem>();
   private readonly pages: PageVisit[] = [];
   private readonly timeline: TimelineItem[] = [];
   private readonly counts: DigestCounts = {
@@ -172,6 +217,15 @@ export class Digester {
   }
 
   private window(id: string | null): WindowState {
+    // A window's entry never changes once made: the last one found serves a run of its events.
+    if (this.lastWindow !== undefined && id === this.lastWindowId) return this.lastWindow;
+    const win = this.windowOf(id);
+    this.lastWindowId = id;
+    this.lastWindow = win;
+    return win;
+  }
+
+  private windowOf(id: string | null): WindowState {
     let win = this.windows.get(id);
     if (!win && this.windows.size >= WINDOWS_CAP) {
       this.overflowWindows++;
@@ -200,6 +254,7 @@ export class Digester {
         lastItem: undefined,
         typing: undefined,
         lastTimestamp: -Infinity,
+        names: new NameCache(),
       };
   }
 
@@ -307,7 +362,7 @@ export class Digester {
     const node = this.clickTarget(win, id);
     // A click into a field, or on the page background, is not expected to change anything.
     const expectsNothing = this.isFormControl(win, node) || win.mirror.isDocument(node);
-    this.clicks.click(win, ts, node, () => this.add(win, ts, { kind: 'click', target: describeElement(naming(win), node) }), !expectsNothing);
+    this.clicks.click(win, ts, node, () => this.add(win, ts, { kind: 'click', target: win.names.element(win, node) }), !expectsNothing);
   }
 
   private clickTarget(win: WindowState, id: number): number {
@@ -329,7 +384,7 @@ export class Digester {
     this.reacted(win, ts);
     if (!Number.isFinite(y)) return;
     const page = win.mirror.isDocument(id) || !win.mirror.has(id);
-    const where = page ? undefined : describeElement(naming(win), id);
+    const where = page ? undefined : win.names.element(win, id);
     if (page && win.page) win.page.max_scroll_y = Math.max(win.page.max_scroll_y ?? 0, Math.round(y));
     const last = win.lastItem;
     if (last && last.kind === 'scroll' && last.target === where && ts - last.t <= MERGE_MS) {
@@ -360,9 +415,9 @@ export class Digester {
     // Checking a radio unchecks its siblings, and rrweb records each of those too: the browser's
     // doing, not the user's. Only the radio that became checked is told.
     if (toggle && type === 'radio' && data.isChecked === false) return;
-    const length = typeof data.text === 'string' ? [...data.text].length : 0;
+    const length = typeof data.text === 'string' ? codePoints(data.text) : 0;
     const detail = toggle ? (data.isChecked ? 'checked' : 'unchecked') : tag === 'select' ? 'option chosen' : length === 0 ? 'cleared' : `${length} chars`;
-    const target = describeField(naming(win), id);
+    const target = win.names.field(win, id);
     const typing = win.typing;
     if (!toggle && typing && typing.item.target === target && win.lastItem === typing.item && ts - typing.at <= TYPING_PAUSE_MS) {
       // Typing goes on in the same field: one entry, shown from the first keystroke.
@@ -482,3 +537,15 @@ function naming(win: WindowState): NamingContext {
   return { mirror: win.mirror, hadSnapshot: win.hadSnapshot, pageUrl: win.page?.url };
 }
 
+/** A string's length in code points (what `[...text].length` counts), without making the array. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++, n++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return n;
+}

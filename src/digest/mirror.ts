@@ -36,6 +36,24 @@ export interface MirrorNode {
   next?: number;
 }
 
+/**
+ * A mirrored node. Every field is set in the constructor so all nodes share one shape (V8 keeps
+ * property access on them monomorphic); absent parts are undefined, as in MirrorNode.
+ */
+class Entry implements MirrorNode {
+  tag: string | undefined = undefined;
+  attrs: Record<string, string> | undefined = undefined;
+  text: string | undefined = undefined;
+  first: number | undefined = undefined;
+  last: number | undefined = undefined;
+  prev: number | undefined = undefined;
+  next: number | undefined = undefined;
+  constructor(
+    readonly id: number,
+    public parent: number,
+  ) {}
+}
+
 interface SerializedNode {
   type?: unknown;
   id?: unknown;
@@ -44,6 +62,58 @@ interface SerializedNode {
   childNodes?: unknown;
   textContent?: unknown;
   isStyle?: unknown;
+}
+
+/** Ids below this are kept in an array (rrweb numbers nodes 1, 2, 3…); others, and odd values, in a Map. */
+const DENSE_IDS = 1 << 18;
+
+/**
+ * The mirror's nodes by id: a Map's semantics, an array's speed for the ids rrweb hands out. The
+ * array part stays within DENSE_IDS slots (2 MB), however far ids climb in a long session.
+ */
+class NodeStore {
+  private dense: Array<Entry | undefined> = [];
+  private readonly sparse = new Map<number, Entry>();
+  size = 0;
+
+  get(id: number): Entry | undefined {
+    return id >>> 0 === id && id < DENSE_IDS ? this.dense[id] : this.sparse.get(id);
+  }
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  set(id: number, entry: Entry): void {
+    if (id >>> 0 === id && id < DENSE_IDS) {
+      if (this.dense[id] === undefined) this.size++;
+      this.dense[id] = entry;
+    } else {
+      if (!this.sparse.has(id)) this.size++;
+      this.sparse.set(id, entry);
+    }
+  }
+
+  delete(id: number): void {
+    if (id >>> 0 === id && id < DENSE_IDS) {
+      if (this.dense[id] !== undefined) {
+        this.size--;
+        this.dense[id] = undefined;
+      }
+    } else if (this.sparse.delete(id)) this.size--;
+  }
+
+  clear(): void {
+    this.dense = [];
+    this.sparse.clear();
+    this.size = 0;
+  }
+
+  /** Every node, dense ids first. */
+  *values(): Generator<Entry> {
+    for (const entry of this.dense) if (entry !== undefined) yield entry;
+    yield* this.sparse.values();
+  }
 }
 
 /** What a reader beyond the digest needs the mirror to keep as well. */
@@ -55,7 +125,7 @@ export interface MirrorOptions {
 }
 
 export class NodeMirror {
-  private readonly nodes = new Map<number, MirrorNode>();
+  private readonly nodes = new NodeStore();
   private readonly kept: ReadonlySet<string>;
   private readonly optionValues: boolean;
   /** label[for] → label node, for describing form fields */
@@ -65,6 +135,11 @@ export class NodeMirror {
   dropped = 0;
   /** The highest node id seen: rrweb ids keep climbing within a page and restart on a new one. */
   maxId = 0;
+  /**
+   * Counts every change (a snapshot, an add, a removal, a text or attribute change), so a reader
+   * can keep what it derived from the mirror (an element's description) until the next change.
+   */
+  version = 0;
 
   constructor(options: MirrorOptions = {}) {
     this.kept = options.extraAttributes ? new Set([...KEPT_ATTRIBUTES, ...options.extraAttributes]) : KEPT_ATTRIBUTES;
@@ -85,6 +160,7 @@ export class NodeMirror {
 
   /** Replaces the mirror with a full snapshot's tree. */
   reset(root: unknown): void {
+    this.version++;
     this.nodes.clear();
     this.labels.clear();
     this.title = undefined;
@@ -95,37 +171,54 @@ export class NodeMirror {
 
   /** Adds a serialized subtree under `parentId`, before `nextId` when given. Iterative: DOMs can be deep. */
   add(root: unknown, parentId: number, nextId?: number | null): void {
-    const stack: Array<{ node: SerializedNode; parent: number; next?: number | null }> = [{ node: root as SerializedNode, parent: parentId, next: nextId }];
+    this.version++;
+    // Two parallel stacks (node, parent id) rather than an object per node: a full snapshot is
+    // thousands of nodes, and this is the digest's busiest loop. Only the root has a `next`.
+    const stack: unknown[] = [root];
+    const parents: number[] = [parentId];
+    let next = nextId;
     while (stack.length > 0) {
-      const { node, parent, next } = stack.pop()!;
+      const node = stack.pop() as SerializedNode;
+      const parent = parents.pop()!;
+      const before = next;
+      next = undefined;
       if (typeof node !== 'object' || node === null || typeof node.id !== 'number') continue;
       const id = node.id;
       if (id > this.maxId) this.maxId = id;
-      if (this.nodes.size >= MIRROR_NODE_CAP && !this.nodes.has(id)) {
+      const present = this.nodes.has(id);
+      if (!present && this.nodes.size >= MIRROR_NODE_CAP) {
         this.dropped++;
         continue;
       }
-      if (this.nodes.has(id)) this.remove(id);
-      const entry: MirrorNode = { id, parent };
-      if (node.type === ELEMENT && typeof node.tagName === 'string') {
-        entry.tag = node.tagName.toLowerCase();
+      if (present) this.remove(id);
+      const entry = new Entry(id, parent);
+      const type = node.type;
+      if (type === ELEMENT && typeof node.tagName === 'string') {
+        const tag = node.tagName.toLowerCase();
+        entry.tag = tag;
         const attrs = keptAttributes(node.attributes, this.kept);
-        // An input's value attribute is what the user typed, except on buttons.
-        if (attrs?.value !== undefined && !this.authoredValue(entry.tag, attrs.type)) delete attrs.value;
-        if (attrs) entry.attrs = attrs;
-        if (entry.tag === 'label' && attrs?.for) this.labels.set(attrs.for, id);
-      } else if (node.type === TEXT && typeof node.textContent === 'string' && node.isStyle !== true) {
+        if (attrs !== undefined) {
+          // An input's value attribute is what the user typed, except on buttons.
+          if (attrs.value !== undefined && !this.authoredValue(tag, attrs.type)) delete attrs.value;
+          entry.attrs = attrs;
+          if (tag === 'label' && attrs.for) this.labels.set(attrs.for, id);
+        }
+      } else if (type === TEXT && typeof node.textContent === 'string' && node.isStyle !== true) {
         entry.text = node.textContent.length > TEXT_MAX ? node.textContent.slice(0, TEXT_MAX) : node.textContent;
       }
       this.nodes.set(id, entry);
-      this.link(entry, next);
-      if (Array.isArray(node.childNodes)) {
+      this.link(entry, before);
+      const children = node.childNodes;
+      if (Array.isArray(children)) {
         // Pushed in reverse so children are linked in document order.
-        for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push({ node: node.childNodes[i] as SerializedNode, parent: id });
-      }
-      if (entry.tag === 'title' && this.title === undefined) {
-        const child = Array.isArray(node.childNodes) ? (node.childNodes[0] as SerializedNode | undefined) : undefined;
-        if (child && typeof child.textContent === 'string') this.title = child.textContent.trim().slice(0, TEXT_MAX) || undefined;
+        for (let i = children.length - 1; i >= 0; i--) {
+          stack.push(children[i]);
+          parents.push(id);
+        }
+        if (entry.tag === 'title' && this.title === undefined) {
+          const child = children[0] as SerializedNode | undefined;
+          if (child && typeof child.textContent === 'string') this.title = child.textContent.trim().slice(0, TEXT_MAX) || undefined;
+        }
       }
     }
   }
@@ -134,7 +227,9 @@ export class NodeMirror {
   private link(node: MirrorNode, next?: number | null): void {
     const parent = this.nodes.get(node.parent);
     if (!parent) return;
-    const before = typeof next === 'number' ? this.nodes.get(next) : undefined;
+    // A node "before itself" (a hostile recording's nextId) is appended: linking it to itself
+    // would make its siblings a loop.
+    const before = typeof next === 'number' && next !== node.id ? this.nodes.get(next) : undefined;
     if (before && before.parent === node.parent) {
       node.next = before.id;
       node.prev = before.prev;
@@ -153,6 +248,7 @@ export class NodeMirror {
   remove(id: number): void {
     const node = this.nodes.get(id);
     if (!node) return;
+    this.version++;
     const parent = this.nodes.get(node.parent);
     if (parent) {
       if (node.prev !== undefined) this.nodes.get(node.prev)!.next = node.next;
@@ -161,12 +257,24 @@ export class NodeMirror {
       else parent.last = node.prev;
     }
     const stack = [id];
+    // Each node is reached through at most two links (its parent's first, its sibling's next):
+    // more steps than that means the links loop, which a hostile recording can make, and the
+    // walk stops rather than growing its stack until the process dies.
+    let steps = 2 * this.nodes.size;
     while (stack.length > 0) {
       const entry = this.nodes.get(stack.pop()!);
       if (!entry) continue;
       this.nodes.delete(entry.id);
       if (entry.tag === 'label' && entry.attrs?.for && this.labels.get(entry.attrs.for) === entry.id) this.labels.delete(entry.attrs.for);
-      for (let child = entry.first; child !== undefined; child = this.nodes.get(child)?.next) stack.push(child);
+      for (let child = entry.first; child !== undefined && steps > 0; child = this.nodes.get(child)?.next, steps--) stack.push(child);
+    }
+  }
+
+  setText(id: number, value: unknown): void {
+    const node = this.nodes.get(id);
+    if (node && typeof value === 'string') {
+      this.version++;
+      node.text = value.slice(0, TEXT_MAX);
     }
   }
 
@@ -202,14 +310,10 @@ export class NodeMirror {
     }
   }
 
-  setText(id: number, value: unknown): void {
-    const node = this.nodes.get(id);
-    if (node && typeof value === 'string') node.text = value.slice(0, TEXT_MAX);
-  }
-
   setAttributes(id: number, changes: unknown): void {
     const node = this.nodes.get(id);
     if (!node || !node.tag || typeof changes !== 'object' || changes === null) return;
+    this.version++;
     for (const [name, value] of Object.entries(changes as Record<string, unknown>)) {
       if (!this.kept.has(name)) continue;
       if (name === 'value' && !this.authoredValue(node.tag, node.attrs?.type)) continue;
@@ -230,7 +334,9 @@ export class NodeMirror {
 
   /** An element's children, in document order. */
   *children(id: number): Generator<MirrorNode> {
-    for (let child = this.nodes.get(id)?.first; child !== undefined; ) {
+    // Bounded by the nodes there are, as remove() is: hostile data can make sibling links loop.
+    let left = this.nodes.size;
+    for (let child = this.nodes.get(id)?.first; child !== undefined && left-- > 0; ) {
       const node = this.nodes.get(child);
       if (!node) return;
       yield node;
@@ -261,9 +367,14 @@ export class NodeMirror {
       if (!node) continue;
       if (node.text !== undefined) text += ` ${node.text}`;
       if (node.tag === 'script' || node.tag === 'style' || node.tag === 'noscript' || this.isUserText(node)) continue;
-      const children: number[] = [];
-      for (let child = node.first; child !== undefined && children.length < 400; child = this.nodes.get(child)?.next) children.push(child);
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      // The first 400 children, pushed and then turned around so they come off in document order.
+      const from = stack.length;
+      for (let child = node.first, n = 0; child !== undefined && n < 400; child = this.nodes.get(child)?.next, n++) stack.push(child);
+      for (let i = from, j = stack.length - 1; i < j; i++, j--) {
+        const swap = stack[i]!;
+        stack[i] = stack[j]!;
+        stack[j] = swap;
+      }
     }
     const collapsed = text.replace(/\s+/g, ' ').trim();
     return collapsed.length > max ? `${collapsed.slice(0, max - 1)}…` : collapsed;
@@ -322,8 +433,12 @@ export class NodeMirror {
 function keptAttributes(attributes: unknown, names: ReadonlySet<string>): Record<string, string> | undefined {
   if (typeof attributes !== 'object' || attributes === null) return undefined;
   let kept: Record<string, string> | undefined;
-  for (const [name, value] of Object.entries(attributes as Record<string, unknown>)) {
-    if (!names.has(name) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+  // for…in rather than Object.entries: no array per element; own properties only, as before.
+  const record = attributes as Record<string, unknown>;
+  for (const name in record) {
+    if (!names.has(name) || !Object.hasOwn(record, name)) continue;
+    const value = record[name];
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
     (kept ??= {})[name] = String(value).slice(0, ATTRIBUTE_MAX);
   }
   return kept;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserInputError } from '../errors.js';
 import type { Digest } from './digest.js';
-import { DigestFeed } from './feed.js';
+import type { DigestFeed } from './feed.js';
 
 /** A DigestFeed behind an async interface: in a worker thread when one can be started. */
 export interface DigestRunner {
@@ -53,6 +53,9 @@ const queue: Array<() => void> = [];
  * an abort while running stops the worker.
  */
 export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
+  // The digest engine is loaded into this thread only where it runs here (no built worker: tests
+  // from sources); with a worker, only the worker loads it.
+  const inThread = existsSync(WORKER_FILE) ? undefined : await import('./feed.js');
   if (running < MAX_DIGESTS) running++;
   else {
     await new Promise<void>((resolve, reject) => {
@@ -77,7 +80,7 @@ export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
     if (next) next();
     else running--;
   };
-  const runner = existsSync(WORKER_FILE) ? new WorkerRunner(release) : new InThreadRunner(release);
+  const runner = inThread ? new InThreadRunner(release, new inThread.DigestFeed()) : new WorkerRunner(release);
   // An abort stops the worker; a runner closed normally lets go of the call's signal (a triage
   // runs many digests under one call, and each listener would hold its runner until the call ends).
   const onAbort = () => runner.close();
@@ -91,9 +94,11 @@ export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
 }
 
 class InThreadRunner implements DigestRunner {
-  private readonly feed = new DigestFeed();
   readonly failure = undefined;
-  constructor(private readonly release: () => void) {}
+  constructor(
+    private readonly release: () => void,
+    private readonly feed: DigestFeed,
+  ) {}
   startUnit(after?: number): void {
     this.feed.startUnit(after);
   }

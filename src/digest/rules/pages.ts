@@ -19,6 +19,30 @@ export function pageUrl(href: string): string {
 /** A link's href as its path when it stays on the page's origin. */
 export function samePath(href: string, page: string | undefined): string {
   if (!page || !/^https?:/i.test(href)) return href;
+  // Kept per page: the same links are named again and again (a menu, a button's target).
+  let paths = samePaths.get(page);
+  let path = paths?.get(href);
+  if (path !== undefined) return path;
+  path = relativeTo(href, page);
+  if (samePathCount >= SAME_PATHS_KEPT) {
+    samePaths.clear();
+    samePathCount = 0;
+    paths = undefined;
+  }
+  if (!paths) {
+    paths = new Map();
+    samePaths.set(page, paths);
+  }
+  paths.set(href, path);
+  samePathCount++;
+  return path;
+}
+
+const SAME_PATHS_KEPT = 256;
+const samePaths = new Map<string, Map<string, string>>();
+let samePathCount = 0;
+
+function relativeTo(href: string, page: string): string {
   try {
     const target = new URL(href);
     return target.origin === new URL(page).origin ? target.pathname + target.search + target.hash : href;
