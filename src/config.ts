@@ -321,22 +321,33 @@ type Flags = Record<string, string | boolean | undefined>;
 function readSetting<T>(spec: Setting<T>, flags: Flags, env: Env, warn: (message: string) => void): T {
   let value = spec.fallback;
   const fromEnv = spec.env === undefined ? undefined : nonEmpty(env[spec.env]);
-  if (fromEnv !== undefined) value = parseAs(spec, spec.env!, fromEnv, warn);
+  const key = nonEmpty(env.POSTHOG_PERSONAL_API_KEY);
+  if (fromEnv !== undefined) value = parseAs(spec, spec.env!, fromEnv, warn, key);
   const fromFlag = spec.flag === undefined ? undefined : flags[spec.flag.slice(2)];
   if (spec.flagValue !== undefined) {
     if (fromFlag === true) value = spec.flagValue;
   } else if (typeof fromFlag === 'string') {
-    value = parseAs(spec, spec.flag!, fromFlag.trim(), warn);
+    value = parseAs(spec, spec.flag!, fromFlag.trim(), warn, key);
   }
   return value;
 }
 
-function parseAs<T>(spec: Setting<T>, name: string, raw: string, warn: (message: string) => void): T {
+/** A PostHog key (personal, project or OAuth) in a value, or the configured key itself: never echoed. */
+function holdsKey(raw: string, apiKey: string | undefined): boolean {
+  return /ph[xca]_[A-Za-z0-9_-]{8,}/i.test(raw) || (apiKey !== undefined && apiKey.length >= 8 && raw.includes(apiKey));
+}
+
+function parseAs<T>(spec: Setting<T>, name: string, raw: string, warn: (message: string) => void, apiKey?: string): T {
   try {
     if (raw === '') throw new Refused('It is empty.');
     return spec.parse(raw, warn);
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
+    // The key pasted into the wrong variable: this message goes to stderr and the client's logs, so
+    // neither the value nor the parser's words about it (which may quote it) are shown.
+    if (!spec.secret && holdsKey(raw, apiKey)) {
+      throw new ConfigurationError(`${name} must be ${spec.accepted}; got a value not shown here: it looks like a PostHog API key, which only POSTHOG_PERSONAL_API_KEY takes.`);
+    }
     const got = spec.secret && !error.isPublic ? 'a value not shown here (it is a secret)' : `"${raw.length > 80 ? `${raw.slice(0, 79)}…` : raw}"`;
     throw new ConfigurationError(`${name} must be ${spec.accepted}; got ${got}.${error.message ? ` ${error.message}` : ''}`);
   }

@@ -192,10 +192,16 @@ describe('replay settings in project-update and project-create', () => {
   });
 
   it('says which fields were already so, and reads the project once before writing it', async () => {
-    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_minimum_duration_milliseconds: 2000, week_start_day: 1 });
+    const r = await h.call('project-update', { id: DEMO.mainProjectId, session_recording_minimum_duration_milliseconds: 2000, week_start_day: 0 });
     expect(r.isError, text(r)).toBeFalsy();
     expect(text(r)).toMatch(/session_recording_minimum_duration_milliseconds: 2000 → 2000 \(unchanged\)/);
+    expect(text(r)).toContain('• week_start_day: 1 → 0\n');
+    // The heading names as updated only what changed: the minimum duration was written, but it was 2000 already.
+    expect(text(r)).toContain(`Updated week_start_day of project ${main.id} "${main.name}" (session_recording_minimum_duration_milliseconds already had the value given); before → after:`);
     expect(apiRequests(h.sandbox).map((q) => q.method)).toEqual(['GET', 'PATCH']);
+    // Nothing that changed: no "Updated" at all.
+    const again = await h.call('project-update', { id: DEMO.mainProjectId, week_start_day: 0 });
+    expect(text(again)).toMatch(/^Nothing updated in project \d+ "[^"]*" \(week_start_day already had the value given\); before → after:\n/);
   });
 
   it('"clear" unsets a setting (null upstream); null itself means "not given" and clears nothing', async () => {

@@ -75,12 +75,23 @@ describe('prompts', () => {
     expect(body(read)).toContain(R);
   });
 
+  it('investigate-recording takes every replay URL form the tools take (self-hosted under a path, /recordings/, a list with the recording open)', async () => {
+    for (const url of [`https://posthog.example.com/analytics/project/${P}/recordings/${R}/`, `https://us.posthog.com/project/${P}/replay/home?sessionRecordingId=${R}&t=3`]) {
+      const prompt = await h.client.getPrompt({ name: 'investigate-recording', arguments: { recording: url } });
+      const first = prompt.messages[0]!.content as TextContent;
+      expect(first.text, url).toContain(`Investigate PostHog session recording ${R} in project ${P}.`);
+    }
+  });
+
   it('refuses bad arguments with a message naming the argument', async () => {
     const cases: Array<[string, Record<string, string>, RegExp]> = [
       ['investigate-recording', { recording: 'not a recording!' }, /recording: recording must be a recording id .* or a PostHog replay URL/],
       ['investigate-recording', { recording: 'https://us.posthog.com/project/1/insights/abc' }, /recording: recording URL must be a PostHog replay link/],
       ['investigate-recording', { recording: R }, /project_id: project_id is required for a bare recording id/],
       ['investigate-recording', { recording: `https://us.posthog.com/project/999/replay/${R}`, project_id: P }, /names project 999 but project_id is 1001/],
+      // A broken percent escape in the URL's id is refused like any bad id, not an internal error.
+      ['investigate-recording', { recording: `https://us.posthog.com/project/${P}/replay/%E0` }, /recording: recording URL must be a PostHog replay link/],
+      ['investigate-recording', { recording: `https://us.posthog.com/project/${P}/replay/..%2F..%2Fprojects` }, /recording: recording URL must be a PostHog replay link/],
       ['investigate-recording', {}, /recording: recording is required/],
       ['investigate-recording', { recording: R, project_id: P, colour: 'red' }, /unknown argument "colour" \(it takes recording, project_id\)/],
       ['triage-period', { project_id: P, date_from: 'last week' }, /date_from: use a relative date like "-7d"/],
@@ -214,6 +225,12 @@ describe('resources', () => {
     expect(badId.message).toMatch(/a recording id is 1-200 letters/);
     const badProject = await rpcError(h.client.readResource({ uri: 'posthog://projects/acme' }));
     expect(badProject.message).toMatch(/project id must be a number/);
+    // A broken percent escape, or a number too long for a project id: the same invalid-params refusal, not an internal error.
+    for (const uri of ['posthog://projects/%E0', `posthog://projects/${P}/recordings/%E0%A4/digest`, 'posthog://projects/99999999999999999999']) {
+      const refused = await rpcError(h.client.readResource({ uri }));
+      expect(refused.code, uri).toBe(-32602);
+      expect(refused.message, uri).toMatch(/Invalid resource URI/);
+    }
     expect(h.sandbox.requests).toHaveLength(0);
     const unknown = await rpcError(h.client.readResource({ uri: 'posthog://dashboards/1' }));
     expect(unknown.code).toBe(-32602);
@@ -268,6 +285,23 @@ describe('completion/complete', () => {
     const one = await h.client.complete({ ref: templateRef('posthog://projects/{project_id}/recordings/{recording_id}'), argument: { name: 'recording_id', value: all.completion.values[1]!.slice(0, 12) }, context: { arguments: { project_id: P } } });
     expect(one.completion.values).toEqual([all.completion.values[1]]);
     expect(apiRequests(h.sandbox).length).toBe(before);
+  });
+
+  it('a project with no recordings is listed once, not at every keystroke (each list spends the replay rate limit)', async () => {
+    const fresh = await startHarness();
+    try {
+      const created = await fresh.call('project-create', { name: 'Nothing recorded yet' });
+      const empty = String((created.structuredContent as { project: { id: number } }).project.id);
+      const listed = await fresh.call('session-recordings-list', { project_id: empty, date_from: '-30d' });
+      expect((listed.structuredContent as { results: unknown[] }).results, 'a new project has no recordings').toEqual([]);
+      for (const value of ['', '0', '01']) {
+        const result = await fresh.client.complete({ ref: promptRef('investigate-recording'), argument: { name: 'recording', value }, context: { arguments: { project_id: empty } } });
+        expect(result.completion.values).toEqual([]);
+      }
+      expect(apiRequests(fresh.sandbox).filter((q) => q.path.endsWith('/session_recordings/'))).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('reads a first page when nothing was listed for that project yet', async () => {

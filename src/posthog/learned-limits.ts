@@ -164,8 +164,12 @@ export function parseKeyLimits(text: string): KeyLimits | undefined {
     const value = JSON.parse(text) as Partial<KeyLimits>;
     const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
     if (!value || !Array.isArray(value.rates) || !finite(value.learnedAt) || !finite(value.blockedUntil) || !finite(value.expiresAt)) return undefined;
-    const rates = value.rates.filter((r): r is Rate => !!r && Number.isInteger(r.count) && r.count >= 1 && r.count <= 1_000_000 && finite(r.windowMs) && r.windowMs >= 1_000 && r.windowMs <= 24 * HOUR_MS).slice(0, 4);
-    return { rates, learnedAt: value.learnedAt, blockedUntil: Math.min(value.blockedUntil, Date.now() + 24 * HOUR_MS), expiresAt: value.expiresAt };
+    // As this process bounds what it learns itself: no window past PostHog's hour, nothing learned
+    // in the future (it would win every merge), nothing held past a day (a tampered or skewed copy).
+    const now = Date.now();
+    const rates = value.rates.filter((r): r is Rate => !!r && Number.isInteger(r.count) && r.count >= 1 && r.count <= 1_000_000 && finite(r.windowMs) && r.windowMs >= 1_000 && r.windowMs <= HOUR_MS * (1 + SNAP)).slice(0, 4);
+    const day = now + 24 * HOUR_MS;
+    return { rates, learnedAt: Math.min(value.learnedAt, now), blockedUntil: Math.min(value.blockedUntil, day), expiresAt: Math.min(value.expiresAt, day) };
   } catch {
     return undefined;
   }

@@ -29,9 +29,12 @@ export class RecentRecordings {
     this.ids = (data.results as Array<{ id?: unknown }>).map((r) => r.id).filter((id): id is string => typeof id === 'string' && RECORDING_ID_PATTERN.test(id)).slice(0, MAX_VALUES);
   }
 
-  /** The latest listing's ids, when it was of this project (or when no project is given). */
+  /**
+   * The latest listing's ids, when it was of this project (or when no project is given). An empty
+   * listing is an answer too: asking again at every keystroke would spend the replay rate limit.
+   */
   of(projectId: string | undefined): string[] | undefined {
-    if (this.ids.length === 0 || (projectId !== undefined && projectId !== this.projectId)) return undefined;
+    if (this.projectId === undefined || (projectId !== undefined && projectId !== this.projectId)) return undefined;
     return this.ids;
   }
 }

@@ -119,10 +119,15 @@ export function offersTemplate(template: string, tools: ReadonlySet<string>): bo
 function checkVariables(uri: string, variables: Record<string, string | string[]>): Vars {
   const one = (name: string) => {
     const value = variables[name];
-    return decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+    try {
+      return decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+    } catch {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: its ${name} has a broken percent escape.`);
+    }
   };
   const projectId = one('project_id');
-  if (!PROJECT_ID_PATTERN.test(projectId)) {
+  // As long as the tools take it (15 digits), so a longer one is refused here, not by the tool as an internal error.
+  if (!PROJECT_ID_PATTERN.test(projectId) || projectId.length > 15) {
     throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: the project id must be a number like 12345 (projects-list names them).`);
   }
   if (!('recording_id' in variables)) return { project_id: projectId };

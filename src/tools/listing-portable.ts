@@ -22,9 +22,16 @@ export function portableInput(schema: JsonSchema): JsonSchema {
   return walk(schema, inputNode) as JsonSchema;
 }
 
-/** Output schemas are read by clients validating structuredContent, not by models: only the lint applies. */
+/**
+ * Output schemas are read by clients validating structuredContent, not by models, yet a host may
+ * put them in the model's context with the rest of the listing. So they are advertised minimal:
+ * an object with the fields every result has named as required, which is what a client needs to
+ * rely on them, and nothing that would refuse a field PostHog adds. The server checks every
+ * result against the tool's full zod schema before it is sent (server.ts).
+ */
 export function portableOutput(schema: JsonSchema): JsonSchema {
-  return walk(schema, outputNode) as JsonSchema;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return required.length > 0 ? { type: 'object', required } : { type: 'object' };
 }
 
 /** Annotations describe the value as a whole: they stay on the wrapper when a schema is split. */
@@ -40,13 +47,12 @@ const TYPE_KEYWORDS: Record<string, string[]> = {
   boolean: [],
   null: [],
 };
-const ALL_TYPES = Object.keys(TYPE_KEYWORDS);
 
 /** Hosts without free-form objects get the value as JSON text; the server parses it back (tools/input.ts). */
 export const JSON_TEXT_NOTE = 'JSON text.';
 
 function inputNode(node: JsonSchema): JsonSchema {
-  let out = splitTypeList(node);
+  let out = withoutRepeats(splitTypeList(node));
   if (isFreeForm(out)) return jsonText(out);
   // A list of free-form values is one JSON text, not a list of them.
   if (out.type === 'array' && isRecord(out.items) && JSON_TEXTS.has(out.items)) return jsonText(out);
@@ -73,12 +79,6 @@ function inputNode(node: JsonSchema): JsonSchema {
     out.properties = Object.fromEntries(Object.entries(out.properties).map(([key, value]) => [key, required.has(key) ? value : nullable(value as JsonSchema)]));
   }
   return out;
-}
-
-function outputNode(node: JsonSchema): JsonSchema {
-  const out = splitTypeList(node);
-  // A schema with no keyword accepts any value: say so with one branch per type.
-  return constrainsNothing(out) ? { ...out, anyOf: ALL_TYPES.filter((t) => t !== 'integer').map((type) => ({ type })) } : out;
 }
 
 /** `{type: [a, b], …}` → `{anyOf: [{type: a, …a's keywords}, {type: b, …}]}`, annotations kept outside. */
@@ -112,6 +112,23 @@ function nullable(schema: JsonSchema): JsonSchema {
   const inner: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) (ANNOTATIONS.includes(key) ? wrapper : inner)[key] = value;
   return { ...wrapper, anyOf: [inner, { type: 'null' }] };
+}
+
+/** Two union members that became the same schema (an array or an object, both JSON text) are listed once. */
+function withoutRepeats(node: JsonSchema): JsonSchema {
+  if (!Array.isArray(node.anyOf)) return node;
+  const seen = new Set<string>();
+  const anyOf = (node.anyOf as unknown[]).filter((branch) => {
+    const key = JSON.stringify(branch);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (anyOf.length === node.anyOf.length) return node;
+  if (anyOf.length > 1) return { ...node, anyOf };
+  const { anyOf: _, ...rest } = node;
+  const only = anyOf[0] as JsonSchema;
+  return { ...only, ...rest, ...(typeof only.description === 'string' && typeof rest.description === 'string' ? { description: `${rest.description} ${only.description}` } : {}) };
 }
 
 /** An object with no declared members (or a schema with no keyword): no strict dialect can express it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_ID_PATTERN } from '../config.js';
 import { UserInputError } from '../errors.js';
+import { DATE_PATTERN } from '../posthog/hogql.js';
 import { TIMEZONES } from '../posthog/timezones.js';
 import type { SchemaOptions } from './define.js';
 import { clip } from './format.js';
@@ -36,12 +37,41 @@ export function resolveProjectId(input: string | undefined, defaultProjectId: st
 /** What a recording id field takes as advertised: an id, or a replay URL (tools/input.ts reads the id out of it first). */
 const ID_OR_URL = /^([A-Za-z0-9_-]{1,200}|https?:\/\/\S{1,2000})$/;
 
+/**
+ * Checks a string against a pattern without advertising it: a regex in the listing costs every
+ * conversation its bytes while the field's description already names the forms a model should
+ * write; the check and its message are the same either way.
+ */
+export const unlisted = (pattern: RegExp, message: string, abort = false) => [(v: string) => pattern.test(v), { message, abort }] as const;
+
+const ID_MESSAGE = 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID), or a PostHog replay URL';
+
 export const recordingIdField = z
   .string()
-  .regex(ID_OR_URL, { message: 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID), or a PostHog replay URL', abort: true })
+  .refine(...unlisted(ID_OR_URL, ID_MESSAGE, true))
   // A URL still here is no replay URL: input.ts turned those into their ids.
-  .refine((v) => RECORDING_ID_PATTERN.test(v), 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID), or a PostHog replay URL like https://us.posthog.com/project/12345/replay/<session id>')
-  .describe('Recording (session) id, or its PostHog replay URL.');
+  .refine(...unlisted(RECORDING_ID_PATTERN, `${ID_MESSAGE} like https://us.posthog.com/project/12345/replay/<session id>`))
+  .describe('Recording id or replay URL.');
+
+/** A list of recordings (ids or replay URLs), `max` at most. */
+export const recordingIdsField = (max: number) => z.array(recordingIdField).min(1).max(max);
+
+/** A person's UUID, checked as zod's uuid() checks it; the description says what it is. */
+export const personUuidField = z
+  .string()
+  .refine(...unlisted(z.regexes.uuid(), 'person_uuid must be a UUID like "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"'))
+  .describe("Person UUID: only their recordings.");
+
+/** Where the query API searches from (matching-events, properties), checked as posthog/hogql.ts reads it. */
+export const queryDateFromField = z
+  .string()
+  .max(40)
+  .refine(...unlisted(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"'))
+  .default('-90d')
+  .describe('Search from: "-30d", "2025-06-01".');
+
+/** The text budget of a digest's or triage's text (structured content is not cut). */
+export const maxCharsField = z.number().int().min(1_000).max(20_000).default(4_000).describe('Text budget.');
 
 /** The JSON Schema carries the range and the default; the words only say what it is. */
 export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback).describe('Page size.');

@@ -280,3 +280,33 @@ describe('config', () => {
     expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_REPLAY_RATE_LIMITS: 'payed' })).toThrow(/Did you mean "paid"\?/);
   });
 });
+
+// The key pasted into the wrong variable (or a flag) is a common slip; the refusal goes to stderr,
+// which MCP clients keep in their logs, and people paste those into issues.
+describe('a PostHog key given to another setting', () => {
+  const settings = (Object.entries(SETTINGS) as Array<[string, Setting<unknown>]>).filter(([, s]) => !s.secret);
+  const messageOf = (argv: string[], env: Record<string, string>): string => {
+    try {
+      parseCli(argv, env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigurationError);
+      return (error as Error).message;
+    }
+    return '';
+  };
+
+  it.each(settings.filter(([, s]) => s.env).map(([name, s]) => [s.env!, name, s] as const))('%s set to the key is refused without echoing it, in any case', (variable, _name, spec) => {
+    const key = 'phx_Zq8rT1vYb2nM4kL6pW9sX3cV5bN7mQ0aE2dF4gH6';
+    const message = messageOf([...(spec.appliesWith ?? [])], { POSTHOG_PERSONAL_API_KEY: key, [variable]: key });
+    // Every setting refuses a key; none may name it, nor its lower-cased form, nor a run of it.
+    expect(message).toContain(`${variable} must be`);
+    expect(message.toLowerCase()).not.toContain(key.slice(4, 16).toLowerCase());
+    expect(message).toMatch(/looks like a PostHog API key/);
+  });
+
+  it('also when it is not the configured key, and given as a flag', () => {
+    const message = messageOf(['--toolsets', 'phx_Aa11Bb22Cc33Dd44Ee55Ff66Gg77'], { POSTHOG_PERSONAL_API_KEY: KEY });
+    expect(message).toContain('--toolsets must be');
+    expect(message).not.toContain('Aa11Bb22');
+  });
+});

@@ -89,7 +89,18 @@ describe('portable JSON Schema for every host', () => {
     });
   });
 
-  it('spells out an untyped output member instead of leaving {}', () => {
-    expect(portableOutput({ type: 'array', items: {} }).items).toEqual({ anyOf: ['string', 'number', 'array', 'object', 'boolean', 'null'].map((type) => ({ type })) });
+  it('advertises an output schema as an object naming the fields every result has, and nothing that refuses more', () => {
+    const full = lean(z.toJSONSchema(z.looseObject({ project: z.looseObject({ id: z.number().int() }), changes: z.array(z.unknown()), note: z.string().optional() }), { target: 'draft-7', io: 'output' }));
+    expect(portableOutput(full)).toEqual({ type: 'object', required: ['project', 'changes'] });
+    expect(portableOutput({ type: 'object', properties: { note: { type: 'string' } } })).toEqual({ type: 'object' });
+  });
+
+  it('lists a union member once when two became the same JSON text', () => {
+    const filters = z.union([z.array(z.record(z.string(), z.unknown())), z.record(z.string(), z.unknown())]).describe('Filters.');
+    const schema = z.toJSONSchema(z.strictObject({ f: filters, g: filters.optional() }), { target: 'draft-7', io: 'input' });
+    expect(portableInput(lean(schema)).properties).toEqual({
+      f: { type: 'string', description: 'Filters. JSON text.' },
+      g: { description: 'Filters. JSON text.', anyOf: [{ type: 'string' }, { type: 'null' }] },
+    });
   });
 });

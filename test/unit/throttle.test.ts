@@ -166,6 +166,25 @@ describe('learning the budget from a 429', () => {
       expiresAt: 3,
     });
   });
+
+  it('bounds shared state as this replica bounds its own: a tampered or skewed copy cannot pace a key for ever, nor win every merge', () => {
+    const before = Date.now();
+    const shared = parseKeyLimits(JSON.stringify({ rates: [{ count: 1, windowMs: 86_400_000 }, { count: 2, windowMs: 60_000 }], learnedAt: 1e15, blockedUntil: 1e15, expiresAt: 1e15 }))!;
+    const after = Date.now();
+    // PostHog's longest window is an hour; no 429 teaches a longer one.
+    expect(shared.rates).toEqual([{ count: 2, windowMs: 60_000 }]);
+    expect(shared.blockedUntil).toBeLessThanOrEqual(after + 24 * 3_600_000);
+    expect(shared.expiresAt).toBeLessThanOrEqual(after + 24 * 3_600_000);
+    expect(shared.learnedAt).toBeLessThanOrEqual(after);
+    expect(shared.learnedAt).toBeGreaterThanOrEqual(before);
+    // What this replica learns next from its own 429 is newer, and wins the next merge.
+    const limits = new LearnedLimits();
+    limits.merge('k', shared, after);
+    limits.throttled('k', [after - 10_000, after - 5_000, after - 1_000], 50_000, after + 1);
+    expect(limits.rates('k', after + 2)).toContainEqual({ count: 3, windowMs: 60_000 });
+    limits.merge('k', shared, after + 3);
+    expect(limits.rates('k', after + 4)).toContainEqual({ count: 3, windowMs: 60_000 });
+  });
 });
 
 const throttled = (seconds: number | undefined, detail: string) =>

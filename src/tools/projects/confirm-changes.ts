@@ -22,7 +22,7 @@ export function fieldChanges(sent: Record<string, unknown>, before: Record<strin
   return Object.keys(sent).map((field) => {
     const was = before?.[field] ?? null;
     const now = after[field] ?? null;
-    const change: FieldChange = { field, after: masked(field, now), changed: before === undefined || JSON.stringify(was) !== JSON.stringify(now) };
+    const change: FieldChange = { field, after: masked(field, now), changed: before === undefined || !sameJson(was, now) };
     if (before !== undefined) change.before = masked(field, was);
     return change;
   });
@@ -44,7 +44,7 @@ export function describeProjectChanges(current: Record<string, unknown>, id: num
   const lines = Object.entries(body).map(([key, value]) => {
     const before = current[key];
     const wanted = MERGED_FIELDS.has(key) && isObject(before) && isObject(value) ? { ...before, ...value } : value;
-    const same = JSON.stringify(before ?? null) === JSON.stringify(wanted);
+    const same = sameJson(before ?? null, wanted ?? null);
     return `• ${key}: ${show(masked(key, before))} → ${show(masked(key, wanted))}${same ? ' (unchanged)' : ''}`;
   });
   return `Change these settings of PostHog project ${projectLine(project)}? The current values are overwritten.\n${lines.join('\n')}`;
@@ -59,6 +59,17 @@ function show(value: unknown): string {
   if (value === undefined || value === null) return '(not set)';
   if (value === '(a URL, not shown)') return value;
   return clip(JSON.stringify(value), 160);
+}
+
+/** Equal as JSON values: objects by their keys whatever their order (jsonb reorders them), arrays in order. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])]));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

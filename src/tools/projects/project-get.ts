@@ -12,8 +12,8 @@ export const projectGet = defineTool({
   name: 'project-get',
   title: 'Get a project',
   toolset: 'projects',
-  description: `One project's settings: name, timezone, organization, recording and capture settings, timestamps. Settings objects are only named (omitted_fields) unless include_settings; secrets are never returned.
-Next: project-update to change a setting, session-recordings-list for its recordings.`,
+  description: `One project's settings: name, timezone, organization, recording and capture settings. Settings objects are only named unless include_settings; secrets are never returned.
+Next: project-update, session-recordings-list.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
   outputSchema: z.looseObject({ project: projectOutput }),

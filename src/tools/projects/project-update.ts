@@ -9,7 +9,7 @@ export const projectUpdate = defineTool({
   name: 'project-update',
   title: 'Update a project\'s settings',
   toolset: 'projects',
-  description: `Change settings of a project (PATCH), including how replay records. Only the fields given are sent; ${CLEAR_NOTE} The answer lists each field before → after.`,
+  description: `Change a project's settings (PATCH), replay included; overwrites them. Only the fields given are sent; ${CLEAR_NOTE} Returns each field before → after.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ id: projectIdInput, ...optionalProjectFields }).refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), {
@@ -40,9 +40,13 @@ export const projectUpdate = defineTool({
     const notApplied = unapplied.map((u) => u.field);
     const updated = Object.keys(body).filter((field) => !notApplied.includes(field));
     const changes = fieldChanges(body, current, raw);
-    const heading = updated.length
-      ? `Updated ${updated.join(', ')} of project ${project.id} "${project.name ?? ''}"; before → after:`
-      : `Nothing updated in project ${project.id} "${project.name ?? ''}"; before → after:`;
+    // "Updated" names only what changed: a field written with the value it had is said to be so.
+    const changed = updated.filter((field) => changes.find((c) => c.field === field)?.changed !== false);
+    const same = updated.filter((field) => !changed.includes(field));
+    const already = same.length ? ` (${same.join(', ')} already had the value given)` : '';
+    const heading = changed.length
+      ? `Updated ${changed.join(', ')} of project ${project.id} "${project.name ?? ''}"${already}; before → after:`
+      : `Nothing updated in project ${project.id} "${project.name ?? ''}"${already}; before → after:`;
     const lines = [heading, ...changeLines(changes)];
     if (unapplied.length) lines.push(unappliedText(unapplied));
     lines.push(projectDetail(project, 'Now:'));

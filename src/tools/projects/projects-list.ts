@@ -12,8 +12,7 @@ export const projectsList = defineTool({
   name: 'projects-list',
   title: 'List projects',
   toolset: 'projects',
-  description: `Projects of the key owner's current organization: id, name, timezone, whether it is a demo or has events.
-Use it to find the project_id the recording tools need, or to check a name before project-create.`,
+  description: `Projects of the key owner's current organization: id, name, timezone, demo, has events. Use it to find a project_id, or to check a name before project-create.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({

@@ -126,7 +126,7 @@ export const writableProjectFields = {
   slack_incoming_webhook: z.string().max(2000).describe('Slack webhook URL.'),
   anonymize_ips: z.boolean().describe('Drop client IPs.'),
   completed_snippet_onboarding: z.boolean().describe('Snippet installed.'),
-  test_account_filters: filtersOrObject.describe('Filters marking test users, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
+  test_account_filters: filtersOrObject.describe('Test-user filters, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
   test_account_filters_default_checked: z.boolean().describe('Hide test users by default.'),
   path_cleaning_filters: filtersOrObject.describe('URL path rules, e.g. [{"regex":"^/users/[0-9]+","alias":"/users/<id>"}].'),
   is_demo: z.boolean().describe('Demo project.'),
@@ -136,7 +136,7 @@ export const writableProjectFields = {
   correlation_config: json.describe('Correlation settings.'),
   autocapture_opt_out: z.boolean().describe('Autocapture off.'),
   autocapture_exceptions_opt_in: z.boolean().describe('Capture JS exceptions.'),
-  autocapture_exceptions_errors_to_ignore: stringsOrObject.describe('Exception messages to ignore (a list).'),
+  autocapture_exceptions_errors_to_ignore: stringsOrObject.describe('Exception messages to ignore.'),
   capture_console_log_opt_in: z.boolean().describe('Record console logs.'),
   capture_performance_opt_in: z.boolean().describe('Record network timing.'),
   session_recording_opt_in: z.boolean().describe('Record sessions.'),
@@ -260,7 +260,7 @@ export const projectIdInput = z
     (v) => (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v),
     z.number('id must be a project number like 12345 (see projects-list)').int('id must be a whole project number like 12345').positive('id must be a project number like 12345 (see projects-list)'),
   )
-  .describe('Project id (see projects-list).');
+  .describe('Project id.');
 
 export const projectNotFound = (id: number) => `No project ${id} visible to this key: it may not exist, be deleted, or be in another organization. Call projects-list to see valid ids.`;
 

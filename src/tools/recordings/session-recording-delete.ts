@@ -11,8 +11,7 @@ export const sessionRecordingDelete = defineTool({
   name: 'session-recording-delete',
   title: 'Delete a session recording',
   toolset: 'recordings',
-  description: `Permanently delete one recording and its replay data; this cannot be undone. Only when the user asks to delete that recording.
-Returns what was deleted; an unknown id is reported as not found and nothing is deleted.`,
+  description: `Permanently delete one recording and its replay data; this cannot be undone. Only when the user asks to delete that recording. Returns what was deleted.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({

@@ -11,8 +11,8 @@ export const sessionRecordingGet = defineTool({
   name: 'session-recording-get',
   title: 'Get a session recording',
   toolset: 'recordings',
-  description: `One recording's metadata: start/end time, duration, active seconds, click, key, mouse and console counts, start URL, viewed state, retention, person. Does not mark it viewed.
-To see what the user did: session-recording-summary.`,
+  description: `One recording's metadata: times, duration, activity and console counts, start URL, viewed state, retention, person. Does not mark it viewed.
+Next: session-recording-summary.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({

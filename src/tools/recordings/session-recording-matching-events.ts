@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { UpstreamError, UserInputError } from '../../errors.js';
 import type { PostHogClient } from '../../posthog/client.js';
-import { DATE_PATTERN, explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { MAX_MATCHES, matchingEventsQuery } from '../../posthog/hogql-queries.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { asText, clip, shortTime } from '../format.js';
-import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { projectIdField, queryDateFromField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
 const eventFilter = z
@@ -35,8 +35,7 @@ export const sessionRecordingMatchingEvents = defineTool({
   name: 'session-recording-matching-events',
   title: 'Find events matching a filter in a recording',
   toolset: 'recordings',
-  description: `Events (uuid, timestamp) in one recording matching event and/or action filters (at least one), e.g. when the user hit "$rageclick" or "$exception"; the timestamps locate the moment in session-recording-snapshots.
-May need key scope query:read (PostHog Cloud does).`,
+  description: `Events (uuid, timestamp) in one recording matching event and/or action filters (at least one), e.g. "$rageclick" or "$exception": when it happened, to find in session-recording-snapshots. May need key scope query:read.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z
@@ -45,7 +44,7 @@ May need key scope query:read (PostHog Cloud does).`,
         session_id: recordingIdField,
         events: z.array(eventFilter).max(20).optional().describe('Event filters, [{"id": "$pageview"}]; any may match.'),
         actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": 12}].'),
-        date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Search from, e.g. "-30d" or "2025-06-01".'),
+        date_from: queryDateFromField,
       })
       .refine((v) => (v.events?.length ?? 0) + (v.actions?.length ?? 0) > 0, {
         message: 'give at least one filter in events (e.g. [{"id":"$pageview"}]) or actions (e.g. [{"id": 12}])',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { PostHogClient } from '../../posthog/client.js';
-import { DATE_PATTERN, explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
+import { explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { SESSION_PROPERTY_KEYS, sessionPropertiesQuery } from '../../posthog/hogql-queries.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { asText, clip } from '../format.js';
-import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { projectIdField, queryDateFromField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
 const INSTEAD = 'Instead: session-recording-get gives each recording\'s start URL, person and activity counts.';
@@ -16,14 +16,13 @@ export const sessionRecordingProperties = defineTool({
   name: 'session-recording-properties',
   title: 'Get recordings\' browser and location properties',
   toolset: 'recordings',
-  description: `Each recording's first-pageview properties: OS, browser, device type, URL, host, path, country. Use it to compare sessions (all Safari on iOS?).
-May need key scope query:read (PostHog Cloud does); then it reads events since date_from.`,
+  description: `Each recording's first-pageview properties (OS, browser, device, URL, country), to compare sessions. May need key scope query:read; then it searches events since date_from.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      session_ids: z.array(recordingIdField).min(1).max(100).describe('Recording (session) ids.'),
-      date_from: z.string().max(40).regex(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"').default('-90d').describe('Oldest session start to search from (PostHog Cloud), e.g. "-30d" or "2025-06-01".'),
+      session_ids: recordingIdsField(100).describe('Recording ids or replay URLs.'),
+      date_from: queryDateFromField,
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),

@@ -24,7 +24,7 @@ export const sessionRecordingReplayEvents = defineTool({
   name: 'session-recording-replay-events',
   title: 'Recording events for the player',
   toolset: 'recordings',
-  description: `For the session-recording-replay player (an MCP App) only; agents use session-recording-summary or session-recording-snapshots instead. A recording's decoded rrweb events in large pages.`,
+  description: `Only for the session-recording-replay player (an MCP App); agents use session-recording-summary or -snapshots. A recording's decoded rrweb events in large pages.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({

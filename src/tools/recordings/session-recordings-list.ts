@@ -3,34 +3,34 @@ import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { limitField, offsetField, pageOutputFields, projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
 import { recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const dateField = (what: string) =>
   z
     .string()
     .max(40)
-    .regex(/^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"')
+    .refine(...unlisted(/^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"'))
     .describe(what);
 
 export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',
   title: 'List session recordings',
   toolset: 'recordings',
-  description: `A project's session recordings: id, start time, duration, activity and console error counts, person, start URL. Without date_from PostHog looks back only 3 days; errors first: order="console_error_count".
-Next: session-recording-summary; across many recordings: session-recordings-triage.`,
+  description: `Recordings of a project: id, start, duration, activity and error counts, person, start URL. PostHog looks back 3 days unless date_from is given; errors first: order="console_error_count".
+Next: session-recording-summary, or session-recordings-triage for many.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       limit: limitField(20),
       offset: offsetField,
-      date_from: dateField('Earliest start: "-7d", "-24h" or "2025-06-01". Default "-3d".').optional(),
-      date_to: dateField('Latest start, same forms. Default now.').optional(),
+      date_from: dateField('Earliest start: "-7d", "-24h", "2025-06-01". Default "-3d".').optional(),
+      date_to: dateField('Latest start. Default now.').optional(),
       order: z.enum(RECORDING_ORDERS).optional().describe('Sort field (default start_time).'),
       order_direction: z.enum(['ASC', 'DESC']).optional().describe('Default DESC.'),
-      person_uuid: z.uuid().optional().describe("Only this person's recordings."),
-      session_ids: z.array(recordingIdField).min(1).max(100).optional().describe('Only these recordings.'),
+      person_uuid: personUuidField.optional(),
+      session_ids: recordingIdsField(100).optional().describe('Only these.'),
       include_person_properties: z.boolean().default(false).describe('Add person properties (large).'),
     }),
   outputSchema: z.looseObject({
