@@ -302,6 +302,7 @@ describe('the key inside gzipped recording data', () => {
       ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
       ['session-recordings-triage', { project_id: P, session_ids: [R.checkoutFailure] }],
       ['session-recording-replay', { project_id: P, id: R.checkoutFailure }],
+      ['session-recording-reproduce', { project_id: P, id: R.checkoutFailure }],
       // The second summary is served from the cache.
       ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
     ];

@@ -108,6 +108,7 @@ describe('stateless Streamable HTTP with per-user keys', () => {
       ['session-recording-snapshots', () => ({ project_id: P, id: R.checkoutFailure, max_events: 10 })],
       ['session-recording-summary', () => ({ project_id: P, id: R.recordedCheckout })],
       ['session-recording-replay', () => ({ project_id: P, id: R.recordedCheckout, start_at: '0:05' })],
+      ['session-recording-reproduce', () => ({ project_id: P, id: R.recordedCheckout })],
       ['session-recordings-triage', () => ({ project_id: P, date_from: '-30d', max_recordings: 3 })],
       // Stateless HTTP knows no client capabilities: the app-only tool is listed (hosts filter it).
       ['session-recording-replay-events', () => ({ project_id: P, id: R.recordedCheckout })],

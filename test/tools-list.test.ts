@@ -11,6 +11,7 @@ const ALL = [
   'session-recording-summary',
   'session-recordings-triage',
   'session-recording-replay',
+  'session-recording-reproduce',
   'session-recording-matching-events',
   'session-recording-properties',
   'projects-list',
@@ -55,7 +56,7 @@ describe('tools/list', () => {
 
   it('marks safety as SPEC §1 says', () => {
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['session-recordings-list', 'session-recording-get', 'session-recording-snapshots', 'session-recording-summary', 'session-recording-replay', 'session-recording-matching-events', 'session-recording-properties', 'projects-list', 'project-get']) {
+    for (const name of ['session-recordings-list', 'session-recording-get', 'session-recording-snapshots', 'session-recording-summary', 'session-recording-replay', 'session-recording-reproduce', 'session-recording-matching-events', 'session-recording-properties', 'projects-list', 'project-get']) {
       expect(hints[name], name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     }
     expect(hints['session-recording-delete']).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });

@@ -325,7 +325,7 @@ export class Digester {
     switch (source) {
       case MUTATION:
         this.counts.mutations++;
-        this.mutate(win, data);
+        win.mirror.mutate(data);
         this.reacted(win, ts);
         return;
       case MOUSE_INTERACTION:
@@ -355,38 +355,6 @@ export class Digester {
     // Far back in time from the last activity: that one was a wild timestamp (or an old window's
     // batch), and the clock starts again from here rather than waiting for it to be caught up.
     if (this.lastActive === undefined || ts > this.lastActive || this.lastActive - ts > CLUSTER_GAP_MS) this.lastActive = ts;
-  }
-
-  private mutate(win: WindowState, data: Record<string, unknown>): void {
-    const mirror = win.mirror;
-    for (const removal of asArray(data.removes)) {
-      const id = (removal as { id?: unknown }).id;
-      if (typeof id === 'number') mirror.remove(id);
-    }
-    // Adds can name a parent added later in the same batch; a second pass picks those up.
-    let waiting = asArray(data.adds);
-    for (let pass = 0; pass < 3 && waiting.length > 0; pass++) {
-      const retry: unknown[] = [];
-      for (const add of waiting) {
-        const { parentId, nextId, node } = add as { parentId?: unknown; nextId?: unknown; node?: unknown };
-        if (typeof parentId !== 'number') continue;
-        if (!mirror.has(parentId)) {
-          retry.push(add);
-          continue;
-        }
-        mirror.add(node, parentId, typeof nextId === 'number' ? nextId : null);
-      }
-      if (retry.length === waiting.length) break;
-      waiting = retry;
-    }
-    for (const change of asArray(data.texts)) {
-      const { id, value } = change as { id?: unknown; value?: unknown };
-      if (typeof id === 'number') mirror.setText(id, value);
-    }
-    for (const change of asArray(data.attributes)) {
-      const { id, attributes } = change as { id?: unknown; attributes?: unknown };
-      if (typeof id === 'number') mirror.setAttributes(id, attributes);
-    }
   }
 
   private click(win: WindowState, ts: number, id: number): void {
@@ -580,8 +548,4 @@ function codePoints(text: string): number {
     }
   }
   return n;
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }

@@ -108,10 +108,26 @@ class NodeStore {
     this.sparse.clear();
     this.size = 0;
   }
+
+  /** Every node, dense ids first. */
+  *values(): Generator<Entry> {
+    for (const entry of this.dense) if (entry !== undefined) yield entry;
+    yield* this.sparse.values();
+  }
+}
+
+/** What a reader beyond the digest needs the mirror to keep as well. */
+export interface MirrorOptions {
+  /** Attributes kept besides the naming ones (test ids, `autocomplete`, `target`…). */
+  extraAttributes?: readonly string[];
+  /** Keep `<option value>`: the page's own choices, never typed (a select's answer is an input event). */
+  optionValues?: boolean;
 }
 
 export class NodeMirror {
   private readonly nodes = new NodeStore();
+  private readonly kept: ReadonlySet<string>;
+  private readonly optionValues: boolean;
   /** label[for] → label node, for describing form fields */
   private readonly labels = new Map<string, number>();
   title: string | undefined;
@@ -124,6 +140,11 @@ export class NodeMirror {
    * can keep what it derived from the mirror (an element's description) until the next change.
    */
   version = 0;
+
+  constructor(options: MirrorOptions = {}) {
+    this.kept = options.extraAttributes ? new Set([...KEPT_ATTRIBUTES, ...options.extraAttributes]) : KEPT_ATTRIBUTES;
+    this.optionValues = options.optionValues === true;
+  }
 
   get size(): number {
     return this.nodes.size;
@@ -175,10 +196,10 @@ export class NodeMirror {
       if (type === ELEMENT && typeof node.tagName === 'string') {
         const tag = node.tagName.toLowerCase();
         entry.tag = tag;
-        const attrs = keptAttributes(node.attributes);
+        const attrs = keptAttributes(node.attributes, this.kept);
         if (attrs !== undefined) {
           // An input's value attribute is what the user typed, except on buttons.
-          if (attrs.value !== undefined && !(tag === 'input' && AUTHORED_VALUE_TYPES.has(attrs.type ?? ''))) delete attrs.value;
+          if (attrs.value !== undefined && !this.authoredValue(tag, attrs.type)) delete attrs.value;
           entry.attrs = attrs;
           if (tag === 'label' && attrs.for) this.labels.set(attrs.for, id);
         }
@@ -257,15 +278,69 @@ export class NodeMirror {
     }
   }
 
+  /** Applies an rrweb mutation: removals, then adds (a parent may come later in the same batch), texts, attributes. */
+  mutate(data: Record<string, unknown>): void {
+    for (const removal of asArray(data.removes)) {
+      const id = (removal as { id?: unknown }).id;
+      if (typeof id === 'number') this.remove(id);
+    }
+    // Adds can name a parent added later in the same batch; a second pass picks those up.
+    let waiting = asArray(data.adds);
+    for (let pass = 0; pass < 3 && waiting.length > 0; pass++) {
+      const retry: unknown[] = [];
+      for (const add of waiting) {
+        const { parentId, nextId, node } = add as { parentId?: unknown; nextId?: unknown; node?: unknown };
+        if (typeof parentId !== 'number') continue;
+        if (!this.has(parentId)) {
+          retry.push(add);
+          continue;
+        }
+        this.add(node, parentId, typeof nextId === 'number' ? nextId : null);
+      }
+      if (retry.length === waiting.length) break;
+      waiting = retry;
+    }
+    for (const change of asArray(data.texts)) {
+      const { id, value } = change as { id?: unknown; value?: unknown };
+      if (typeof id === 'number') this.setText(id, value);
+    }
+    for (const change of asArray(data.attributes)) {
+      const { id, attributes } = change as { id?: unknown; attributes?: unknown };
+      if (typeof id === 'number') this.setAttributes(id, attributes);
+    }
+  }
+
   setAttributes(id: number, changes: unknown): void {
     const node = this.nodes.get(id);
     if (!node || !node.tag || typeof changes !== 'object' || changes === null) return;
     this.version++;
     for (const [name, value] of Object.entries(changes as Record<string, unknown>)) {
-      if (!KEPT_ATTRIBUTES.has(name)) continue;
-      if (name === 'value' && !(node.tag === 'input' && AUTHORED_VALUE_TYPES.has(node.attrs?.type ?? ''))) continue;
+      if (!this.kept.has(name)) continue;
+      if (name === 'value' && !this.authoredValue(node.tag, node.attrs?.type)) continue;
       if (typeof value === 'string') (node.attrs ??= {})[name] = value.slice(0, ATTRIBUTE_MAX);
       else if (value === null && node.attrs) delete node.attrs[name];
+    }
+  }
+
+  /** Whether an element's value attribute is the page's (a button's caption, a radio's or option's value), not typed. */
+  private authoredValue(tag: string, type: string | undefined): boolean {
+    return (tag === 'input' && AUTHORED_VALUE_TYPES.has(type ?? '')) || (tag === 'option' && this.optionValues);
+  }
+
+  /** Every node, in no particular order (for readers that must check a selector against the whole page). */
+  all(): IterableIterator<MirrorNode> {
+    return this.nodes.values();
+  }
+
+  /** An element's children, in document order. */
+  *children(id: number): Generator<MirrorNode> {
+    // Bounded by the nodes there are, as remove() is: hostile data can make sibling links loop.
+    let left = this.nodes.size;
+    for (let child = this.nodes.get(id)?.first; child !== undefined && left-- > 0; ) {
+      const node = this.nodes.get(child);
+      if (!node) return;
+      yield node;
+      child = node.next;
     }
   }
 
@@ -355,16 +430,20 @@ export class NodeMirror {
   }
 }
 
-function keptAttributes(attributes: unknown): Record<string, string> | undefined {
+function keptAttributes(attributes: unknown, names: ReadonlySet<string>): Record<string, string> | undefined {
   if (typeof attributes !== 'object' || attributes === null) return undefined;
   let kept: Record<string, string> | undefined;
   // for…in rather than Object.entries: no array per element; own properties only, as before.
   const record = attributes as Record<string, unknown>;
   for (const name in record) {
-    if (!KEPT_ATTRIBUTES.has(name) || !Object.hasOwn(record, name)) continue;
+    if (!names.has(name) || !Object.hasOwn(record, name)) continue;
     const value = record[name];
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     (kept ??= {})[name] = String(value).slice(0, ATTRIBUTE_MAX);
   }
   return kept;
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }

@@ -90,8 +90,32 @@ export function sessionPropertiesQuery(options: SessionPropertiesOptions): Built
   });
 }
 
+/** Most `$exception` events one reproduction reads: enough for any session worth a test. */
+export const MAX_SESSION_EXCEPTIONS = 100;
+
+export interface SessionExceptionsOptions {
+  sessionId: string;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * One session's uncaught exceptions (`$exception` events, which posthog-js sends beside the
+ * recording, not inside it) within [from, to], oldest first. Columns: timestamp, type, message,
+ * list (the newer `$exception_list`), window_id.
+ */
+export function sessionExceptionsQuery(options: SessionExceptionsOptions): BuiltQuery {
+  const query = [
+    'SELECT timestamp, properties.$exception_type AS type, properties.$exception_message AS message, properties.$exception_list AS list, properties.$window_id AS window_id FROM events',
+    'WHERE $session_id = {session_id} AND event = {event} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
+    `ORDER BY timestamp ASC LIMIT ${MAX_SESSION_EXCEPTIONS}`,
+  ].join(' ');
+  return seal(query, { session_id: options.sessionId, event: '$exception', date_from: isoUtc(options.from), date_to: isoUtc(options.to) });
+}
+
 /** Every builder of a query the tools send, by name (see the top of this file). */
 export const HOGQL_BUILDERS = {
   matchingEventsQuery,
   sessionPropertiesQuery,
+  sessionExceptionsQuery,
 } as const;

@@ -16,6 +16,7 @@ import {
   STAGING_PROJECT_ID,
   bigRecordingSeed,
   extraRecordingSeeds,
+  givenRecordingSeed,
   ltsBlobKey,
   type StoryName,
 } from './demo/catalog.js';
@@ -57,6 +58,11 @@ export interface SandboxOptions {
   bigRecording?: { copies: number };
   /** Add this many recordings to the main project: copies of its demo recordings with ids of their own (for list-size benchmarks). */
   extraRecordings?: number;
+  /**
+   * Recordings a test made itself: `[windowId, rrweb event]` lines as blob_v2 serves them, and the
+   * analytics events sent beside them (`$exception`…), served like the demo recordings (main project).
+   */
+  recordings?: Array<{ id: string; projectId?: number; distinctId?: string; lines: Array<[string, { type: number; timestamp: number; data: unknown }]>; captured?: Array<{ event: string; timestamp: number; properties?: Record<string, unknown> }> }>;
   /**
    * Per-key replay throttle (recordings list, snapshots), counted per key as PostHog does: a plan
    * ('free', 'paid', 'enterprise'), 'generous' (the default: far above what a person does), 'none',
@@ -171,7 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recordingsEnvelope: options.recordingsEnvelope ?? 'has_next',
     projectsEnvelope: options.projectsEnvelope ?? 'drf',
   };
-  const extraSeeds = [...(options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies)] : []), ...extraRecordingSeeds(options.extraRecordings ?? 0)];
+  const extraSeeds = [...(options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies)] : []), ...extraRecordingSeeds(options.extraRecordings ?? 0), ...(options.recordings ?? []).map(givenRecordingSeed)];
   const state = new SandboxState((options.now ?? new Date()).getTime(), extraSeeds);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];

@@ -11,6 +11,7 @@ import { playerResource, type AppResource } from './recordings/player.js';
 import { sessionRecordingProperties } from './recordings/session-recording-properties.js';
 import { sessionRecordingReplay } from './recordings/session-recording-replay.js';
 import { sessionRecordingReplayEvents } from './recordings/session-recording-replay-events.js';
+import { sessionRecordingReproduce } from './recordings/session-recording-reproduce.js';
 import { sessionRecordingSummary } from './recordings/session-recording-summary.js';
 import { sessionRecordingSnapshots } from './recordings/session-recording-snapshots.js';
 import { sessionRecordingsList } from './recordings/session-recordings-list.js';
@@ -26,6 +27,7 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   sessionRecordingsTriage,
   sessionRecordingReplay,
   sessionRecordingReplayEvents,
+  sessionRecordingReproduce,
   sessionRecordingMatchingEvents,
   sessionRecordingProperties,
   projectsList,

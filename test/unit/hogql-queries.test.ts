@@ -49,6 +49,7 @@ const SAMPLES: Samples = {
     { sessionIds: HOSTILE, from: FROM, to: TO },
     { sessionIds: Array.from({ length: 100 }, (_, i) => `session-${i}-${HOSTILE[i % HOSTILE.length]}`), from: new Date(0), to: TO },
   ],
+  sessionExceptionsQuery: [...HOSTILE.map((value) => ({ sessionId: value, from: FROM, to: TO })), { sessionId: 'session-d', from: new Date(0), to: new Date('2999-12-31T00:00:00Z') }],
 };
 
 function strings(value: unknown, into: string[] = []): string[] {

@@ -4,6 +4,7 @@
 
 import { fixture } from './recorded.js';
 import type { Device } from './timeline.js';
+import type { RrwebEvent } from './rrweb.js';
 
 export const ORGANIZATION = {
   id: '01928f3c-6a1e-7b52-9c1d-2f5e8a4b7c10',
@@ -280,6 +281,10 @@ export interface RecordingSeed {
   windowIds: string[];
   /** For a recorded fixture: its slug in fixtures/recordings/index.json (its events come from there). */
   fixture?: string;
+  /** Events given as they were recorded (sandbox option `recordings`), instead of a fixture or a story. */
+  lines?: ReadonlyArray<readonly [string, RrwebEvent]>;
+  /** Analytics events sent beside those (absolute times), e.g. `$exception`. */
+  captured?: ReadonlyArray<{ event: string; timestamp: number; properties?: Record<string, unknown> }>;
   /** Serve the events this many times over, one copy after another (a synthetic long recording for benchmarks). */
   repeat?: number;
   device: Device;
@@ -658,6 +663,28 @@ export function extraRecordingSeeds(count: number): RecordingSeed[] {
       summary: `Copy ${i + 1} of "${original.name}", for benchmarks.`,
     };
   });
+}
+
+/** A recording a test made itself (sandbox option `recordings`), in the main project unless it says. */
+export function givenRecordingSeed(given: { id: string; projectId?: number; distinctId?: string; lines: ReadonlyArray<readonly [string, RrwebEvent]>; captured?: ReadonlyArray<{ event: string; timestamp: number; properties?: Record<string, unknown> }> }): RecordingSeed {
+  return {
+    name: 'recordedCheckout',
+    id: given.id,
+    projectId: given.projectId ?? MAIN_PROJECT_ID,
+    distinctId: given.distinctId ?? 'test-visitor',
+    person: null,
+    endsAgoMs: HOUR,
+    storage: 'blob_v2',
+    compressed: false,
+    blockMs: 60_000,
+    windowIds: [...new Set(given.lines.map(([windowId]) => windowId))],
+    lines: given.lines,
+    ...(given.captured ? { captured: given.captured } : {}),
+    device: device('Chrome', 150, 'Linux', '', 'Desktop', 1280, 800, ['GB', 'United Kingdom', 'London']),
+    viewed: false,
+    viewers: [],
+    summary: 'Recorded in a browser by a test.',
+  };
 }
 
 export function ltsBlobKey(projectId: number, sessionId: string): string {

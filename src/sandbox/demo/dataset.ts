@@ -4,7 +4,7 @@
 // snapshots.ts picks which of these the imitated API serves).
 
 import { RECORDING_SEEDS, ltsBlobKey, type RecordingSeed, type ScriptedName } from './catalog.js';
-import { recordedScript, type RecordedScript } from './recorded.js';
+import { recordedScript, scriptFromLines, type RecordedScript } from './recorded.js';
 import { compressEvent } from './compress.js';
 import { ACTIVE_SOURCES, EventType, IncrementalSource, MouseInteractions, shiftedEvent, type RrwebEvent } from './rrweb.js';
 import { STORIES } from './stories.js';
@@ -53,7 +53,7 @@ export function demoScripts(): ReadonlyMap<string, Script> {
 const REPEAT_GAP_MS = 1_000;
 
 export function buildScript(seed: RecordingSeed): Script {
-  const { events: unsorted, analytics, console: consoleEntries } = seed.fixture ? recordedScript(seed.fixture) : storyScript(seed);
+  const { events: unsorted, analytics, console: consoleEntries } = seed.lines ? scriptFromLines(seed.lines, seed.captured) : seed.fixture ? recordedScript(seed.fixture) : storyScript(seed);
   const events = unsorted
     .map((e, i) => ({ e, i }))
     .sort((a, b) => a.e.event.timestamp - b.e.event.timestamp || a.i - b.i)

@@ -63,17 +63,34 @@ export interface RecordedScript {
 export function recordedScript(slug: string): RecordedScript {
   const info = fixture(slug);
   const lines = readFileSync(new URL(info.file, FIXTURES), 'utf8').split('\n').filter((l) => l.trim());
-  const raw = lines.map((line) => JSON.parse(line) as [string, RrwebEvent]);
+  // What the SDK sent beside the recording; fixtures without it get a $pageview per page load.
+  const sent = info.events_file ? (readJson(info.events_file) as SentEvent[]) : undefined;
+  return scriptFromLines(
+    lines.map((line) => JSON.parse(line) as [string, RrwebEvent]),
+    (sent ?? []).map((e) => ({ event: e.event, timestamp: Date.parse(e.timestamp), properties: e.properties })),
+    sent !== undefined,
+  );
+}
+
+/**
+ * `[windowId, event]` lines recorded in a browser (a fixture's, or a test's own: sandbox option
+ * `recordings`) as a script. `captured` are analytics events sent beside the recording (e.g.
+ * `$exception`), with absolute times like the events'; unless `allSent` says they are all the
+ * SDK sent, a `$pageview` is added per page load.
+ */
+export function scriptFromLines(
+  raw: ReadonlyArray<readonly [string, RrwebEvent]>,
+  captured: ReadonlyArray<{ event: string; timestamp: number; properties?: Record<string, unknown> }> = [],
+  allSent = false,
+): RecordedScript {
   const first = Math.min(...raw.map(([, e]) => e.timestamp));
   // Demo scripts hold times from the recording start.
   const events: ScriptEvent[] = raw.map(([windowId, event]) => ({ windowId, event: shiftedEvent(event, -first) }));
-  // What the SDK sent beside the recording; fixtures without it get a $pageview per page load.
-  const sent = info.events_file ? (readJson(info.events_file) as SentEvent[]) : undefined;
-  const analytics: AnalyticsEvent[] = (sent ?? []).map((e) => ({ event: e.event, t: Date.parse(e.timestamp) - first, properties: e.properties }));
+  const analytics: AnalyticsEvent[] = captured.map((c) => ({ event: c.event, t: c.timestamp - first, properties: { ...c.properties } }));
   const consoleEntries: ConsoleEntry[] = [];
   for (const { event } of events) {
     const data = event.data as { href?: string; plugin?: string; payload?: { level?: string; payload?: unknown[] } };
-    if (!sent && event.type === 4 && data.href) analytics.push({ event: '$pageview', t: event.timestamp, properties: { $current_url: data.href } });
+    if (!allSent && event.type === 4 && data.href) analytics.push({ event: '$pageview', t: event.timestamp, properties: { $current_url: data.href } });
     if (event.type === 6 && data.plugin === 'rrweb/console@1') {
       const level = data.payload?.level;
       if (level === 'log' || level === 'info' || level === 'warn' || level === 'error') {
@@ -81,5 +98,7 @@ export function recordedScript(slug: string): RecordedScript {
       }
     }
   }
+  // A test's own events go among the page views in time order (the SDK's are in its order).
+  if (!allSent && captured.length > 0) analytics.sort((a, b) => a.t - b.t);
   return { events, analytics, console: consoleEntries };
 }

@@ -1,0 +1,278 @@
+/**
+ * The @playwright/test spec for a Reproduction: the person's steps, with the failures the
+ * recording shows asserted absent at the step that set them off, so the test fails there today
+ * and passes once fixed. Navigation is relative to the caller's baseURL; typed values come from
+ * environment variables; every recorded string goes through lit() or commentText().
+ */
+
+import { UserInputError } from '../errors.js';
+import { commentText, lit } from './literal.js';
+import { isMasked, placeholderFor, sensitiveReason, envName, type Placeholder } from './privacy.js';
+import { describeProblem, type Problem, type Reproduction, type Step } from './session.js';
+
+export interface RenderOptions {
+  recordingId: string;
+  projectId: string;
+  /** Copy non-sensitive typed values the recording holds in clear. */
+  copyTypedValues: boolean;
+  /** Assert only this failure (1-based, as numbered in `asserts`), ending the test at its step. */
+  failure?: number | undefined;
+}
+
+export interface StepOut {
+  at_ms: number;
+  tab: number;
+  page: string;
+  action: string;
+  selector: string | null;
+  note: string | null;
+}
+
+export interface AssertOut {
+  n: number;
+  step: number;
+  kind: 'request' | 'console' | 'exception' | 'final-url' | 'final-heading';
+  says: string;
+}
+
+export interface FailureOut {
+  n: number;
+  step: number;
+  kind: 'request' | 'console' | 'exception';
+  says: string;
+}
+
+export interface Rendered {
+  filename: string;
+  code: string;
+  base_url: string | null;
+  steps: StepOut[];
+  asserts: AssertOut[];
+  /** Every failure the recording shows (the test asserts those at the first one's step, or the chosen one). */
+  failures: FailureOut[];
+  placeholders: Placeholder[];
+  skipped: string[];
+}
+
+export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered {
+  const skipped = [...rep.skipped];
+  let steps = rep.steps;
+  let problems = rep.problems;
+  // Every failure the recording shows, numbered as `failure` picks them.
+  const failures: FailureOut[] = rep.problems.map((p, i) => ({ n: i + 1, step: p.step! + 1, kind: p.kind, says: describeProblem(p) + (p.count > 1 ? ` (${p.count} times)` : '') }));
+  if (options.failure !== undefined) {
+    const chosen = problems[options.failure - 1];
+    if (!chosen) {
+      const list = failures.map((f) => `${f.n}. ${f.says} (step ${f.step})`).join('; ');
+      throw new UserInputError(`failure ${options.failure} is not in this recording: ${problems.length === 0 ? 'it shows no failure' : `its failures are ${list}`}.`);
+    }
+    problems = [chosen];
+    if (chosen.step! + 1 < steps.length) skipped.push(`Steps after step ${chosen.step! + 1} left out: the test ends at the chosen failure.`);
+    steps = steps.slice(0, chosen.step! + 1);
+  } else if (problems.length > 0) {
+    // What the person did after the first failure was their answer to it (a retry, another
+    // way round): once the bug is fixed the page rightly goes elsewhere, and those steps would
+    // fail for no fault. The test ends there; a later failure can be chosen with `failure`.
+    const first = Math.min(...problems.map((p) => p.step!));
+    const later = problems.filter((p) => p.step !== first).length;
+    problems = problems.filter((p) => p.step === first);
+    if (first + 1 < steps.length) {
+      skipped.push(`The test ends at step ${first + 1}, the first failure: the ${steps.length - first - 1} later step(s) were the person's reaction to it${later > 0 ? `, and ${later} later failure(s) can be targeted with \`failure\` (see failures)` : ''}.`);
+    }
+    steps = steps.slice(0, first + 1);
+  }
+  if (rep.steps.length === 0) {
+    throw new UserInputError(`Nothing in recording ${options.recordingId} can be replayed: it shows no page of an http(s) site and no action on one${rep.skipped.length ? ` (${rep.skipped.slice(0, 3).join(' ')})` : ''}.`);
+  }
+  // A journey cut at STEPS_MAX matters only where the test runs to the end of what was kept.
+  if (rep.droppedSteps > 0 && steps.length === rep.steps.length) {
+    skipped.unshift(`PARTIAL: the journey has more than ${rep.steps.length} steps; the test replays the first ${rep.steps.length}, and ${rep.droppedSteps} later step(s) are left out.`);
+  }
+  const start = rep.start ?? steps[0]?.at ?? 0;
+  const vars = new Map<number, string>();
+  const pageVar = (tab: number) => (tab === 0 ? 'page' : `page${tab + 1}`);
+  const taken = new Set<string>();
+  const placeholders = new Map<string, Placeholder>();
+  const asserts: AssertOut[] = [];
+  const body: string[] = [];
+  const stepsOut: StepOut[] = [];
+
+  steps.forEach((step, i) => {
+    const n = i + 1;
+    const P = pageVar(step.window);
+    const here = problems.filter((p) => p.step === i);
+    const requests = here.filter((p) => p.kind === 'request');
+    const notes = [...step.notes];
+    if (step.repeats) notes.push(`clicked ${step.repeats} times in a row in the recording; once here`);
+    if (step.selector?.note) notes.push(step.selector.note);
+    body.push('', `  // Step ${n} (${clock(step.at - start)}${rep.windows > 1 ? `, tab ${step.window + 1}` : ''}, ${commentText(step.path, 100)})${notes.length ? `: ${commentText(notes.join('; '), 200)}` : ''}`);
+
+    // A new tab the journey opens by itself (not by a click in another).
+    if (!vars.has(step.window) && step.window !== 0) {
+      body.push(`  const ${P} = await context.newPage();`);
+      watchLine(body, P);
+      vars.set(step.window, P);
+    }
+    vars.set(step.window, P);
+
+    requests.forEach((p, k) => {
+      const name = `request${n}${requests.length > 1 ? `_${k + 1}` : ''}`;
+      const checks = [p.method ? `r.method() === ${lit(p.method)}` : undefined, `new URL(r.url()).pathname === ${lit(p.path ?? '/')}`].filter(Boolean).join(' && ');
+      if (p.host) body.push(`  // In the recording this request went to ${commentText(p.host, 100)}.`);
+      body.push(`  const ${name} = context.waitForEvent('request', { predicate: (r) => ${checks}, timeout: 15_000 });`);
+    });
+
+    const opened = step.opens !== undefined ? pageVar(step.opens) : undefined;
+    if (opened) body.push(`  const ${opened}Opened = context.waitForEvent('page');`);
+    body.push(`  ${actionLine(step, P, placeholderOf(step))};`);
+    if (opened) {
+      body.push(`  const ${opened} = await ${opened}Opened;`);
+      watchLine(body, opened);
+      body.push(`  await ${opened}.waitForLoadState();`);
+      vars.set(step.opens!, opened);
+    }
+    // The last page change of a journey that ends well is the final assertion's to check.
+    const endsHere = i === steps.length - 1 && problems.length === 0 && options.failure === undefined;
+    if (step.navigates !== undefined && !endsHere) body.push(`  await ${P}.waitForURL((url) => url.pathname === ${lit(step.navigates)}, { timeout: 15_000 });`);
+
+    requests.forEach((p, k) => {
+      const suffix = `${n}${requests.length > 1 ? `_${k + 1}` : ''}`;
+      const says = `${describeProblem(p)} in the recording (step ${n})`;
+      body.push(`  const response${suffix} = await (await request${suffix}).response();`);
+      body.push(`  expect(response${suffix}, ${lit(`${says}; now it got no response at all`)}).not.toBeNull();`);
+      body.push(`  expect(response${suffix}!.status(), ${lit(says)}).toBeLessThan(400);`);
+      asserts.push({ n: asserts.length + 1, step: n, kind: 'request', says });
+    });
+
+    const later = here.filter((p) => p.kind !== 'request');
+    if (later.length > 0) {
+      const wait = Math.min(5_000, Math.max(300, Math.max(...later.map((p) => p.at - step.at)) + 300));
+      body.push(`  // The recording saw what follows ${Math.max(0, Math.round(Math.max(...later.map((p) => p.at - step.at))))} ms after this step: give the page as long to do it again.`);
+      body.push(`  await ${P}.waitForTimeout(${wait});`);
+      for (const kind of ['console', 'exception'] as const) {
+        const seen = later.filter((p) => p.kind === kind);
+        if (seen.length === 0) continue;
+        const says = `${seen.map((p) => describeProblem(p) + (p.count > 1 ? ` (${p.count} times)` : '')).join(', ')} in the recording after step ${n}`;
+        body.push(`  expect(seen.${kind === 'console' ? 'consoleErrors' : 'exceptions'}, ${lit(says)}).toEqual([]);`);
+        asserts.push({ n: asserts.length + 1, step: n, kind, says });
+      }
+    }
+
+    stepsOut.push({
+      at_ms: Math.max(0, step.at - start),
+      tab: step.window + 1,
+      page: step.path,
+      action: step.action === 'press' ? 'press Enter' : step.action,
+      selector: step.action === 'goto' ? (step.url ?? step.path) : (step.selector?.code ?? null),
+      note: [...notes, ...(step.opens !== undefined ? [`opens tab ${step.opens + 1}`] : []), ...(step.navigates !== undefined ? [`then at ${step.navigates}`] : [])].join('; ') || null,
+    });
+  });
+
+  // Nothing went wrong: the journey must end where the person's did.
+  const final = rep.final;
+  if (problems.length === 0 && final && steps.length > 0 && options.failure === undefined) {
+    const P = pageVar(final.window);
+    body.push('', '  // The recording shows nothing wrong: the journey ends where the person\'s did.');
+    body.push(`  await expect(${P}).toHaveURL((url) => url.pathname === ${lit(final.path)}, { timeout: 15_000 });`);
+    asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says: `the journey ends at ${final.path}` });
+    if (final.heading) {
+      body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true })).toBeVisible();`);
+      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says: `the heading ${JSON.stringify(final.heading)} is visible` });
+    } else skipped.push('No usable heading on the last page: only its path is asserted.');
+  }
+
+  const title = asserts.length > 0 && problems.length > 0 ? `${asserts[0]!.says.replace(/ in the recording.*$/, '')} must not happen again` : `journey ends at ${final?.path ?? '/'}`;
+  const origin = rep.origin;
+  const header = [
+    `// Reproduces PostHog session recording ${commentText(options.recordingId, 200)} (project ${commentText(options.projectId, 40)}),`,
+    '// generated by posthog-replay-mcp (session-recording-reproduce). It fails where the recorded session',
+    '// failed, naming the failure, and passes once that is fixed.',
+    ...(origin
+      ? [`// Recorded on ${commentText(origin, 200)}. Navigation is relative to baseURL; point the test at a site in`, `// playwright.config.ts, e.g. use: { baseURL: ${commentText(lit(origin), 200)} }`]
+      : ['// Navigation is relative to baseURL (set it in playwright.config.ts).']),
+    '// Typed values come from the REPRO_* environment variables below, never from the recording.',
+  ];
+  const placeholderList = [...placeholders.values()];
+  const code = [
+    ...header,
+    "import { test, expect, type Page } from '@playwright/test';",
+    '',
+    `test(${lit(`session ${options.recordingId}: ${title}`)}, async ({ page, context }) => {`,
+    '  const seen = { consoleErrors: [] as string[], exceptions: [] as string[] };',
+    '  const watch = (p: Page) => {',
+    "    // Chromium's own \"Failed to load resource\" lines are not the page's console calls (failed",
+    '    // requests are asserted by themselves).',
+    "    p.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) seen.consoleErrors.push(m.text()); });",
+    "    p.on('pageerror', (e) => { seen.exceptions.push(`${e.name}: ${e.message}`); });",
+    '  };',
+    '  watch(page);',
+    ...body,
+    '});',
+    '',
+  ].join('\n');
+
+  function placeholderOf(step: Step): string | undefined {
+    if ((step.action !== 'fill' && step.action !== 'select') || !step.field || !step.selector) return undefined;
+    const key = `${step.window}:${step.selector.code}`;
+    let placeholder = placeholders.get(key);
+    if (!placeholder) {
+      placeholder = step.action === 'fill' ? placeholderFor(step.field, step.recorded, options.copyTypedValues, step.selector.code, taken) : selectPlaceholder(step, taken);
+      placeholders.set(key, placeholder);
+    }
+    return `process.env.${placeholder.env} ?? ${lit(placeholder.default)}`;
+  }
+
+  const filename = `session-${options.recordingId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'recording'}.spec.ts`;
+  return { filename, code, base_url: origin, steps: stepsOut, asserts, failures, placeholders: placeholderList, skipped };
+}
+
+function watchLine(body: string[], P: string): void {
+  body.push(`  watch(${P});`);
+}
+
+function actionLine(step: Step, P: string, value: string | undefined): string {
+  const target = `${P}.${step.selector?.code ?? "locator('body')"}`;
+  switch (step.action) {
+    case 'goto':
+      return `await ${P}.goto(${lit(step.url ?? step.path)})`;
+    case 'click':
+      return `await ${target}.click()`;
+    case 'dblclick':
+      return `await ${target}.dblclick()`;
+    case 'fill':
+      return `await ${target}.fill(${value ?? "''"})`;
+    case 'check':
+      return `await ${target}.check()`;
+    case 'uncheck':
+      return `await ${target}.uncheck()`;
+    case 'select':
+      return `await ${target}.selectOption(${value ?? "''"})`;
+    case 'press':
+      return `await ${target}.press('Enter')`;
+  }
+}
+
+/**
+ * A select's choice is one of the page's own options, not typed text: the recorded option when
+ * the recording holds it in clear and the field is not sensitive, else the page's first real option.
+ */
+function selectPlaceholder(step: Step, taken: Set<string>): Placeholder {
+  const field = step.field!;
+  const env = envName(field, taken);
+  const options = step.options ?? [];
+  const recorded = step.recorded;
+  const sensitive = sensitiveReason(field);
+  if (recorded && !isMasked(recorded) && !sensitive && options.includes(recorded)) {
+    return { env, default: recorded, field: step.selector!.code, source: 'page-option' };
+  }
+  const first = options.find((o) => o !== '') ?? '';
+  const why = sensitive ? `not copied: ${sensitive}` : recorded && isMasked(recorded) ? 'masked in the recording' : 'the recorded choice is not among the page\'s options';
+  return { env, default: first, field: step.selector!.code, source: 'page-option', withheld: `${why}; the page's first option is used` };
+}
+
+function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+export type { Problem };

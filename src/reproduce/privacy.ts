@@ -1,0 +1,121 @@
+/**
+ * What a generated test may say about what the person typed: by default nothing. Every typed
+ * value becomes a placeholder read from an environment variable with a neutral default; an
+ * explicit option copies a value verbatim, but never a masked one, a password, or anything a
+ * field's name, type, label or autocomplete hint marks as a secret or payment data.
+ */
+
+export interface FieldFacts {
+  tag: string;
+  type?: string | undefined;
+  name?: string | undefined;
+  id?: string | undefined;
+  autocomplete?: string | undefined;
+  label?: string | undefined;
+  placeholder?: string | undefined;
+  ariaLabel?: string | undefined;
+}
+
+const SECRET_WORDS = /pass(word|wd|code|phrase)?|pwd|secret|token|api.?key|otp|one.?time|\bpin\b|2fa|mfa|verification.?code|security.?code|ssn|social.?security|tax.?id|national.?id/i;
+const PAYMENT_WORDS = /card|\bcc\b|cc.?(num|number|exp|csc|cvc|cvv)|cvc|cvv|csc|expir|\biban\b|\bbic\b|swift|routing|account.?(no|num|number)|sort.?code|billing.?(card|account)/i;
+
+/** Why a field's value must never be copied (a secret, payment data), or undefined when it may be. */
+export function sensitiveReason(field: FieldFacts): string | undefined {
+  const type = field.type?.toLowerCase();
+  if (type === 'password') return 'a password field';
+  const autocomplete = field.autocomplete?.toLowerCase() ?? '';
+  if (/(current|new)-password|one-time-code/.test(autocomplete)) return 'a password or one-time-code field (autocomplete)';
+  if (/\bcc-/.test(autocomplete)) return 'a payment card field (autocomplete)';
+  const words = [field.name, field.id, field.label, field.placeholder, field.ariaLabel].filter((w): w is string => typeof w === 'string' && w.length > 0).join(' ');
+  if (SECRET_WORDS.test(words)) return 'its name or label suggests a secret';
+  if (PAYMENT_WORDS.test(words)) return 'its name or label suggests payment data';
+  return undefined;
+}
+
+/** posthog-js masks typed text as one `*` per character (maskAllInputs, the default). */
+export function isMasked(value: string): boolean {
+  return value.length > 0 && /^\*+$/.test(value);
+}
+
+/** A neutral value of the field's kind, so forms that validate their input still accept it. */
+export function neutralValue(field: FieldFacts): string {
+  const type = field.type?.toLowerCase() ?? '';
+  const autocomplete = field.autocomplete?.toLowerCase() ?? '';
+  const words = `${field.name ?? ''} ${field.id ?? ''} ${field.label ?? ''} ${field.placeholder ?? ''} ${autocomplete}`.toLowerCase();
+  if (type === 'email' || /e-?mail/.test(words)) return 'user@example.test';
+  if (type === 'password' || /pass/.test(words)) return 'Example-Passw0rd';
+  if (/cc-number|card.?(no|num)|card\b/.test(words)) return '4111 1111 1111 1111';
+  if (/cvc|cvv|csc|security.?code/.test(words)) return '123';
+  if (/exp/.test(words)) return '12/30';
+  if (type === 'tel' || /phone|mobile|\btel\b/.test(words)) return '+1 555 0100';
+  if (type === 'url' || /website|\burl\b/.test(words)) return 'https://example.test';
+  if (type === 'number' || type === 'range') return '1';
+  if (type === 'date') return '2024-01-01';
+  if (type === 'time') return '12:00';
+  if (type === 'datetime-local') return '2024-01-01T12:00';
+  if (type === 'month') return '2024-01';
+  if (type === 'color') return '#336699';
+  if (/zip|postal|postcode/.test(words)) return '10001';
+  if (/name/.test(words)) return 'Test User';
+  if (type === 'search' || /search|query|\bq\b/.test(words)) return 'test';
+  if (field.tag === 'textarea') return 'Test message';
+  return 'test';
+}
+
+/** REPRO_<WORDS>, from the field's name, id, label or type, unique among `taken`. */
+export function envName(field: FieldFacts, taken: Set<string>): string {
+  const source = [field.name, field.id, field.label, field.placeholder, field.ariaLabel, field.type, field.tag].find((w) => typeof w === 'string' && /[A-Za-z0-9]/.test(w))!;
+  const words = source
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 28)
+    .replace(/_+$/, '');
+  const base = `REPRO_${words || 'VALUE'}`;
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  taken.add(name);
+  return name;
+}
+
+export interface Placeholder {
+  env: string;
+  /** What the test uses when the variable is not set. */
+  default: string;
+  /** The field, as the test addresses it. */
+  field: string;
+  /** How the default was chosen. */
+  source: 'neutral' | 'copied' | 'page-option';
+  /** Why the recorded value could not be copied, when copying was asked for. */
+  withheld?: string;
+}
+
+/**
+ * The placeholder for a field the person typed into. `recorded` is the last value the recording
+ * holds (masked or not); it is used only when `copy` is asked for and nothing forbids it.
+ */
+export function placeholderFor(field: FieldFacts, recorded: string | undefined, copy: boolean, selector: string, taken: Set<string>): Placeholder {
+  const env = envName(field, taken);
+  const base = { env, default: neutralValue(field), field: selector, source: 'neutral' as const };
+  if (!copy) return base;
+  const sensitive = sensitiveReason(field);
+  if (sensitive) return { ...base, withheld: `not copied: ${sensitive}` };
+  if (recorded === undefined || recorded === '') return { ...base, withheld: 'not copied: the recording holds no value' };
+  if (isMasked(recorded)) return { ...base, withheld: 'not copied: masked in the recording' };
+  return { ...base, default: recorded, source: 'copied' };
+}
+
+const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z]{2,}/g;
+
+/**
+ * Recorded text the test quotes (a console message, an exception, a heading) with what the
+ * person typed taken out: the values the recording holds in clear (3 characters or more) and
+ * anything shaped like an email address. Says whether it changed anything.
+ */
+export function scrubText(text: string, typed: ReadonlySet<string>): { text: string; scrubbed: boolean } {
+  let out = text;
+  for (const value of typed) if (value.length >= 3 && out.includes(value)) out = out.split(value).join('…');
+  out = out.replace(EMAIL, '…@…');
+  return { text: out, scrubbed: out !== text };
+}

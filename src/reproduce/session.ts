@@ -1,0 +1,524 @@
+/**
+ * What a person did in a recording, as steps a browser can replay, and what went wrong at which
+ * step. Fed the recording's rrweb events one at a time (every window, stream order); each window
+ * keeps its own DOM mirror, so an element is named from the page as it was at that moment.
+ * Memory stays bounded: capped windows, steps and problems, and the mirror's own node cap.
+ */
+
+import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
+import { CUSTOM, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
+import { consoleText } from '../posthog/snapshots.js';
+import { isMasked, scrubText, type FieldFacts } from './privacy.js';
+import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector } from './selectors.js';
+
+export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
+
+export interface Step {
+  at: number;
+  /** Index of the window (tab) in order of first appearance. */
+  window: number;
+  /** The page the step happens on (for a goto: the page it opens), path only. */
+  path: string;
+  action: Action;
+  selector?: Selector;
+  /** goto: where to (path, and query when it may be copied). */
+  url?: string;
+  /** fill/select: the field, for its placeholder. */
+  field?: FieldFacts;
+  /** fill/select: the last value the recording holds (masked or not): never written out unless allowed. */
+  recorded?: string;
+  /** select: the options the page offered (page-authored values). */
+  options?: string[];
+  /** The page went to this path after the step. */
+  navigates?: string;
+  /** This click opened that window (a new tab). */
+  opens?: number;
+  /** A link that opens its page in another tab (target). */
+  newTab?: boolean;
+  /** Clicked this many times in a row (a rage click): replayed once. */
+  repeats?: number;
+  notes: string[];
+  node?: number;
+}
+
+export type ProblemKind = 'request' | 'console' | 'exception';
+
+export interface Problem {
+  kind: ProblemKind;
+  at: number;
+  window: number | undefined;
+  method?: string;
+  path?: string;
+  /** The request's host, when it is not the recorded site's. */
+  host?: string;
+  status?: number;
+  error?: string;
+  /** Console text, or `Type: message` of an exception. */
+  text?: string;
+  count: number;
+  /** The step it followed (set by finish). */
+  step?: number;
+}
+
+export interface Reproduction {
+  origin: string | null;
+  start: number | null;
+  windows: number;
+  steps: Step[];
+  /** Steps past STEPS_MAX, not kept. */
+  droppedSteps: number;
+  problems: Problem[];
+  /** Where the journey ended: the last step's tab, its path and a heading seen there. */
+  final: { window: number; path: string; heading?: string } | undefined;
+  skipped: string[];
+}
+
+export interface ExceptionEvent {
+  at: number;
+  type: string;
+  message: string;
+  windowId?: string | undefined;
+}
+
+const WINDOWS_MAX = 20;
+/** Steps kept: a longer journey is cut (and said so), keeping the result a readable size. */
+export const STEPS_MAX = 200;
+const PROBLEMS_MAX = 100;
+/** A URL change this soon after a step was caused by it (a link, a submit). */
+const CAUSE_MS = 10_000;
+/** A page change this soon after the last one, with nothing done between: a redirect. */
+const REDIRECT_MS = 3_000;
+/** A new tab this soon after a click in another was opened by it. */
+const OPENER_MS = 5_000;
+/** Clicks on one element closer than this are one (rage) click. */
+const REPEAT_MS = 1_000;
+const CLICK = 2;
+const DOUBLE_CLICK = 4;
+
+interface WindowState {
+  index: number;
+  id: string | null;
+  mirror: NodeMirror;
+  /** path + search of the current page */
+  url: string | undefined;
+  path: string;
+  external: boolean;
+  lastStep: Step | undefined;
+  lastNavAt: number;
+  /** steps added since the last navigation */
+  stepsSinceNav: number;
+  firstStepAt: number | undefined;
+}
+
+export class Reproducer {
+  private readonly windows = new Map<string | null, WindowState>();
+  private readonly steps: Step[] = [];
+  private readonly problems: Problem[] = [];
+  private readonly skipped: string[] = [];
+  private readonly counts = { droppedSteps: 0, droppedProblems: 0, droppedWindows: 0, unknownTargets: 0, bad: 0 };
+  private origin: string | null = null;
+  private start: number | null = null;
+  private exceptions: ExceptionEvent[] = [];
+
+  push(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
+    const ts = event.timestamp;
+    if (typeof ts !== 'number' || !Number.isFinite(ts)) return;
+    // A wild timestamp (0, year 3000) would make every step's time meaningless: not the start.
+    if ((this.start === null || ts < this.start) && ts > 1e11 && ts < 1e13) this.start = ts;
+    const win = this.window(windowId);
+    if (!win) return;
+    const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
+    try {
+      switch (event.type) {
+        case META:
+          this.urlChange(win, ts, data.href);
+          return;
+        case FULL_SNAPSHOT:
+          win.mirror.reset(data.node);
+          return;
+        case CUSTOM: {
+          const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
+          if (data.tag === '$pageview') this.urlChange(win, ts, payload.href ?? payload.$current_url);
+          return;
+        }
+        case PLUGIN:
+          this.plugin(win, ts, data);
+          return;
+        case INCREMENTAL_SNAPSHOT:
+          if (data.source === MUTATION) win.mirror.mutate(data);
+          else if (data.source === MOUSE_INTERACTION && (data.type === CLICK || data.type === DOUBLE_CLICK)) this.click(win, ts, Number(data.id), data.type === DOUBLE_CLICK);
+          else if (data.source === INPUT) this.input(win, ts, Number(data.id), data);
+          else if (data.source === LOG) this.console(win, ts, data);
+          return;
+      }
+    } catch {
+      this.counts.bad++;
+    }
+  }
+
+  /** The session's uncaught exceptions (`$exception` events, read through the query API). */
+  addExceptions(list: ExceptionEvent[]): void {
+    this.exceptions.push(...list.slice(0, PROBLEMS_MAX));
+  }
+
+  note(text: string): void {
+    if (this.skipped.length < 40) this.skipped.push(text);
+  }
+
+  private window(id: string | null): WindowState | undefined {
+    let win = this.windows.get(id);
+    if (win) return win;
+    if (this.windows.size >= WINDOWS_MAX) {
+      this.counts.droppedWindows++;
+      return undefined;
+    }
+    win = {
+      index: this.windows.size,
+      id,
+      mirror: new NodeMirror({ extraAttributes: SELECTOR_ATTRIBUTES, optionValues: true }),
+      url: undefined,
+      path: '/',
+      external: false,
+      lastStep: undefined,
+      lastNavAt: -Infinity,
+      stepsSinceNav: 0,
+      firstStepAt: undefined,
+    };
+    this.windows.set(id, win);
+    return win;
+  }
+
+  /** No room for another step: it is counted, and no selector is worked out for it. */
+  private full(): boolean {
+    if (this.steps.length < STEPS_MAX) return false;
+    this.counts.droppedSteps++;
+    return true;
+  }
+
+  private addStep(win: WindowState, ts: number, step: Omit<Step, 'at' | 'window' | 'path' | 'notes'> & { notes?: string[]; path?: string }): Step | undefined {
+    if (this.steps.length >= STEPS_MAX) {
+      this.counts.droppedSteps++;
+      return undefined;
+    }
+    const full: Step = { at: ts, window: win.index, path: win.path, notes: [], ...step };
+    this.steps.push(full);
+    win.lastStep = full;
+    win.stepsSinceNav++;
+    win.firstStepAt ??= ts;
+    return full;
+  }
+
+  private urlChange(win: WindowState, ts: number, href: unknown): void {
+    if (typeof href !== 'string') return;
+    let url: URL;
+    try {
+      url = new URL(href);
+    } catch {
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    this.origin ??= url.origin;
+    const key = url.pathname + url.search;
+    // The $pageview beside a page's Meta, or a periodic re-snapshot: the same page.
+    if (win.url === key) return;
+    const first = win.url === undefined;
+    win.url = key;
+    win.path = url.pathname;
+    const sinceNav = win.stepsSinceNav;
+    const lastNavAt = win.lastNavAt;
+    win.lastNavAt = ts;
+    win.stepsSinceNav = 0;
+    if (url.origin !== this.origin) {
+      win.external = true;
+      this.note(`Tab ${win.index + 1} left the site for ${url.origin}${url.pathname.slice(0, 80)}: what happened there is not reproduced.`);
+      return;
+    }
+    win.external = false;
+    const last = win.lastStep;
+    if (first) {
+      const opener = this.opener(win, ts);
+      if (opener) {
+        opener.opens = win.index;
+        return;
+      }
+      this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: url.pathname });
+      return;
+    }
+    // Nothing done since the last page change, moments later: a redirect of the same step.
+    if (last && sinceNav === 0 && last.navigates !== undefined && ts - lastNavAt <= REDIRECT_MS) {
+      last.navigates = url.pathname;
+      return;
+    }
+    // A goto is followed at once by its redirect; anything later was the person's doing.
+    if (last && sinceNav > 0 && last.navigates === undefined && ts - last.at <= (last.action === 'goto' ? REDIRECT_MS : CAUSE_MS)) {
+      if (last.action === 'fill' && last.selector) {
+        // Typing, then a new page with no click: the form was submitted from the keyboard.
+        this.addStep(win, ts, { action: 'press', selector: last.selector, navigates: url.pathname, path: last.path, notes: ['Enter (inferred: the page changed right after typing, with no click)'] });
+        win.stepsSinceNav = 0;
+        return;
+      }
+      last.navigates = url.pathname;
+      return;
+    }
+    this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: url.pathname });
+  }
+
+  /** Path only: a query string may carry what the person typed (a search, an email, a token). */
+  private gotoTarget(url: URL): string {
+    if (url.search) this.note(`The query string of ${url.pathname.slice(0, 80)} was left out of its goto (it may hold personal data).`);
+    return url.pathname;
+  }
+
+  /** The click in another tab that opened this one, if one came just before. */
+  private opener(win: WindowState, ts: number): Step | undefined {
+    for (let i = this.steps.length - 1; i >= 0; i--) {
+      const step = this.steps[i]!;
+      if (ts - step.at > OPENER_MS) return undefined;
+      if (step.window !== win.index && step.action === 'click' && step.opens === undefined && step.newTab) return step;
+    }
+    return undefined;
+  }
+
+  private click(win: WindowState, ts: number, rawId: number, double: boolean): void {
+    if (win.external || !Number.isFinite(rawId) || this.full()) return;
+    const mirror = win.mirror;
+    const target = mirror.interactiveAncestor(rawId);
+    const node = mirror.get(target);
+    if (!node?.tag) {
+      this.counts.unknownTargets++;
+      return;
+    }
+    // The page background, a field being focused (its fill or choice says more), a checkbox or
+    // radio (its input event says checked or not), a label that toggles or focuses its field.
+    if (mirror.isDocument(target) || mirror.isUserText(node) || node.tag === 'option') return;
+    const type = (node.attrs?.type ?? '').toLowerCase();
+    if (node.tag === 'input' && (type === 'checkbox' || type === 'radio')) return;
+    if (node.tag === 'label' && labelsField(mirror, node)) return;
+    const last = win.lastStep;
+    if (last && last.node === target && (last.action === 'click' || last.action === 'dblclick') && ts - last.at <= REPEAT_MS && last.navigates === undefined && win.stepsSinceNav > 0) {
+      last.repeats = (last.repeats ?? 1) + 1;
+      if (double) last.action = 'dblclick';
+      return;
+    }
+    const linkTarget = node.tag === 'a' ? node.attrs?.target : undefined;
+    const newTab = linkTarget !== undefined && !['', '_self', '_parent', '_top'].includes(linkTarget.toLowerCase());
+    this.addStep(win, ts, { action: double ? 'dblclick' : 'click', selector: chooseSelector(mirror, target), node: target, ...(newTab ? { newTab } : {}) });
+  }
+
+  private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
+    // rrweb marks a value the page's script set (not the person) when it can tell.
+    if (win.external || !Number.isFinite(id) || data.userTriggered === false || this.full()) return;
+    const mirror = win.mirror;
+    const node = mirror.get(id);
+    if (!node?.tag) {
+      this.counts.unknownTargets++;
+      return;
+    }
+    const type = (node.attrs?.type ?? '').toLowerCase();
+    if (typeof data.isChecked === 'boolean' && (type === 'checkbox' || type === 'radio')) {
+      // Checking a radio unchecks the others: the browser's doing, recorded too, not the person's.
+      if (type === 'radio' && !data.isChecked) return;
+      this.addStep(win, ts, { action: data.isChecked ? 'check' : 'uncheck', selector: chooseSelector(mirror, id), node: id });
+      return;
+    }
+    if (!mirror.isUserText(node) || node.tag === 'option') return;
+    const text = typeof data.text === 'string' ? data.text : '';
+    const last = win.lastStep;
+    if (last && last.node === id && (last.action === 'fill' || last.action === 'select')) {
+      last.recorded = text;
+      return;
+    }
+    const field = fieldFacts(mirror, node);
+    if (node.tag === 'select') {
+      this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id), node: id, field, recorded: text, options: optionValues(mirror, node) });
+      return;
+    }
+    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id), node: id, field, recorded: text });
+  }
+
+  private plugin(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    const name = typeof data.plugin === 'string' ? data.plugin : '';
+    const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
+    if (name.startsWith('rrweb/console')) this.console(win, ts, payload);
+    else if (name.startsWith('rrweb/network')) this.network(win, ts, payload);
+  }
+
+  private console(win: WindowState, ts: number, record: Record<string, unknown>): void {
+    if (record.level !== 'error' && record.level !== 'assert') return;
+    this.addProblem({ kind: 'console', at: ts, window: win.index, text: consoleText(record.payload).slice(0, 300), count: 1 });
+  }
+
+  private network(win: WindowState, ts: number, payload: Record<string, unknown>): void {
+    for (const request of Array.isArray(payload.requests) ? payload.requests : []) {
+      if (typeof request !== 'object' || request === null) continue;
+      const r = request as Record<string, unknown>;
+      const status = Number(r.responseStatus ?? r.status);
+      const error = typeof r.error === 'string' && r.error.length > 0 ? r.error.slice(0, 100) : undefined;
+      if (!((Number.isFinite(status) && status >= 400) || r.isFailed === true || error)) continue;
+      let url: URL;
+      try {
+        url = new URL(String(r.name ?? r.url ?? ''), this.origin ?? undefined);
+      } catch {
+        continue;
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+      const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : r.entryType === 'navigation' || r.initiatorType === 'navigation' ? 'GET' : undefined;
+      const own = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : typeof r.timeOrigin === 'number' && typeof r.startTime === 'number' ? r.timeOrigin + r.startTime : undefined;
+      this.addProblem({
+        kind: 'request',
+        at: own !== undefined && Math.abs(own - ts) < 3_600_000 ? own : ts,
+        window: win.index,
+        ...(method ? { method } : {}),
+        path: url.pathname,
+        ...(this.origin && url.origin !== this.origin ? { host: url.host } : {}),
+        ...(Number.isFinite(status) && status > 0 && status < 1000 ? { status: Math.trunc(status) } : {}),
+        ...(error ? { error } : {}),
+        count: 1,
+      });
+    }
+  }
+
+  private addProblem(problem: Problem): void {
+    if (this.problems.length >= PROBLEMS_MAX) {
+      this.counts.droppedProblems++;
+      return;
+    }
+    this.problems.push(problem);
+  }
+
+  finish(): Reproduction {
+    for (const exception of this.exceptions) {
+      const win = exception.windowId !== undefined ? this.windows.get(exception.windowId) : undefined;
+      this.addProblem({ kind: 'exception', at: exception.at, window: win?.index, text: `${exception.type}: ${exception.message}`.slice(0, 300), count: 1 });
+    }
+    const steps = this.steps.slice().sort((a, b) => a.at - b.at);
+    // Tabs numbered in the order the journey uses them.
+    const order = [...new Set(steps.flatMap((s) => (s.opens === undefined ? [s.window] : [s.window, s.opens])))];
+    const renumber = new Map(order.map((w, i) => [w, i]));
+    for (const step of steps) {
+      step.window = renumber.get(step.window)!;
+      if (step.opens !== undefined) step.opens = renumber.get(step.opens) ?? undefined;
+      if (step.opens === undefined) delete step.opens;
+    }
+    // What the person typed, where the recording holds it in clear: never quoted back.
+    const typed = new Set<string>();
+    for (const step of steps) if (step.action === 'fill' && step.recorded && !isMasked(step.recorded)) typed.add(step.recorded);
+    const problems: Problem[] = [];
+    for (const problem of this.problems.slice().sort((a, b) => a.at - b.at)) {
+      if (problem.text !== undefined) problem.text = scrubText(problem.text, typed).text;
+      const window = problem.window === undefined ? undefined : renumber.get(problem.window);
+      const step = stepFor(steps, window, problem.at);
+      if (step === undefined) {
+        this.note(`${describeProblem(problem)}: no step of the journey came before it; not asserted.`);
+        continue;
+      }
+      const same = problems.find((p) => p.step === step && p.kind === problem.kind && p.method === problem.method && p.path === problem.path && p.host === problem.host && (p.kind === 'request' || p.text === problem.text));
+      if (same) same.count++;
+      else problems.push({ ...problem, window, step });
+    }
+    if (this.counts.droppedProblems > 0) this.note(`${this.counts.droppedProblems} further failures past the first ${PROBLEMS_MAX} are not listed.`);
+    if (this.counts.droppedWindows > 0) this.note(`Events of tabs beyond the first ${WINDOWS_MAX} are left out.`);
+    if (this.counts.unknownTargets > 0) this.note(`${this.counts.unknownTargets} click(s) or input(s) named an element the rebuilt page does not have (no full snapshot before them): not reproduced.`);
+    if (this.counts.bad > 0) this.note(`${this.counts.bad} malformed event(s) skipped.`);
+    for (const win of this.windows.values()) if (win.mirror.dropped > 0) this.note(`Tab ${win.index + 1}: page too large to rebuild fully; selectors there may fall back to CSS paths.`);
+
+    let final: Reproduction['final'];
+    const lastStep = steps[steps.length - 1];
+    if (lastStep) {
+      const win = [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
+      if (win?.external) {
+        final = { window: lastStep.window, path: lastStep.navigates ?? lastStep.path };
+        this.note(`The journey ended on another site: the test checks it reaches ${final.path} of this one.`);
+      } else if (win) {
+        final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror) };
+        if (final.heading !== undefined && scrubText(final.heading, typed).scrubbed) {
+          delete final.heading;
+          this.note('The last page\'s heading holds what the person typed (or an email address): not asserted.');
+        }
+      }
+    }
+    return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped };
+  }
+}
+
+/** The last step of the problem's tab at or before it, else the click that opened the tab, else its first step, else the last step of any tab before it. */
+function stepFor(steps: Step[], window: number | undefined, at: number): number | undefined {
+  if (steps.length === 0) return undefined;
+  let any: number | undefined;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]!;
+    if (step.at > at) continue;
+    if (window === undefined || step.window === window) return i;
+    any ??= i;
+  }
+  if (window !== undefined) {
+    // Before anything was done in a tab: what its page did on load, set off by the click that opened it.
+    const opener = steps.findIndex((s) => s.opens === window);
+    if (opener !== -1) return opener;
+    const first = steps.findIndex((s) => s.window === window);
+    if (first !== -1) return first;
+  }
+  return any ?? 0;
+}
+
+export function describeProblem(problem: Problem): string {
+  if (problem.kind === 'request') {
+    const what = `${problem.method ? `${problem.method} ` : ''}${problem.host ? `//${problem.host}` : ''}${problem.path ?? '?'}`;
+    return `${what} answered ${problem.status ?? problem.error ?? 'with a network error'}`;
+  }
+  if (problem.kind === 'console') return `console error ${JSON.stringify((problem.text ?? '').slice(0, 120))}`;
+  return `uncaught exception ${JSON.stringify((problem.text ?? '').slice(0, 120))}`;
+}
+
+function labelsField(mirror: NodeMirror, label: MirrorNode): boolean {
+  const target = label.attrs?.for;
+  if (target) {
+    for (const node of mirror.all()) if (node.attrs?.id === target && (node.tag === 'input' || node.tag === 'select' || node.tag === 'textarea')) return true;
+  }
+  const stack = [...mirror.children(label.id)];
+  for (let seen = 0; stack.length > 0 && seen < 200; seen++) {
+    const node = stack.pop()!;
+    if (node.tag === 'input' || node.tag === 'select' || node.tag === 'textarea') return true;
+    stack.push(...mirror.children(node.id));
+  }
+  return false;
+}
+
+function fieldFacts(mirror: NodeMirror, node: MirrorNode): FieldFacts {
+  const attrs = node.attrs ?? {};
+  return {
+    tag: node.tag!,
+    type: attrs.type,
+    name: attrs.name,
+    id: attrs.id,
+    autocomplete: attrs.autocomplete,
+    label: mirror.labelOf(node.id),
+    placeholder: attrs.placeholder,
+    ariaLabel: attrs['aria-label'],
+  };
+}
+
+function optionValues(mirror: NodeMirror, select: MirrorNode): string[] {
+  const values: string[] = [];
+  const stack = [...mirror.children(select.id)].reverse();
+  while (stack.length > 0 && values.length < 200) {
+    const node = stack.pop()!;
+    if (node.tag === 'option') values.push(node.attrs?.value ?? mirror.textOf(node.id, 80));
+    else if (node.tag === 'optgroup') stack.push(...[...mirror.children(node.id)].reverse());
+  }
+  return values;
+}
+
+/** The page's first heading (h1 before h2…) whose name is usable and names it alone. */
+function headingOf(mirror: NodeMirror): { heading?: string } {
+  const headings: Array<{ level: number; name: string }> = [];
+  for (const node of mirror.all()) {
+    if (!node.tag || roleOf(node) !== 'heading') continue;
+    const name = accessibleName(mirror, node);
+    if (name) headings.push({ level: /^h[1-6]$/.test(node.tag) ? Number(node.tag[1]) : 2, name });
+  }
+  const counts = new Map<string, number>();
+  for (const h of headings) counts.set(h.name, (counts.get(h.name) ?? 0) + 1);
+  const best = headings.filter((h) => counts.get(h.name) === 1).sort((a, b) => a.level - b.level)[0];
+  return best ? { heading: best.name } : {};
+}
