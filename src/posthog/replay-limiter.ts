@@ -1,5 +1,4 @@
 import type { UpstreamError } from '../errors.js';
-import { UpstreamUnavailableError } from '../errors.js';
 import { BudgetExceeded, type CallBudget, type ProgressReporter } from './budget.js';
 import { LearnedLimits, parseKeyLimits, type KeyLimits } from './learned-limits.js';
 import { ReplayPacer, describeRates, type Rate, type ReplayPolicy } from './throttle.js';
