@@ -21,6 +21,18 @@ const ALL = [
   'project-delete',
 ];
 
+/**
+ * Fields whose name (with the schema's type, range and default) says all a description would
+ * (issue 25: the list is paid for in every conversation). Any other field needs a description;
+ * a project tool's `id` is the project's.
+ */
+const NAME_SAYS_IT = new Set([
+  'limit', 'slack_incoming_webhook', 'anonymize_ips', 'completed_snippet_onboarding', 'test_account_filters_default_checked', 'is_demo', 'timezone',
+  'person_display_name_properties', 'autocapture_opt_out', 'autocapture_exceptions_opt_in', 'autocapture_exceptions_errors_to_ignore',
+  'capture_console_log_opt_in', 'session_recording_opt_in', 'primary_dashboard', 'live_events_columns', 'inject_web_apps', 'product_description',
+  'session_recording_sample_rate', 'session_recording_minimum_duration_milliseconds', 'session_recording_network_payload_capture_config',
+]);
+
 describe('tools/list', () => {
   let h: Harness;
   let tools: Tool[];
@@ -49,6 +61,7 @@ describe('tools/list', () => {
       expect(typeof a.idempotentHint, tool.name).toBe('boolean');
       expect(a.openWorldHint, tool.name).toBe(true);
       for (const [field, schema] of Object.entries((tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>)) {
+        if (NAME_SAYS_IT.has(field) || (field === 'id' && tool.name.startsWith('project'))) continue;
         expect(schema.description, `${tool.name}.${field} needs a description`).toBeTruthy();
       }
     }
@@ -91,15 +104,16 @@ describe('tools/list', () => {
  * What the tool list costs every conversation (issue 25). Measured as a client receives it: the
  * tools/list result through the SDK Client, compact JSON, in bytes; each input schema in
  * characters (Claude's web and desktop apps silently drop a tool whose input schema reaches
- * 16,384). The budgets hold with room for the session-recording-reproduce tool being built beside
- * this one (about 1,000-1,500 B), so the figure it is checked against counts it once merged.
+ * 16,384).
  */
-// Issue 25 asks 40,000 B in all and 1,200 B a tool outside the two timezone enums; text alone
-// does not reach that (bench/README.md, "Definition size, issue 25": 42,060 B and 1,852 B a tool
-// at the defaults today, the advertised nulls of optional fields being 3.1 KB of it). These are
-// today's largest figures plus the reproduce tool's allowance: the list may not grow past them.
-const LIST_BUDGET_BYTES = 45_000;
-const AVERAGE_BUDGET_BYTES = 1_900;
+// Issue 25 asks 40,000 B in all and 1,200 B a tool outside the two timezone enums. The defaults
+// meet the 40,000 B (39,994 B, 15 tools, 2026-11-25). The 1,200 B a tool is not met (1,591 B):
+// what is left is mostly structure the design keeps (bench/README.md, "Definition size, issue
+// 25": the null branches of optional fields that strict-mode hosts need, 2,944 B; the four
+// annotations, 1,562 B; titles, names and output schemas' required fields), so the average is a
+// ratchet at today's largest figure. The configurations with the app-only tool and a default
+// project are held to their own figures of today: the list may not grow past any of them.
+const AVERAGE_BUDGET_BYTES = 1_600;
 const SCHEMA_BUDGET_CHARS = 14_000;
 /** The 439-value timezone enum, in project-create and project-update alike (SPEC §1 demands all of it). */
 const TIMEZONE_ENUM = /"enum":\[[^\]]{4000,}\]/g;
@@ -108,12 +122,14 @@ const APPS: HarnessOptions['clientCapabilities'] = { extensions: { 'io.modelcont
 describe('tools/list stays within its budget', () => {
   // The defaults, and the largest configurations: every toolset, not read-only, with and without
   // a default project, to a client that renders MCP Apps (which is also shown the app-only tool).
-  const configurations: Array<[string, HarnessOptions]> = [
-    ['the defaults', {}],
-    ['all toolsets, MCP Apps client', { toolsets: ['recordings', 'projects'], readOnly: false, clientCapabilities: APPS }],
-    ['all toolsets, MCP Apps client, default project', { toolsets: ['recordings', 'projects'], readOnly: false, clientCapabilities: APPS, defaultProjectId: '1' }],
+  // Budgets in bytes: the issue's 40,000 at the defaults; 16 tools (the app-only one too) and the
+  // default project's words, as measured today.
+  const configurations: Array<[string, HarnessOptions, number]> = [
+    ['the defaults', {}, 40_000],
+    ['all toolsets, MCP Apps client', { toolsets: ['recordings', 'projects'], readOnly: false, clientCapabilities: APPS }, 41_100],
+    ['all toolsets, MCP Apps client, default project', { toolsets: ['recordings', 'projects'], readOnly: false, clientCapabilities: APPS, defaultProjectId: '1' }, 41_400],
   ];
-  for (const [label, options] of configurations) {
+  for (const [label, options, LIST_BUDGET_BYTES] of configurations) {
     it(`${label}: within ${LIST_BUDGET_BYTES} B and ${AVERAGE_BUDGET_BYTES} B a tool outside the timezone enums, no input schema at ${SCHEMA_BUDGET_CHARS} characters`, async () => {
       const h = await startHarness(options);
       try {

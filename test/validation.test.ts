@@ -21,6 +21,7 @@ const CASES: Array<[string, string, Record<string, unknown>, RegExp]> = [
   ['matching-events without a filter', 'session-recording-matching-events', { project_id: P, session_id: R }, /at least one filter/],
   ['matching-events with empty filters', 'session-recording-matching-events', { project_id: P, session_id: R, events: [], actions: [] }, /at least one filter/],
   ['properties without ids', 'session-recording-properties', { project_id: P, session_ids: [] }, /session_ids/],
+  ['triage with more session_ids than it reads (the count is checked, not advertised)', 'session-recordings-triage', { project_id: P, session_ids: Array.from({ length: 51 }, (_, i) => `s${i}`) }, /session_ids/],
   ['project-update with only an id', 'project-update', { id: DEMO.mainProjectId }, /at least one field/],
   ['project-get with id "abc"', 'project-get', { id: 'abc' }, /id/],
   ['project-delete with a fractional id', 'project-delete', { id: 1.5 }, /id/],

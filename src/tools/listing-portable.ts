@@ -15,8 +15,8 @@ import type { JsonSchema } from './listing.js';
  *
  * The server accepts everything advertised here and more (server.ts prepares arguments with
  * tools/input.ts): `null` for any optional field, JSON text where a free-form value is expected,
- * project ids as numbers. Constraints dropped from the listing (string lengths) are still enforced,
- * with a clear message. Every rule keeps JSON Schema semantics or loosens them; none tightens.
+ * project ids as numbers. Constraints dropped from the listing (string lengths, array counts: bytes
+ * every conversation pays for limits a model rarely meets) are still enforced, with a clear message. Every rule keeps JSON Schema semantics or loosens them; none tightens.
  */
 export function portableInput(schema: JsonSchema): JsonSchema {
   return walk(schema, inputNode) as JsonSchema;
@@ -60,6 +60,8 @@ function inputNode(node: JsonSchema): JsonSchema {
   if (out.format !== undefined && !(out.type === 'string' && out.format === 'date-time')) delete out.format;
   delete out.minLength;
   delete out.maxLength;
+  delete out.minItems;
+  delete out.maxItems;
   if (out.type === 'integer') {
     if (typeof out.exclusiveMinimum === 'number') {
       out.minimum = Math.max(Math.floor(out.exclusiveMinimum) + 1, typeof out.minimum === 'number' ? out.minimum : -Infinity);

@@ -17,9 +17,9 @@ export const RECORDING_ID_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 export function projectIdField(options: SchemaOptions) {
   const field = z.preprocess(
     (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value),
-    z.string('project_id must be a project number like "12345" or "@current"').regex(PROJECT_ID_PATTERN, 'project_id must be a project number like "12345" or "@current"'),
+    z.string('project_id must be a project number like "12345" or "@current"').refine(...unlisted(PROJECT_ID_PATTERN, 'project_id must be a project number like "12345" or "@current"')),
   );
-  const description = 'Project id, or "@current".';
+  const description = 'Project id or "@current".';
   return options.defaultProjectId === undefined
     ? field.describe(description)
     : field.optional().describe(`${description} Defaults to ${options.defaultProjectId}.`);
@@ -46,21 +46,22 @@ export const unlisted = (pattern: RegExp, message: string, abort = false) => [(v
 
 const ID_MESSAGE = 'a recording id is 1-200 letters, digits, "_" or "-" (the session id, usually a UUID), or a PostHog replay URL';
 
-export const recordingIdField = z
+const recordingId = z
   .string()
   .refine(...unlisted(ID_OR_URL, ID_MESSAGE, true))
   // A URL still here is no replay URL: input.ts turned those into their ids.
-  .refine(...unlisted(RECORDING_ID_PATTERN, `${ID_MESSAGE} like https://us.posthog.com/project/12345/replay/<session id>`))
-  .describe('Recording id or replay URL.');
+  .refine(...unlisted(RECORDING_ID_PATTERN, `${ID_MESSAGE} like https://us.posthog.com/project/12345/replay/<session id>`));
 
-/** A list of recordings (ids or replay URLs), `max` at most. */
-export const recordingIdsField = (max: number) => z.array(recordingIdField).min(1).max(max);
+export const recordingIdField = recordingId.describe('Recording id or replay URL.');
+
+/** A list of recordings (ids or replay URLs), `max` at most; the list's description names the forms, not each item's. */
+export const recordingIdsField = (max: number) => z.array(recordingId).min(1).max(max);
 
 /** A person's UUID, checked as zod's uuid() checks it; the description says what it is. */
 export const personUuidField = z
   .string()
   .refine(...unlisted(z.regexes.uuid(), 'person_uuid must be a UUID like "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"'))
-  .describe("Person UUID: only their recordings.");
+  .describe("Only this person's recordings.");
 
 /** Where the query API searches from (matching-events, properties), checked as posthog/hogql.ts reads it. */
 export const queryDateFromField = z
@@ -68,19 +69,19 @@ export const queryDateFromField = z
   .max(40)
   .refine(...unlisted(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"'))
   .default('-90d')
-  .describe('Search from: "-30d", "2025-06-01".');
+  .describe('"-30d" or "2025-06-01".');
 
 /** The text budget of a digest's or triage's text (structured content is not cut). */
 export const maxCharsField = z.number().int().min(1_000).max(20_000).default(4_000).describe('Text budget.');
 
-/** The JSON Schema carries the range and the default; the words only say what it is. */
-export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback).describe('Page size.');
+/** The JSON Schema carries the range and the default; the name says the rest. */
+export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback);
 
-export const offsetField = z.number().int().min(0).max(1_000_000).default(0).describe('The previous next_offset.');
+export const offsetField = z.number().int().min(0).max(1_000_000).default(0).describe('Previous next_offset.');
 
 export const timezoneField = z
   .enum(TIMEZONES, { error: (issue) => `timezone must be an IANA name from PostHog's list, like "Europe/Berlin" or "America/New_York"; ${clip(JSON.stringify(issue.input) ?? String(typeof issue.input), 80)} is not on it` })
-  .describe('IANA timezone of the project\'s dates.');
+  ;
 
 /** Page fields shared by list results (the tool descriptions say how to page). */
 export const pageOutputFields = {

@@ -65,6 +65,16 @@ describe('portable JSON Schema for every host', () => {
     expect(input.additionalProperties).toBe(false);
   });
 
+  it('leaves array counts out of the listing (the server still checks them), keeping the items', () => {
+    const input = portableInput({
+      type: 'object',
+      properties: { ids: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string' }, description: 'Ids.' } },
+      required: ['ids'],
+      additionalProperties: false,
+    });
+    expect(input.properties).toEqual({ ids: { type: 'array', items: { type: 'string' }, description: 'Ids.' } });
+  });
+
   it('advertises free-form values (and lists of them) as JSON text, and drops what strict dialects lack', () => {
     const input = portableInput({
       type: 'object',

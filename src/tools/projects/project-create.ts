@@ -8,8 +8,8 @@ export const projectCreate = defineTool({
   name: 'project-create',
   title: 'Create a project',
   toolset: 'projects',
-  description: `Create a project in the key owner's current organization; it becomes their current one ("@current"). Set only the fields the user asks for (defaults: timezone UTC, recordings off); ${CLEAR_NOTE}
-Not idempotent: each call creates another project, so check projects-list first.`,
+  description: `Create a project in the key owner's organization; it becomes "@current". Set only fields the user asks for (defaults: timezone UTC, recordings off); ${CLEAR_NOTE}
+Not idempotent: each call makes another project; check projects-list first.`,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({ ...optionalProjectFields, name: writableProjectFields.name }),

@@ -6,13 +6,13 @@ import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectV
 export const includeSettingsField = z
   .boolean()
   .default(false)
-  .describe('Add settings objects and long lists (large).');
+  .describe('Adds settings objects, long lists.');
 
 export const projectGet = defineTool({
   name: 'project-get',
   title: 'Get a project',
   toolset: 'projects',
-  description: `One project's settings: name, timezone, organization, recording and capture settings. Settings objects are only named unless include_settings; secrets are never returned.
+  description: `A project's settings: name, timezone, organization, recording and capture. Settings objects only named unless include_settings; secrets never returned.
 Next: project-update, session-recordings-list.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),

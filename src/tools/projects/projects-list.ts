@@ -12,13 +12,13 @@ export const projectsList = defineTool({
   name: 'projects-list',
   title: 'List projects',
   toolset: 'projects',
-  description: `Projects of the key owner's current organization: id, name, timezone, demo, has events. Use it to find a project_id, or to check a name before project-create.`,
+  description: `Projects in the key owner's current organization: id, name, timezone, demo, has events. To find a project_id, or check a name before project-create.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({
       limit: limitField(100),
       offset: offsetField,
-      search: z.string().min(1).max(200).optional().describe('Only names containing this.'),
+      search: z.string().min(1).max(200).optional().describe('Names containing this.'),
     }),
   outputSchema: z.looseObject({
     results: z.array(z.looseObject({ id: z.number().int(), name: z.string().nullish() })),

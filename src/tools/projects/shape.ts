@@ -122,31 +122,31 @@ const stringsOrObject = z.union([stringList, json]);
  */
 export const writableProjectFields = {
   name: z.string().trim().min(1).max(200).describe('Unique in the organization.'),
-  app_urls: stringList.describe('App URLs (toolbar, heatmaps).'),
-  slack_incoming_webhook: z.string().max(2000).describe('Slack webhook URL.'),
-  anonymize_ips: z.boolean().describe('Drop client IPs.'),
-  completed_snippet_onboarding: z.boolean().describe('Snippet installed.'),
-  test_account_filters: filtersOrObject.describe('Test-user filters, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
-  test_account_filters_default_checked: z.boolean().describe('Hide test users by default.'),
-  path_cleaning_filters: filtersOrObject.describe('URL path rules, e.g. [{"regex":"^/users/[0-9]+","alias":"/users/<id>"}].'),
-  is_demo: z.boolean().describe('Demo project.'),
+  app_urls: stringList.describe('For toolbar, heatmaps.'),
+  slack_incoming_webhook: z.string().max(2000),
+  anonymize_ips: z.boolean(),
+  completed_snippet_onboarding: z.boolean(),
+  test_account_filters: filtersOrObject.describe('E.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
+  test_account_filters_default_checked: z.boolean(),
+  path_cleaning_filters: filtersOrObject.describe('E.g. [{"regex":"^/users/[0-9]+","alias":"/users/<id>"}].'),
+  is_demo: z.boolean(),
   timezone: timezoneField,
-  data_attributes: stringsOrObject.describe('Autocapture selector attributes, e.g. ["data-attr"].'),
-  person_display_name_properties: stringList.describe('Person name properties.'),
-  correlation_config: json.describe('Correlation settings.'),
-  autocapture_opt_out: z.boolean().describe('Autocapture off.'),
-  autocapture_exceptions_opt_in: z.boolean().describe('Capture JS exceptions.'),
-  autocapture_exceptions_errors_to_ignore: stringsOrObject.describe('Exception messages to ignore.'),
-  capture_console_log_opt_in: z.boolean().describe('Record console logs.'),
-  capture_performance_opt_in: z.boolean().describe('Record network timing.'),
-  session_recording_opt_in: z.boolean().describe('Record sessions.'),
-  access_control: z.boolean().describe('Members-only access.'),
-  primary_dashboard: z.number().int().positive().describe('Home dashboard id.'),
-  live_events_columns: stringList.describe('Live events columns.'),
-  recording_domains: stringList.describe('Domains allowed to record.'),
-  inject_web_apps: z.boolean().describe('Allow site apps.'),
-  extra_settings: json.describe('Other settings.'),
-  has_completed_onboarding_for: json.describe('Onboarding done, per product.'),
+  data_attributes: stringsOrObject.describe('E.g. ["data-attr"].'),
+  person_display_name_properties: stringList,
+  correlation_config: json,
+  autocapture_opt_out: z.boolean(),
+  autocapture_exceptions_opt_in: z.boolean(),
+  autocapture_exceptions_errors_to_ignore: stringsOrObject,
+  capture_console_log_opt_in: z.boolean(),
+  capture_performance_opt_in: z.boolean().describe('Network timing.'),
+  session_recording_opt_in: z.boolean(),
+  access_control: z.boolean().describe('Members only.'),
+  primary_dashboard: z.number().int().positive(),
+  live_events_columns: stringList,
+  recording_domains: stringList.describe('Allowed to record.'),
+  inject_web_apps: z.boolean(),
+  extra_settings: json,
+  has_completed_onboarding_for: json,
 };
 
 /**
@@ -172,15 +172,15 @@ const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-
  * newest serializer enforces; the tool description says what "clear" does, once.
  */
 export const replaySettingsFields = {
-  product_description: z.string().trim().max(1000).describe('What the product does.'),
+  product_description: z.string().trim().max(1000),
   week_start_day: clearable(z.number().int().min(0).max(1)).describe('0 Sunday, 1 Monday.'),
-  session_recording_sample_rate: clearable(z.number().min(0).max(1).refine(twoDecimals, 'at most 2 decimal places, e.g. 0.25')).describe('Share recorded.'),
-  session_recording_minimum_duration_milliseconds: clearable(z.number().int().min(0).max(30_000)).describe('Skip shorter ones.'),
+  session_recording_sample_rate: clearable(z.number().min(0).max(1).refine(twoDecimals, 'at most 2 decimal places, e.g. 0.25')),
+  session_recording_minimum_duration_milliseconds: clearable(z.number().int().min(0).max(30_000)),
   session_recording_retention_period: z.enum(RETENTION_PERIODS).describe('Plan may cap it.'),
   session_recording_linked_flag: clearable(
     z.strictObject({ id: z.number().int().positive(), key: z.string().min(1).max(400), variant: z.string().max(400).optional() }),
-  ).describe('Record only when this flag is on.'),
-  session_recording_network_payload_capture_config: clearable(z.strictObject({ recordHeaders: z.boolean(), recordBody: z.boolean() })).describe('Network capture.'),
+  ).describe('Record only when on.'),
+  session_recording_network_payload_capture_config: clearable(z.strictObject({ recordHeaders: z.boolean(), recordBody: z.boolean() })),
   session_recording_masking_config: clearable(
     z.strictObject({ maskAllInputs: z.boolean().optional(), maskTextSelector: z.string().max(2000).optional(), blockSelector: z.string().max(2000).optional() }),
   ).describe('Replaces the stored one.'),
@@ -259,8 +259,7 @@ export const projectIdInput = z
   .preprocess(
     (v) => (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v),
     z.number('id must be a project number like 12345 (see projects-list)').int('id must be a whole project number like 12345').positive('id must be a project number like 12345 (see projects-list)'),
-  )
-  .describe('Project id.');
+  );
 
 export const projectNotFound = (id: number) => `No project ${id} visible to this key: it may not exist, be deleted, or be in another organization. Call projects-list to see valid ids.`;
 

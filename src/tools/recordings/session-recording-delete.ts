@@ -11,7 +11,7 @@ export const sessionRecordingDelete = defineTool({
   name: 'session-recording-delete',
   title: 'Delete a session recording',
   toolset: 'recordings',
-  description: `Permanently delete one recording and its replay data; this cannot be undone. Only when the user asks to delete that recording. Returns what was deleted.`,
+  description: `Permanently deletes one recording and its replay data; cannot be undone. Only when the user asks to delete that recording.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({

@@ -11,14 +11,14 @@ export const sessionRecordingGet = defineTool({
   name: 'session-recording-get',
   title: 'Get a session recording',
   toolset: 'recordings',
-  description: `One recording's metadata: times, duration, activity and console counts, start URL, viewed state, retention, person. Does not mark it viewed.
+  description: `A recording's metadata: times, duration, activity and console counts, start URL, viewed, retention, person.
 Next: session-recording-summary.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       id: recordingIdField,
-      include_person_properties: z.boolean().default(false).describe('Add person properties (large).'),
+      include_person_properties: z.boolean().default(false).describe('Large.'),
     }),
   outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput }),
   async handler(input, { client, defaultProjectId, signal }) {

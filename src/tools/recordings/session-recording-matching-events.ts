@@ -12,7 +12,7 @@ import { explainInternalEndpoint } from './internal-endpoints.js';
 const eventFilter = z
   .looseObject({
     id: z.string().min(1).max(400).describe('Event name.'),
-    properties: z.array(z.record(z.string(), z.unknown())).max(50).optional().describe('PostHog property filters.'),
+    properties: z.array(z.record(z.string(), z.unknown())).max(50).optional().describe('Property filters.'),
   });
 
 const actionFilter = z.looseObject({ id: z.number().int().positive() });
@@ -35,15 +35,15 @@ export const sessionRecordingMatchingEvents = defineTool({
   name: 'session-recording-matching-events',
   title: 'Find events matching a filter in a recording',
   toolset: 'recordings',
-  description: `Events (uuid, timestamp) in one recording matching event and/or action filters (at least one), e.g. "$rageclick" or "$exception": when it happened, to find in session-recording-snapshots. May need key scope query:read.`,
+  description: `Events (uuid, timestamp) in one recording matching event and/or action filters (at least one), e.g. "$rageclick", "$exception": when it happened, to find in session-recording-snapshots. May need key scope query:read.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z
       .strictObject({
         project_id: projectIdField(options),
         session_id: recordingIdField,
-        events: z.array(eventFilter).max(20).optional().describe('Event filters, [{"id": "$pageview"}]; any may match.'),
-        actions: z.array(actionFilter).max(20).optional().describe('Action filters, [{"id": 12}].'),
+        events: z.array(eventFilter).max(20).optional().describe('[{"id": "$pageview"}]; any may match.'),
+        actions: z.array(actionFilter).max(20).optional().describe('[{"id": 12}].'),
         date_from: queryDateFromField,
       })
       .refine((v) => (v.events?.length ?? 0) + (v.actions?.length ?? 0) > 0, {

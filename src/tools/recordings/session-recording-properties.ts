@@ -16,12 +16,12 @@ export const sessionRecordingProperties = defineTool({
   name: 'session-recording-properties',
   title: 'Get recordings\' browser and location properties',
   toolset: 'recordings',
-  description: `Each recording's first-pageview properties (OS, browser, device, URL, country), to compare sessions. May need key scope query:read; then it searches events since date_from.`,
+  description: `Each recording's first-pageview properties (OS, browser, device, URL, country), to compare sessions. May need key scope query:read; searches events since date_from.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      session_ids: recordingIdsField(100).describe('Recording ids or replay URLs.'),
+      session_ids: recordingIdsField(100).describe('Ids or replay URLs.'),
       date_from: queryDateFromField,
     }),
   outputSchema: z.looseObject({

@@ -24,14 +24,14 @@ export const sessionRecordingReplayEvents = defineTool({
   name: 'session-recording-replay-events',
   title: 'Recording events for the player',
   toolset: 'recordings',
-  description: `Only for the session-recording-replay player (an MCP App); agents use session-recording-summary or -snapshots. A recording's decoded rrweb events in large pages.`,
+  description: `Only for the session-recording-replay player (an MCP App); agents use session-recording-summary or -snapshots. Decoded rrweb events in large pages.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       id: recordingIdField,
-      cursor: z.string().max(4_000).optional().describe('The previous next_cursor.'),
-      max_bytes: z.number().int().min(10_000).max(16_000_000).optional().describe('Page size in bytes of JSON (default 4 MB); one full snapshot may pass it.'),
+      cursor: z.string().max(4_000).optional().describe('Previous next_cursor.'),
+      max_bytes: z.number().int().min(10_000).max(16_000_000).optional().describe('Page size in JSON bytes (default 4 MB); one full snapshot may pass it.'),
     }),
   outputSchema: z.looseObject({
     // A JSON array of [window_id, rrweb event] pairs, in the recording's order, as one string:

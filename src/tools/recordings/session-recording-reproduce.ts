@@ -20,14 +20,14 @@ export const sessionRecordingReproduce = defineTool({
   name: 'session-recording-reproduce',
   title: 'Playwright test from a recording',
   toolset: 'recordings',
-  description: `A runnable @playwright/test spec replaying the person's steps that fails where the session failed (failed requests, console errors, exceptions asserted at their step). Typed values become REPRO_* env placeholders.`,
+  description: `A runnable @playwright/test spec replaying the person's steps, failing where the session failed (failed requests, console errors, exceptions, asserted at their step). Typed values become REPRO_* env placeholders.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       id: recordingIdField.describe('Recording (session) id.'),
-      failure: z.number().int().min(1).max(100).optional().describe('Assert this failure (n in failures); default: the first.'),
-      copy_typed_values: z.boolean().default(false).describe('Copy clear typed values (never secret, payment or masked).'),
+      failure: z.number().int().min(1).max(100).optional().describe('Which of failures to assert; default the first.'),
+      copy_typed_values: z.boolean().default(false).describe('Copy typed values (never secret, payment or masked).'),
     }),
   // Declared: what an agent saves and runs. Also returned: steps [{at_ms, tab, page, action,
   // selector, note}], asserts [{n, step, kind, says}], failures (every one the recording shows,

@@ -17,21 +17,21 @@ export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',
   title: 'List session recordings',
   toolset: 'recordings',
-  description: `Recordings of a project: id, start, duration, activity and error counts, person, start URL. PostHog looks back 3 days unless date_from is given; errors first: order="console_error_count".
-Next: session-recording-summary, or session-recordings-triage for many.`,
+  description: `A project's recordings: id, start, duration, activity and error counts, person, start URL. Last 3 days unless date_from; errors first: order="console_error_count".
+Next: session-recording-summary; for many, session-recordings-triage.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
       limit: limitField(20),
       offset: offsetField,
-      date_from: dateField('Earliest start: "-7d", "-24h", "2025-06-01". Default "-3d".').optional(),
-      date_to: dateField('Latest start. Default now.').optional(),
-      order: z.enum(RECORDING_ORDERS).optional().describe('Sort field (default start_time).'),
+      date_from: dateField('"-7d", "-24h", "2025-06-01"; default "-3d".').optional(),
+      date_to: dateField('Default now.').optional(),
+      order: z.enum(RECORDING_ORDERS).optional().describe('Default start_time.'),
       order_direction: z.enum(['ASC', 'DESC']).optional().describe('Default DESC.'),
       person_uuid: personUuidField.optional(),
-      session_ids: recordingIdsField(100).optional().describe('Only these.'),
-      include_person_properties: z.boolean().default(false).describe('Add person properties (large).'),
+      session_ids: recordingIdsField(100).optional().describe('Only these ids or replay URLs.'),
+      include_person_properties: z.boolean().default(false).describe('Large.'),
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),
