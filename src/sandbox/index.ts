@@ -54,8 +54,11 @@ export interface SandboxOptions {
   recordingsEnvelope?: 'has_next' | 'drf'; // recordings list envelope; default 'has_next' (real PostHog)
   projectsEnvelope?: 'drf' | 'has_next'; // projects list envelope; default 'drf' (real PostHog)
   now?: Date; // clock for demo data; default new Date()
-  /** Add a long synthetic recording (id BIG_RECORDING_ID): the real checkout recording, `copies` times over (~117 KB each). */
-  bigRecording?: { copies: number };
+  /**
+   * Add a long synthetic recording (id BIG_RECORDING_ID): the real checkout recording, `copies`
+   * times over (~117 KB each), `copiesPerBlock` copies to a blob_v2 block (default 1).
+   */
+  bigRecording?: { copies: number; copiesPerBlock?: number };
   /** Add this many recordings to the main project: copies of its demo recordings with ids of their own (for list-size benchmarks). */
   extraRecordings?: number;
   /**
@@ -177,7 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recordingsEnvelope: options.recordingsEnvelope ?? 'has_next',
     projectsEnvelope: options.projectsEnvelope ?? 'drf',
   };
-  const extraSeeds = [...(options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies)] : []), ...extraRecordingSeeds(options.extraRecordings ?? 0), ...(options.recordings ?? []).map(givenRecordingSeed)];
+  const extraSeeds = [...(options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies, options.bigRecording.copiesPerBlock)] : []), ...extraRecordingSeeds(options.extraRecordings ?? 0), ...(options.recordings ?? []).map(givenRecordingSeed)];
   const state = new SandboxState((options.now ?? new Date()).getTime(), extraSeeds);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];

@@ -287,6 +287,8 @@ export interface RecordingSeed {
   captured?: ReadonlyArray<{ event: string; timestamp: number; properties?: Record<string, unknown> }>;
   /** Serve the events this many times over, one copy after another (a synthetic long recording for benchmarks). */
   repeat?: number;
+  /** With `repeat`: this many consecutive copies served as one block (default 1), so a long recording fits fewer requests. */
+  copiesPerBlock?: number;
   device: Device;
   viewed: boolean;
   viewers: string[];
@@ -623,7 +625,7 @@ export const ACTIONS: ReadonlyArray<{ id: number; name: string; event: string }>
 /** A recording of `copies` back-to-back copies of the real checkout recording (sandbox option `bigRecording`). */
 export const BIG_RECORDING_ID = '0193c4ff-b16b-7000-8000-000000000b16';
 
-export function bigRecordingSeed(copies: number): RecordingSeed {
+export function bigRecordingSeed(copies: number, copiesPerBlock = 1): RecordingSeed {
   return {
     name: 'recordedCheckout',
     id: BIG_RECORDING_ID,
@@ -637,6 +639,7 @@ export function bigRecordingSeed(copies: number): RecordingSeed {
     windowIds: ['0193c4a2-5e11-7b2c-9d3e-2f3a4b5c6d7e'],
     fixture: 'checkout-failure',
     repeat: copies,
+    copiesPerBlock,
     device: device('Chrome', 150, 'Linux', '', 'Desktop', 1280, 800, ['GB', 'United Kingdom', 'London']),
     viewed: false,
     viewers: [],

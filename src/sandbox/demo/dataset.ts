@@ -250,7 +250,16 @@ export class LiveRecording {
         });
       }
     }
-    return out;
+    const perBlock = Math.max(1, Math.floor(this.seed.copiesPerBlock ?? 1));
+    if (perBlock === 1) return out;
+    // Every `perBlock` copies' blocks served as one block, their bodies one after another.
+    const grouped: SnapshotBlock[] = [];
+    const span = ranges.length * perBlock;
+    for (let at = 0; at < out.length; at += span) {
+      const group = out.slice(at, at + span);
+      grouped.push({ startMs: group[0]!.startMs, endMs: group[group.length - 1]!.endMs, body: () => group.map((b) => b.body()).join('') });
+    }
+    return grouped;
   }
 
   get ltsKey(): string {
