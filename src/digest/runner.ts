@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { measureMemory } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { UserInputError } from '../errors.js';
 import type { Digest } from './digest.js';
@@ -39,27 +38,6 @@ const MAX_IN_FLIGHT = 8;
  * bounded digest state and one line of at most 8 MB being parsed (feed.ts), with room to spare.
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 512 };
-/**
- * Body bytes this thread hands to workers between two collections of its heap. Each socket read
- * undici hands on (~110 KB) is garbage once copied to the worker, but it is freed only when this
- * thread's heap is next collected, which its young generation (16-32 MB, set at start-up) makes
- * rare during a digest: 17-23 MB of dead socket buffers piled up at the peak. A collection every
- * 4 MB took the peak RSS of digesting a 205 MB recording from 140 to 122.5 MB (medians of five;
- * every 2 MB: 123.1 MB and slower; every 16 MB: 135.4 MB) for ~0.5 s more on that call
- * (bench/README.md). `vm.measureMemory({ execution: 'eager' })` is Node's one way to ask for a
- * collection without a start-up flag (Node prints an ExperimentalWarning on stderr the first time).
- */
-const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
-let sinceCollect = 0;
-
-/** Counts bytes handed on; past COLLECT_EVERY_BYTES, asks V8 for a collection of this thread's heap. */
-function handedOn(bytes: number): void {
-  sinceCollect += bytes;
-  if (sinceCollect < COLLECT_EVERY_BYTES) return;
-  sinceCollect = 0;
-  measureMemory({ execution: 'eager' }).catch(() => {});
-}
-
 /** Digests running at once (each is a worker busy on one core); more calls wait their turn. */
 const MAX_DIGESTS = Math.max(1, Math.min(4, availableParallelism()));
 
@@ -239,7 +217,6 @@ class WorkerRunner implements DigestRunner {
   async data(chunk: Buffer): Promise<void> {
     // A copy of exactly these bytes, moved (not cloned) to the worker.
     const copy = new Uint8Array(chunk);
-    handedOn(copy.byteLength);
     if (this.failure) throw this.failure;
     this.worker.postMessage({ t: 'data', chunk: copy } satisfies ToWorker, [copy.buffer]);
     this.inFlight++;
