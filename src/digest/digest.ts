@@ -15,7 +15,9 @@ import { readConsole } from './rules/console.js';
 import { outcomeOf, readRequests } from './rules/network.js';
 import { pageUrl, readCustom } from './rules/pages.js';
 import {
+  CLICK,
   CUSTOM,
+  DOUBLE_CLICK,
   DRAG,
   FULL_SNAPSHOT,
   INCREMENTAL_SNAPSHOT,
@@ -42,8 +44,6 @@ export { pageUrl } from './rules/pages.js';
 const KNOWN_TYPES = new Set([0, 1, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, META, CUSTOM, PLUGIN]);
 /** Sources that mean a person was doing something (PostHog counts these as activity). */
 const ACTIVE_SOURCES = new Set([MOUSE_MOVE, MOUSE_INTERACTION, SCROLL, VIEWPORT_RESIZE, INPUT, TOUCH_MOVE, MEDIA_INTERACTION, DRAG, SELECTION]);
-const CLICK = 2;
-const DOUBLE_CLICK = 4;
 
 /** Gaps between activity longer than this are idle time (PostHog's own threshold). */
 export const ACTIVITY_GAP_MS = 5_000;

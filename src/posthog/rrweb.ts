@@ -53,6 +53,10 @@ export const INCREMENTAL_SOURCE_NAMES: Record<number, string> = {
   16: 'CustomElement',
 };
 
+/** Mouse interaction types the digest and the reproduce tool act on. */
+export const CLICK = 2;
+export const DOUBLE_CLICK = 4;
+
 export const MOUSE_INTERACTION_NAMES: Record<number, string> = {
   0: 'mouseup',
   1: 'mousedown',

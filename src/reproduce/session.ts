@@ -6,7 +6,7 @@
  */
 
 import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
-import { CUSTOM, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
+import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { consoleText } from '../posthog/snapshots.js';
 import { isMasked, scrubText, type FieldFacts } from './privacy.js';
 import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector } from './selectors.js';
@@ -92,8 +92,6 @@ const REDIRECT_MS = 3_000;
 const OPENER_MS = 5_000;
 /** Clicks on one element closer than this are one (rage) click. */
 const REPEAT_MS = 1_000;
-const CLICK = 2;
-const DOUBLE_CLICK = 4;
 
 interface WindowState {
   index: number;
