@@ -66,6 +66,8 @@ async function referenceTriage(args: Record<string, unknown>): Promise<Triage> {
   }
 }
 
+// These tests are about an explicit POSTHOG_REPLAY_RATE_LIMITS (a rate the user set, paced up
+// front), so the client gets that setting; the tests at the defaults ('auto') follow below.
 describe('a throttle-aware client', () => {
   it('paces a summary whose block requests exceed the window: it completes, reports progress while waiting, and provokes no 429', async () => {
     const rates = [{ count: 2, windowMs: 1_500 }];
