@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { TIMEZONES } from '../posthog/timezones.js';
+import { RECORDING_DATE_PATTERN } from '../tools/schemas.js';
 import { TRIAGE_ICONS } from '../icons.js';
 import { DATA_NOT_INSTRUCTIONS, projectArgument, projectIdArg, userText, type PromptDefinition } from './shared.js';
 
-/** The forms session-recordings-list and -triage take: "-7d", "-24h" or an ISO date. */
-const DATE = /^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/;
-const date = (name: string) => z.string().trim().max(40).regex(DATE, `${name}: use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"`);
+const date = (name: string) => z.string().trim().max(40).regex(RECORDING_DATE_PATTERN, `${name}: use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"`);
 
 export const triagePeriod: PromptDefinition = {
   name: 'triage-period',

@@ -64,6 +64,9 @@ export const personUuidField = z
   .describe("Only this person's recordings.");
 
 /** Where the query API searches from (matching-events, properties), checked as posthog/hogql.ts reads it. */
+/** The dates session-recordings-list and -triage pass to PostHog: "-7d", "-24h" or an ISO date. */
+export const RECORDING_DATE_PATTERN = /^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/;
+
 export const queryDateFromField = z
   .string()
   .max(40)

@@ -3,14 +3,14 @@ import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
+import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
 import { recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const dateField = (what: string) =>
   z
     .string()
     .max(40)
-    .refine(...unlisted(/^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"'))
+    .refine(...unlisted(RECORDING_DATE_PATTERN, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"'))
     .describe(what);
 
 export const sessionRecordingsList = defineTool({
