@@ -161,7 +161,7 @@ const LABELS: Record<ItemKind, string> = {
  * when there are several, and its label, each followed by a space but the last.
  */
 function shortestLine(item: TimelineItem, multiWindow: boolean): number {
-  const label = LABELS[item.kind] ?? '';
+  const label = LABELS[item.kind];
   return 1 + (multiWindow && item.w.length > 0 ? 1 + item.w.length : 0) + (label.length > 0 ? 1 + label.length : 0);
 }
 
