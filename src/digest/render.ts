@@ -86,13 +86,23 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
   budget -= used;
 
   // Timeline: most important entries first, until the budget is spent; then back in time order.
+  // A long recording keeps thousands of entries and a few dozen fit: an entry is written out only
+  // when the shortest line it could make still fits what is left.
   const lines = new Map<TimelineItem, string>();
-  for (const item of digest.timeline) lines.set(item, timelineLine(item, multiWindow, origin));
+  const lineOf = (item: TimelineItem): string => {
+    let line = lines.get(item);
+    if (line === undefined) {
+      line = timelineLine(item, multiWindow, origin);
+      lines.set(item, line);
+    }
+    return line;
+  };
   const byImportance = [...digest.timeline].sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind] || a.t - b.t);
   const chosen: TimelineItem[] = [];
   let timelineUsed = TIMELINE_HEADING.length + 1;
   for (const item of byImportance) {
-    const size = lines.get(item)!.length + 1;
+    if (timelineUsed + shortestLine(item, multiWindow) + 1 > budget) continue;
+    const size = lineOf(item).length + 1;
     if (timelineUsed + size > budget) continue;
     timelineUsed += size;
     chosen.push(item);
@@ -106,7 +116,7 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
     if (pagesCut > 0) cut.pages = pagesCut;
     const out = [...head];
     if (pageLines.length > 0) out.push('Pages:', ...pageLines);
-    if (timeline.length > 0) out.push(TIMELINE_HEADING, ...timeline.map((item) => lines.get(item)!));
+    if (timeline.length > 0) out.push(TIMELINE_HEADING, ...timeline.map(lineOf));
     else if (digest.timeline.length === 0) out.push('No user actions, console errors or failed requests recorded.');
     out.push(closing);
     const cutKinds = Object.entries(cut).filter(([kind]) => kind !== 'pages');
@@ -145,6 +155,15 @@ const LABELS: Record<ItemKind, string> = {
   'tab-hidden': 'tab hidden',
   'tab-visible': 'tab visible',
 };
+
+/**
+ * No line of `timelineLine` is shorter than this: its time (at least one character), the window
+ * when there are several, and its label, each followed by a space but the last.
+ */
+function shortestLine(item: TimelineItem, multiWindow: boolean): number {
+  const label = LABELS[item.kind];
+  return 1 + (multiWindow && item.w.length > 0 ? 1 + item.w.length : 0) + (label.length > 0 ? 1 + label.length : 0);
+}
 
 function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string | undefined): string {
   const parts = [clock(item.t)];
