@@ -1,7 +1,7 @@
 /** Console messages (rrweb's console plugin): which are errors and warnings, and their text. */
 
 import { consoleText } from '../../posthog/snapshots.js';
-import { clip } from '../../tools/format.js';
+import { clip } from '../../words.js';
 
 const CONSOLE_TEXT_MAX = 300;
 

@@ -1,6 +1,6 @@
 /** Requests recorded by posthog-js's network plugin (`rrweb/network@1`): which failed, and how. */
 
-import { clip } from '../../tools/format.js';
+import { clip } from '../../words.js';
 
 const URL_MAX = 300;
 

@@ -1,6 +1,6 @@
 /** Pages: how a URL is kept and shown, and which custom events mean a page view or a tab change. */
 
-import { clip } from '../../tools/format.js';
+import { clip } from '../../words.js';
 
 const URL_MAX = 300;
 
