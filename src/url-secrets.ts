@@ -16,8 +16,8 @@ const SECRET_WORDS = new Set([
 /** The same words run together ("accesstoken", "clientSecret" lower-cased, "x-api-key" without dashes). */
 const SECRET_SUFFIX = /(?:token|secret|password|passwd|apikey|signature|credential|sessionid|email|phone)$/;
 
-/** A query or fragment parameter: its separator, name and value (up to the next separator). */
-const PARAM = /([?&#;])([^=&#?;]{1,200})=([^&#;]*)/g;
+/** A query or fragment parameter: its separator, name and value (up to the next separator, space or quote). */
+const PARAM = /([?&#;])([^=&#?;\s"'<>]{1,200})=([^&#;\s"'<>]*)/g;
 
 /** Whether a parameter of this name holds a secret or personal data. */
 export function isSecretParam(name: string): boolean {
@@ -43,13 +43,26 @@ export function maskUrlSecrets(url: string): string {
   const start = firstOf(url, '?#;');
   if (start < 0) return url;
   const tail = url.slice(start);
+  const masked = maskParams(tail);
+  return masked === tail ? url : url.slice(0, start) + masked;
+}
+
+/**
+ * The same for URLs inside free text (a console error that names the request it failed on):
+ * every `?name=value`, `&name=value`, `#name=value` or `;name=value` in it.
+ */
+export function maskUrlSecretsInText(text: string): string {
+  return text.includes('=') ? maskParams(text) : text;
+}
+
+function maskParams(text: string): string {
   let changed = false;
-  const masked = tail.replace(PARAM, (whole, separator: string, name: string, value: string) => {
+  const masked = text.replace(PARAM, (whole, separator: string, name: string, value: string) => {
     if (value === '' || value === MASKED_URL_VALUE || !isSecretParam(name)) return whole;
     changed = true;
     return `${separator}${name}=${MASKED_URL_VALUE}`;
   });
-  return changed ? url.slice(0, start) + masked : url;
+  return changed ? masked : text;
 }
 
 /** Where the first of these characters stands in the text, or -1. */

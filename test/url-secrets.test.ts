@@ -1,5 +1,5 @@
 // Tokens in URLs (a reset link, an OAuth code, a signed request) are masked wherever a recording's
-// URLs reach the model: the summary's pages and failed requests, a link named as a click target,
+// URLs reach the model: the summary's pages, failed requests and console errors, a link named as a click target,
 // session-recording-snapshots' events (unless reveal_input_values), and the list's start URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
@@ -7,7 +7,7 @@ import { startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
 const ID = 'url-secrets-0001';
-const SECRETS = ['RESETTOKEN123', 'LINKCODE77', 'APICODE55', 'ada@example.com'];
+const SECRETS = ['RESETTOKEN123', 'LINKCODE77', 'APICODE55', 'ada@example.com', 'CONSOLETOKEN9'];
 const T = Date.parse('2026-11-20T10:00:00Z');
 const W = 'window-1';
 
@@ -29,6 +29,7 @@ function recording() {
       timestamp: T + 2_100,
       data: { plugin: 'rrweb/network@1', payload: { requests: [{ name: 'https://shop.test/api/verify?code=APICODE55&email=ada%40example.com&x=1', method: 'POST', initiatorType: 'fetch', responseStatus: 500, timestamp: T + 2_100 }] } },
     },
+    { type: 6, timestamp: T + 2_150, data: { plugin: 'rrweb/console@1', payload: { level: 'error', trace: [], payload: ['"Request failed: GET https://shop.test/api/me?access_token=CONSOLETOKEN9&v=2 (401)"'] } } },
     { type: 5, timestamp: T + 2_200, data: { tag: '$pageview', payload: { href: 'https://shop.test/done?token=RESETTOKEN123', $current_url: 'https://shop.test/done?token=RESETTOKEN123' } } },
   ];
   return { id: ID, lines: events.map((event) => [W, event] as [string, (typeof events)[number]]) };
@@ -49,6 +50,7 @@ describe('secrets in recorded URLs', () => {
     expect(text(r)).toContain('reset?token=***&lang=en');
     expect(text(r)).toContain('/api/verify?code=***&email=***&x=1');
     expect(all).toContain('verify?code=***');
+    expect(text(r)).toContain('/api/me?access_token=***&v=2 (401)');
   });
 
   it('session-recording-snapshots masks them by default, and returns them with reveal_input_values', async () => {

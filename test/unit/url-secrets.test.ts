@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretParam, maskUrlSecrets } from '../../src/url-secrets.js';
+import { isSecretParam, maskUrlSecrets, maskUrlSecretsInText } from '../../src/url-secrets.js';
 
 describe('maskUrlSecrets', () => {
   it('masks the values of secret-named query and fragment parameters, keeping their names and the rest', () => {
@@ -29,5 +29,11 @@ describe('maskUrlSecrets', () => {
     const long = `https://a.test/?${'a=1&'.repeat(50_000)}token=zzz`;
     expect(maskUrlSecrets(long).endsWith('token=***')).toBe(true);
     expect(maskUrlSecrets(`?${'='.repeat(100_000)}`)).toBe(`?${'='.repeat(100_000)}`);
+  });
+
+  it('masks them inside free text too, and leaves text without them as it is', () => {
+    expect(maskUrlSecretsInText('GET https://a.test/me?access_token=abc&v=2 failed; retry with ?page=3')).toBe('GET https://a.test/me?access_token=***&v=2 failed; retry with ?page=3');
+    expect(maskUrlSecretsInText('fetch /x?email=ada%40example.com → 500')).toBe('fetch /x?email=*** → 500');
+    for (const plain of ['TypeError: x is undefined', 'a=b is fine', 'count=3&size=4']) expect(maskUrlSecretsInText(plain)).toBe(plain);
   });
 });
