@@ -74,11 +74,45 @@ for (const [label, options] of configs) {
   total.largestInput = Math.max(...rows.map((r) => r.input));
   figures.configs[label] = { rows, total };
   console.log(`\n## ${label}: ${total.count} tools, ${total.bytes} B / ${total.tokens} tk; outside the enums ${total.outside.bytes} B / ${total.outside.tokens} tk (${total.outside.perTool} B a tool); largest input schema ${total.largestInput} chars`);
+  if (label === 'defaults (key + host)') floor(result.tools, enumBytes, figures);
   if (label !== 'defaults (key + host)' && label !== 'client with MCP Apps') continue;
   console.log('tool                                   bytes  tokens   enum B  outside B  descr B  input ch  output B');
   for (const r of rows) {
     console.log(`${r.name.padEnd(36)} ${String(r.bytes).padStart(7)} ${String(r.tokens).padStart(7)} ${String(r.enumBytes).padStart(8)} ${String(r.bytes - r.enumBytes).padStart(10)} ${String(r.description).padStart(8)} ${String(r.input).padStart(9)} ${String(r.output).padStart(9)}`);
   }
 }
+/**
+ * What the list's structure costs before a single word: the same tools with every description
+ * (the tool's and each field's) removed, and the parts SPEC §1 and the hosts' dialects require of
+ * every tool, summed over the list. Answers whether a per-tool budget is reachable by wording.
+ */
+function floor(tools, enumBytes, figures) {
+  const strip = (node) => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).filter(([key]) => key !== 'description').map(([key, value]) => [key, key === 'enum' ? value : strip(value)]));
+  };
+  const withoutWords = tools.map((tool) => ({ ...tool, description: '', inputSchema: strip(tool.inputSchema) }));
+  const wordless = Buffer.byteLength(JSON.stringify({ tools: withoutWords })) - enumBytes;
+  let nullBranches = 0;
+  const countNulls = (node) => {
+    if (Array.isArray(node)) return node.forEach(countNulls);
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node.anyOf) && node.anyOf.some((b) => b?.type === 'null')) nullBranches += Buffer.byteLength(',{"type":"null"}') + (node.anyOf.length === 2 ? Buffer.byteLength('"anyOf":[],') : 0);
+    for (const [key, value] of Object.entries(node)) if (key !== 'enum') countNulls(value);
+  };
+  tools.forEach((tool) => countNulls(tool.inputSchema));
+  const sum = (fn) => tools.reduce((n, tool) => n + fn(tool), 0);
+  const parts = {
+    annotations: sum((t) => bytes(t.annotations) + Buffer.byteLength(',"annotations":')),
+    outputSchemas: sum((t) => bytes(t.outputSchema) + Buffer.byteLength(',"outputSchema":')),
+    namesAndTitles: sum((t) => bytes(t.name) + bytes(t.title) + Buffer.byteLength('{"name":,"title":}')),
+    nullBranches,
+    descriptions: Buffer.byteLength(JSON.stringify({ tools })) - enumBytes - wordless,
+  };
+  figures.floor = { wordlessBytes: wordless, wordlessPerTool: Math.round(wordless / tools.length), parts };
+  console.log(`without any description (tool or field): ${wordless} B outside the enums, ${Math.round(wordless / tools.length)} B a tool; of the list, every tool's annotations ${parts.annotations} B, output schemas ${parts.outputSchemas} B, names and titles ${parts.namesAndTitles} B, optional fields' null branches ${parts.nullBranches} B; descriptions ${parts.descriptions} B`);
+}
+
 const jsonAt = process.argv.indexOf('--json');
 if (jsonAt > 0) writeFileSync(process.argv[jsonAt + 1], JSON.stringify(figures, null, 1));

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { DEFAULT_CALL_LIMITS } from './posthog/budget.js';
-import { PLAN_RATES, parseReplayPolicy, type ReplayPolicy } from './posthog/throttle.js';
+import { DEFAULT_CALL_LIMITS } from './call-limits.js';
+import { PLAN_RATES, parseReplayPolicy, type ReplayPolicy } from './replay-rates.js';
 import { didYouMean } from './words.js';
 
 export const TOOLSETS = ['recordings', 'projects'] as const;

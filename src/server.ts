@@ -27,6 +27,9 @@ export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProj
   confirmDestructive?: boolean;
 };
 
+/** What a tools/call reads of the settings, with the upstream's base URL. */
+type CallSettings = ServerSettings & { upstream?: string };
+
 export interface ServerDependencies {
   client: PostHogClient;
   settings: ServerSettings;
@@ -102,11 +105,13 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
     for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache) });
     // Prompts, resource templates and completions read through the tools (src/prompts, src/resources).
     const recent = new RecentRecordings();
-    const internalCall: ToolCaller = (name, args, extra) => callTool(registered, { name, arguments: args }, extra, settings, log);
+    // The upstream's address, so a replay URL of the other PostHog Cloud region is refused (tools/input.ts).
+    const callSettings: CallSettings = { ...settings, upstream: client.baseUrl };
+    const internalCall: ToolCaller = (name, args, extra) => callTool(registered, { name, arguments: args }, extra, callSettings, log);
     server.server.removeRequestHandler('tools/call');
     server.server.setRequestHandler(RawCallToolRequest, async (request, extra) => {
-      if (request.params.task !== undefined) return startTask(tasks, registered, request.params, extra, settings, log);
-      const result = await callTool(registered, request.params, extra, settings, log);
+      if (request.params.task !== undefined) return startTask(tasks, registered, request.params, extra, callSettings, log);
+      const result = await callTool(registered, request.params, extra, callSettings, log);
       if (!result.isError) {
         recent.observe(request.params.name, result.structuredContent);
         result.content.push(...resourceLinks(request.params.name, result.structuredContent, toolNames));
@@ -167,7 +172,7 @@ async function startTask(
   registered: ReadonlyMap<string, Registration>,
   params: { name: string; arguments?: unknown; task?: { ttl?: number | undefined } },
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  settings: ServerSettings,
+  settings: CallSettings,
   log: (message: string) => void,
 ): Promise<CreateTaskResult> {
   if (!tasks || !TASK_TOOLS.has(params.name) || !registered.has(params.name)) {
@@ -178,7 +183,7 @@ async function startTask(
     );
   }
   const entry = registered.get(params.name)!;
-  const prepared = prepareArguments(entry.inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
+  const prepared = prepareArguments(entry.inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId, upstream: settings.upstream });
   if (!prepared.ok) throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${params.name}: ${prepared.message}`);
   return tasks.start(extra, params.task ?? {}, (signal) => callTool(registered, params, { ...extra, signal }, settings, log));
 }
@@ -194,7 +199,7 @@ async function callTool(
   registered: ReadonlyMap<string, Registration>,
   params: { name: string; arguments?: unknown },
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  settings: ServerSettings,
+  settings: CallSettings,
   log: (message: string) => void,
 ): Promise<CallToolResult> {
   const entry = registered.get(params.name);
@@ -202,7 +207,7 @@ async function callTool(
     throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(clip(params.name, 100))}. tools/list names the tools this server offers.`);
   }
   const { tool, inputSchema, handle } = entry;
-  const prepared = prepareArguments(inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId });
+  const prepared = prepareArguments(inputSchema, params.arguments, { defaultProjectId: settings.defaultProjectId, upstream: settings.upstream });
   if (!prepared.ok) return { isError: true, content: [{ type: 'text', text: `Invalid arguments for ${tool.name}: ${prepared.message}` }] };
   const result = await (handle.handler as unknown as CallHandler)(prepared.value, extra);
   if (!result.isError) {

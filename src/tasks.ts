@@ -26,6 +26,8 @@ export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { cal
 /** How long a finished task's result is kept, when the client asks for no ttl or a longer one. */
 const DEFAULT_TTL_MS = 15 * 60_000;
 const MAX_TTL_MS = 60 * 60_000;
+/** A shorter ttl is raised to this (the spec lets the server choose): a result must outlive the first poll. */
+const MIN_TTL_MS = 60_000;
 /** Tasks one session may have running at once: each reads many recordings. */
 const MAX_RUNNING = 4;
 /** What tasks/get advises between polls. */
@@ -50,7 +52,11 @@ export class ToolTasks implements TaskStore {
     if (this.running.size >= MAX_RUNNING) {
       throw new McpError(ErrorCode.InvalidRequest, `${MAX_RUNNING} tasks are already running in this session: wait for one to finish (tasks/get) or cancel one (tasks/cancel).`);
     }
-    const ttl = Math.min(requested.ttl ?? DEFAULT_TTL_MS, MAX_TTL_MS);
+    const asked = requested.ttl;
+    if (asked !== undefined && (typeof asked !== 'number' || !Number.isFinite(asked) || asked < 0)) {
+      throw new McpError(ErrorCode.InvalidParams, `task.ttl must be a number of milliseconds, 0 or more (got ${String(asked).slice(0, 40)}); leave it out for ${DEFAULT_TTL_MS / 60_000} minutes.`);
+    }
+    const ttl = Math.min(Math.max(asked ?? DEFAULT_TTL_MS, MIN_TTL_MS), MAX_TTL_MS);
     const task = await extra.taskStore.createTask({ ttl, pollInterval: POLL_INTERVAL_MS });
     const controller = new AbortController();
     this.running.set(task.taskId, controller);

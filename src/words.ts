@@ -1,8 +1,13 @@
 /**
- * Words the server writes in more than one room (settings, tools, the digest): counts with their
- * noun in the right number, lengths of time in one format, and the valid values nearest to a
+ * Words the server writes in more than one room (settings, tools, the digest): text clipped to a
+ * length, counts with their noun in the right number, lengths of time in one format, and the valid values nearest to a
  * near miss. Below config.ts, tools/ and digest/, so each says these things the same way.
  */
+
+/** Keep text lines short: the model pays for every character. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
 
 /** "1 rage click", "3 rage clicks"; irregular plurals given by the caller. */
 export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {

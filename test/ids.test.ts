@@ -3,7 +3,8 @@
 // replay's start. A URL naming another project than project_id is refused before any request.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
-import { parseReplayUrl } from '../src/tools/input.js';
+import { ALL_TOOLS } from '../src/tools/index.js';
+import { cloudRegionOf, parseReplayUrl, prepareArguments } from '../src/tools/input.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 const P = DEMO.mainProjectId;
@@ -22,6 +23,36 @@ describe('parseReplayUrl', () => {
 
   it('is undefined for what is not a replay URL', () => {
     for (const text of [R, 'https://example.com/', `https://us.posthog.com/project/${P}/replay/home`, 'ftp://x/replay/abc', 'not a url']) expect(parseReplayUrl(text), text).toBeUndefined();
+  });
+});
+
+describe('a replay URL of the other PostHog Cloud region', () => {
+  // Project numbers are per region: project 1001 on EU Cloud is not project 1001 on US Cloud.
+  // Pure logic: the check runs before any request, so no upstream is needed (the sandbox, on
+  // 127.0.0.1, is no cloud region and takes URLs of any host: see the tests below).
+  const schemaOf = (name: string) => ALL_TOOLS.find((tool) => tool.name === name)!.inputSchema({});
+  const get = schemaOf('session-recording-get');
+  const us = `https://us.posthog.com/project/${P}/replay/${R}`;
+  const eu = `https://eu.posthog.com/project/${P}/replay/${R}`;
+
+  it('knows the cloud app hosts and nothing else', () => {
+    expect([us, eu, 'https://app.posthog.com/x', 'https://US.PostHog.com', 'https://posthog.example.com', 'http://127.0.0.1:8000', 'not a url', undefined].map(cloudRegionOf)).toEqual(['US', 'EU', 'US', 'US', undefined, undefined, undefined, undefined]);
+  });
+
+  it('is refused, naming both regions and the setting, when the server talks to the other one', () => {
+    const refused = prepareArguments(get, { id: eu }, { upstream: 'https://us.posthog.com' });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.message).toMatch(/replay URL is on PostHog EU Cloud \(eu\.posthog\.com\) but this server talks to US Cloud \(us\.posthog\.com\); nothing was sent\. Start it with POSTHOG_HOST=eu/);
+    const fromEu = prepareArguments(schemaOf('session-recording-properties'), { session_ids: [R, us] }, { upstream: 'https://eu.posthog.com' });
+    expect(!fromEu.ok && fromEu.message).toMatch(/on PostHog US Cloud .* talks to EU Cloud .*POSTHOG_HOST=us/);
+  });
+
+  it('is taken when the regions match, and on self-hosted or sandbox upstreams whatever the URL', () => {
+    for (const [url, upstream] of [[eu, 'https://eu.posthog.com'], [us, 'https://us.posthog.com'], [us, 'https://app.posthog.com'], [eu, 'https://posthog.example.com'], [us, 'http://127.0.0.1:4010'], [`https://posthog.example.com/project/${P}/replay/${R}`, 'https://us.posthog.com']]) {
+      const taken = prepareArguments(get, { id: url }, { upstream });
+      expect(taken.ok, `${url} against ${upstream}`).toBe(true);
+      expect(taken.ok && taken.value).toMatchObject({ id: R, project_id: String(P) });
+    }
   });
 });
 

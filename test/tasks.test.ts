@@ -99,6 +99,19 @@ describe('session-recordings-triage as a task', () => {
     expect((await h.client.experimental.tasks.listTasks()).tasks.filter((t) => t.status === 'working')).toEqual([]);
   });
 
+  it('refuses a negative ttl before any task or request, and keeps a short one at least a minute', async () => {
+    const before = (await h.client.experimental.tasks.listTasks()).tasks.length;
+    const negative = await h.client.request({ method: 'tools/call', params: { ...TRIAGE, task: { ttl: -5 } } }, CreateTaskResultSchema).catch((e: unknown) => e);
+    expect((negative as McpError).code).toBe(-32602);
+    expect((negative as McpError).message).toMatch(/task\.ttl must be a number of milliseconds, 0 or more \(got -5\)/);
+    expect(h.sandbox.requests).toHaveLength(0);
+    expect((await h.client.experimental.tasks.listTasks()).tasks).toHaveLength(before);
+    const short = await h.client.request({ method: 'tools/call', params: { ...TRIAGE, task: { ttl: 0 } } }, CreateTaskResultSchema);
+    expect(short.task.ttl).toBe(60_000);
+    const done = await settle(h, short.task.taskId);
+    expect(done.status).toBe('completed');
+  });
+
   it('a triage that fails is a failed task whose status says why, and whose result is the tool\'s error', async () => {
     const created = await h.client.request({ method: 'tools/call', params: { name: TRIAGE.name, arguments: { project_id: '987654' }, task: {} } }, CreateTaskResultSchema);
     const done = await settle(h, created.task.taskId);

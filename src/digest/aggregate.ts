@@ -8,7 +8,7 @@
  * - rage and dead clicks: the page's path pattern and the element.
  */
 
-import { clip } from '../tools/format.js';
+import { clip } from '../words.js';
 import type { Digest, ItemKind, TimelineItem } from './digest.js';
 
 export type ProblemKind = 'console-error' | 'console-warn' | 'request-failed' | 'rage-click' | 'dead-click';

@@ -6,7 +6,7 @@
 import type { NodeMirror } from './mirror.js';
 import { quote } from './quote.js';
 import { samePath } from './rules/pages.js';
-import { clip } from '../tools/format.js';
+import { clip } from '../words.js';
 
 export interface NamingContext {
   mirror: NodeMirror;

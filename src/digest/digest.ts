@@ -34,8 +34,7 @@ import {
   TOUCH_MOVE,
   VIEWPORT_RESIZE,
 } from '../posthog/rrweb.js';
-import { clip } from '../tools/format.js';
-import { plural } from '../words.js';
+import { clip, plural } from '../words.js';
 
 export * from './model.js';
 export { DEAD_CLICK_MS, RAGE_CLICKS, RAGE_WINDOW_MS } from './rules/clicks.js';

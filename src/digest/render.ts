@@ -8,8 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
 import { quote } from './quote.js';
-import { clip } from '../tools/format.js';
-import { clock, duration, plural } from '../words.js';
+import { clip, clock, duration, plural } from '../words.js';
 
 export interface DigestHeader {
   id: string;

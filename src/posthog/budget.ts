@@ -1,22 +1,8 @@
 import { UpstreamUnavailableError } from '../errors.js';
 
-/** What one tool call may spend upstream (settings POSTHOG_CALL_MAX_REQUESTS, POSTHOG_CALL_TIMEOUT_MS, POSTHOG_THROTTLE_WAIT_MS). */
-export interface CallLimits {
-  /** Upstream requests (retries included) one tool call may make. */
-  maxRequests: number;
-  /** Wall clock of one tool call, waits included. */
-  wallClockMs: number;
-  /** How long the patient tools (summary, snapshots) may wait in all for PostHog's replay throttle. */
-  throttleWaitMs: number;
-}
+export { DEFAULT_CALL_LIMITS, type CallLimits } from '../call-limits.js';
+import type { CallLimits } from '../call-limits.js';
 
-/**
- * The throttle wait is 40 s so that a call that waits, with the reading around its wait, still
- * answers within the 60 s an MCP client gives a request by default (the SDK's
- * DEFAULT_REQUEST_TIMEOUT_MSEC, not extended by progress unless the client asks): a partial
- * result with when to continue is worth more than an answer the client no longer waits for.
- */
-export const DEFAULT_CALL_LIMITS: CallLimits = { maxRequests: 100, wallClockMs: 120_000, throttleWaitMs: 40_000 };
 
 /** Tells the MCP client what a long call is doing (notifications/progress). */
 export type ProgressReporter = (message: string) => void;

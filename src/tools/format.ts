@@ -1,7 +1,7 @@
 /** Small, dependency-free renderers for the compact text content of tool results. */
 
 // One format for lengths of time and moments, and one plural, wherever the server writes them.
-export { clock, duration } from '../words.js';
+export { clip, clock, duration } from '../words.js';
 import { plural } from '../words.js';
 
 /** "2025-06-02T09:14:03.120000Z" → "2025-06-02 09:14:03Z". */
@@ -9,11 +9,6 @@ export function shortTime(iso: string | null | undefined): string {
   if (!iso) return '?';
   const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(iso);
   return match ? `${match[1]} ${match[2]}Z` : iso;
-}
-
-/** Keep text lines short: the model pays for every character. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** "3 clicks" / "1 click"; empty for zero or missing, so lines only carry what happened. */

@@ -18,11 +18,11 @@ export type Prepared = { ok: true; value: unknown } | { ok: false; message: stri
 export const MAX_DEPTH = 32;
 const MAX_ISSUES = 5;
 
-export function prepareArguments(schema: z.ZodType, args: unknown, context: { defaultProjectId?: string | undefined } = {}): Prepared {
+export function prepareArguments(schema: z.ZodType, args: unknown, context: { defaultProjectId?: string | undefined; upstream?: string | undefined } = {}): Prepared {
   const input = args ?? {};
   const problem = guard(input);
   if (problem) return { ok: false, message: problem };
-  const pasted = readReplayUrls(schema, input as Record<string, unknown>);
+  const pasted = readReplayUrls(schema, input as Record<string, unknown>, context.upstream);
   if (!pasted.ok) return pasted;
   const normalized = normalize(schema, pasted.value);
   const result = schema.safeParse(normalized);
@@ -60,6 +60,19 @@ export function parseReplayUrl(text: string): { id: string; project?: string; t?
   return { id, ...(project !== undefined ? { project } : {}), ...(t !== undefined && /^\d{1,7}(\.\d+)?$/.test(t) ? { t } : {}) };
 }
 
+/** PostHog Cloud's app hosts by region (app.posthog.com is the US one's older name). */
+const CLOUD_REGIONS: Record<string, 'US' | 'EU'> = { 'us.posthog.com': 'US', 'app.posthog.com': 'US', 'eu.posthog.com': 'EU' };
+
+/** The PostHog Cloud region a URL is on, or undefined for any other host (self-hosted, the sandbox). */
+export function cloudRegionOf(url: string | undefined): 'US' | 'EU' | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return CLOUD_REGIONS[new URL(url.trim()).hostname.toLowerCase()];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Pages of PostHog's replay section that are not a recording. */
 const LIST_VIEWS = new Set(['home', 'recent', 'playlists', 'settings', 'list', 'filters', 'templates']);
 
@@ -77,15 +90,19 @@ function safeDecode(segment: string): string {
  * its `t` (seconds) becomes the tool's moment of interest (`start_at`) when the tool has one and
  * none was given.
  */
-function readReplayUrls(schema: z.ZodType, input: Record<string, unknown>): Prepared {
+function readReplayUrls(schema: z.ZodType, input: Record<string, unknown>, upstream: string | undefined): Prepared {
   const shape = defOf(base(schema)).shape;
   if (shape === undefined || !Object.hasOwn(shape, 'project_id')) return { ok: true, value: input };
   const out: Record<string, unknown> = { ...input };
   const projects = new Set<string>();
+  const serverRegion = cloudRegionOf(upstream);
+  let otherRegion: 'US' | 'EU' | undefined;
   let moment: string | undefined;
   const read = (value: unknown): unknown => {
     const url = typeof value === 'string' ? parseReplayUrl(value) : undefined;
     if (url === undefined) return value;
+    const region = cloudRegionOf(value as string);
+    if (serverRegion !== undefined && region !== undefined && region !== serverRegion) otherRegion = region;
     if (url.project !== undefined) projects.add(url.project);
     moment ??= url.t;
     return url.id;
@@ -94,6 +111,11 @@ function readReplayUrls(schema: z.ZodType, input: Record<string, unknown>): Prep
     if (!Object.hasOwn(shape, field) || !Object.hasOwn(out, field)) continue;
     const value = out[field];
     out[field] = Array.isArray(value) ? value.map(read) : read(value);
+  }
+  // Project numbers are per region: the same number on the other cloud is somebody else's project.
+  if (otherRegion !== undefined) {
+    const setting = otherRegion === 'EU' ? 'eu' : 'us';
+    return { ok: false, message: `the replay URL is on PostHog ${otherRegion} Cloud (${setting}.posthog.com) but this server talks to ${serverRegion} Cloud (${new URL(upstream!).hostname}); nothing was sent. Start it with POSTHOG_HOST=${setting} and a key of that region, or give a recording of this server's region.` };
   }
   if (projects.size > 1) return { ok: false, message: `the replay URLs are in different projects (${[...projects].join(', ')}); give recordings of one project per call.` };
   const [urlProject] = projects;

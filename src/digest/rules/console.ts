@@ -1,9 +1,15 @@
 /** Console messages (rrweb's console plugin): which are errors and warnings, and their text. */
 
 import { consoleText } from '../../posthog/snapshots.js';
-import { clip } from '../../tools/format.js';
+import { maskUrlSecretsInText } from '../../url-secrets.js';
+import { clip } from '../../words.js';
 
 const CONSOLE_TEXT_MAX = 300;
+
+/** A message as the digest shows it: tokens in the URLs it names masked (url-secrets.ts), then cut. */
+function shown(text: string): string {
+  return clip(maskUrlSecretsInText(text.length > 4 * CONSOLE_TEXT_MAX ? text.slice(0, 4 * CONSOLE_TEXT_MAX) : text), CONSOLE_TEXT_MAX);
+}
 
 export interface ConsoleMessage {
   kind: 'console-error' | 'console-warn' | 'log';
@@ -16,10 +22,10 @@ export function readConsole(record: Record<string, unknown>): ConsoleMessage {
   if (level === 'assert') {
     const assertion = readAssert(record.payload);
     if (assertion.passed) return { kind: 'log', text: '' };
-    return { kind: 'console-error', text: clip(`Assertion failed: ${consoleText(assertion.message)}`, CONSOLE_TEXT_MAX) };
+    return { kind: 'console-error', text: shown(`Assertion failed: ${consoleText(assertion.message)}`) };
   }
   const kind = level === 'error' ? 'console-error' : level === 'warn' ? 'console-warn' : 'log';
-  return { kind, text: kind === 'log' ? '' : clip(consoleText(record.payload), CONSOLE_TEXT_MAX) };
+  return { kind, text: kind === 'log' ? '' : shown(consoleText(record.payload)) };
 }
 
 /**

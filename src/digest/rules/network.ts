@@ -1,8 +1,7 @@
 /** Requests recorded by posthog-js's network plugin (`rrweb/network@1`): which failed, and how. */
 
-import { clip } from '../../tools/format.js';
-
-const URL_MAX = 300;
+import { clip } from '../../words.js';
+import { shownUrl } from './pages.js';
 
 export interface FailedRequest {
   /** the request's own time when recorded, else the event's */
@@ -29,7 +28,7 @@ export function readRequests(payload: Record<string, unknown>): { total: number;
     failed.push({
       at: typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : undefined,
       ...(method ? { method } : {}),
-      url: clip(String(r.name ?? r.url ?? '?'), URL_MAX),
+      url: shownUrl(String(r.name ?? r.url ?? '?')),
       ...(Number.isFinite(status) && status > 0 && status < 1000 ? { status: Math.trunc(status) } : {}),
       ...(error ? { error } : {}),
     });

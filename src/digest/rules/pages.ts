@@ -1,8 +1,16 @@
 /** Pages: how a URL is kept and shown, and which custom events mean a page view or a tab change. */
 
-import { clip } from '../../tools/format.js';
+import { maskUrlSecrets } from '../../url-secrets.js';
+import { clip } from '../../words.js';
 
 const URL_MAX = 300;
+/** Masking reads no further than this into a URL: what is shown is cut at URL_MAX anyway. */
+const URL_READ = 4 * URL_MAX;
+
+/** A URL as the digest may show it: secret-named parameters masked (url-secrets.ts), then cut. */
+export function shownUrl(href: string): string {
+  return clip(maskUrlSecrets(href.length > URL_READ ? href.slice(0, URL_READ) : href), URL_MAX);
+}
 
 /**
  * A page's URL as shown and kept. A `data:` URL is the page's own content (43 KB of HTML, say),
@@ -13,17 +21,17 @@ export function pageUrl(href: string): string {
     const type = /^data:([^,;]{0,60})/i.exec(href)?.[1] || 'text/plain';
     return `data:${type},… (${href.length.toLocaleString('en-US')} characters)`;
   }
-  return clip(href, URL_MAX);
+  return shownUrl(href);
 }
 
 /** A link's href as its path when it stays on the page's origin. */
 export function samePath(href: string, page: string | undefined): string {
-  if (!page || !/^https?:/i.test(href)) return href;
+  if (!page || !/^https?:/i.test(href)) return maskUrlSecrets(href);
   // Kept per page: the same links are named again and again (a menu, a button's target).
   let paths = samePaths.get(page);
   let path = paths?.get(href);
   if (path !== undefined) return path;
-  path = relativeTo(href, page);
+  path = maskUrlSecrets(relativeTo(href, page));
   if (samePathCount >= SAME_PATHS_KEPT) {
     samePaths.clear();
     samePathCount = 0;

@@ -4,7 +4,8 @@
  * elements deep) and change the event in place: each event is a fresh parse of its line.
  */
 
-import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, MUTATION, PLUGIN } from '../../posthog/rrweb.js';
+import { CUSTOM, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, META, MUTATION, PLUGIN } from '../../posthog/rrweb.js';
+import { maskUrlSecrets } from '../../url-secrets.js';
 
 /** Deeper than this, an event is summarized instead of returned (JSON.stringify recurses, and overflows near 2,500). */
 export const MAX_EVENT_DEPTH = 200;
@@ -35,12 +36,14 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 
 /**
  * Masks what a user typed or chose: the text of Input events, in DOM snapshots and mutations
- * the value of fields (not of buttons, radios and checkboxes) and the text inside a textarea, and
- * the bodies of recorded requests (see maskRequestBodies).
+ * the value of fields (not of buttons, radios and checkboxes) and the text inside a textarea, the
+ * bodies of recorded requests (see maskRequestBodies), and secret-named parameters of the page's
+ * and the requests' URLs (see maskEventUrls).
  */
 export function maskTypedValues(event: { type: number; data?: unknown }): void {
   const data = event.data as Record<string, unknown> | undefined;
   if (typeof data !== 'object' || data === null) return;
+  maskEventUrls(event);
   if (event.type === PLUGIN) maskRequestBodies(event);
   if (event.type === FULL_SNAPSHOT) maskTree(data.node);
   if (event.type !== INCREMENTAL_SNAPSHOT) return;
@@ -95,6 +98,29 @@ export function maskRequestBodies(event: { type: number; data?: unknown }): void
     if (typeof request !== 'object' || request === null) continue;
     const r = request as Record<string, unknown>;
     if (r.requestBody !== undefined && r.requestBody !== null) r.requestBody = maskBody(r.requestBody);
+  }
+}
+
+/**
+ * Tokens in URLs (a magic link, an OAuth code, a signed URL): the page's address in a Meta event
+ * and a page-view custom event, and each recorded request's URL, with their values masked
+ * (url-secrets.ts). In place.
+ */
+export function maskEventUrls(event: { type: number; data?: unknown }): void {
+  const data = event.data as Record<string, unknown> | null | undefined;
+  if (typeof data !== 'object' || data === null) return;
+  if (event.type === META && typeof data.href === 'string') data.href = maskUrlSecrets(data.href);
+  if (event.type === CUSTOM && typeof data.payload === 'object' && data.payload !== null) {
+    const payload = data.payload as Record<string, unknown>;
+    for (const key of ['href', '$current_url']) if (typeof payload[key] === 'string') payload[key] = maskUrlSecrets(payload[key]);
+  }
+  if (event.type !== PLUGIN || data.plugin !== 'rrweb/network@1') return;
+  const requests = (data.payload as { requests?: unknown } | null | undefined)?.requests;
+  if (!Array.isArray(requests)) return;
+  for (const request of requests) {
+    if (typeof request !== 'object' || request === null) continue;
+    const r = request as Record<string, unknown>;
+    for (const key of ['name', 'url']) if (typeof r[key] === 'string') r[key] = maskUrlSecrets(r[key]);
   }
 }
 

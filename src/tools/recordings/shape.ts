@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maskUrlSecrets } from '../../url-secrets.js';
 import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
 
 /** Person as tools return it; `properties` only when asked for (they can be large and are end-user data). */
@@ -102,6 +103,8 @@ function conformFields(view: Record<string, unknown>): void {
   };
   for (const key of NUMBER_FIELDS) set(key, toNumber(view[key]));
   for (const key of STRING_FIELDS) set(key, asText(view[key]));
+  // A start URL may carry a token (a magic link, a reset link): shown masked, as the digest shows it.
+  if (typeof view.start_url === 'string') view.start_url = maskUrlSecrets(view.start_url);
   for (const key of BOOLEAN_FIELDS) {
     const value = view[key];
     set(key, typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null);

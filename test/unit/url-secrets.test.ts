@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { isSecretParam, maskUrlSecrets, maskUrlSecretsInText } from '../../src/url-secrets.js';
+
+describe('maskUrlSecrets', () => {
+  it('masks the values of secret-named query and fragment parameters, keeping their names and the rest', () => {
+    expect(maskUrlSecrets('https://shop.test/reset?token=9f8e7d6c&lang=en')).toBe('https://shop.test/reset?token=***&lang=en');
+    expect(maskUrlSecrets('https://app.test/callback#access_token=eyJhbGciOi.x.y&token_type=bearer&expires_in=3600')).toBe('https://app.test/callback#access_token=***&token_type=***&expires_in=3600');
+    expect(maskUrlSecrets('/oauth/callback?code=4/0AX4&state=abc')).toBe('/oauth/callback?code=***&state=abc');
+    expect(maskUrlSecrets('https://b.s3.test/f.pdf?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=ab12&X-Amz-Expires=60')).toBe('https://b.s3.test/f.pdf?X-Amz-Credential=***&X-Amz-Signature=***&X-Amz-Expires=60');
+    expect(maskUrlSecrets('https://maps.test/js?key=AIzaSy123&callback=init')).toBe('https://maps.test/js?key=***&callback=init');
+    expect(maskUrlSecrets('/invite?email=ada%40example.com&apiKey=k1&clientSecret=s1&pwd=hunter2')).toBe('/invite?email=***&apiKey=***&clientSecret=***&pwd=***');
+    // A hash router's query, and `;` separators.
+    expect(maskUrlSecrets('https://a.test/#/login?session_id=77&next=/home')).toBe('https://a.test/#/login?session_id=***&next=/home');
+    expect(maskUrlSecrets('/x;jsessionid=ABC;other=1')).toBe('/x;jsessionid=***;other=1');
+  });
+
+  it('leaves URLs without secrets as they are (the same string)', () => {
+    for (const url of ['https://shop.test/checkout', 'https://shop.test/search?q=shoes&page=2', '/a?empty_token=&x=1', 'https://a.test/#section-2', 'not a url ?', '']) {
+      expect(maskUrlSecrets(url)).toBe(url);
+    }
+  });
+
+  it('reads parameter names in any case and form', () => {
+    for (const name of ['token', 'TOKEN', 'access_token', 'accessToken', 'refresh-token', 'x-api-key', 'api_key', 'Signature', 'sig', 'password', 'otp', 'user%5Bemail%5D', 'auth']) expect(isSecretParam(name), name).toBe(true);
+    for (const name of ['q', 'page', 'lang', 'utm_source', 'state', 'next', 'redirect_uri', 'expires_in', 'keyboard', 'tokenize']) expect(isSecretParam(name), name).toBe(false);
+  });
+
+  it('is linear on long and hostile input', () => {
+    const long = `https://a.test/?${'a=1&'.repeat(50_000)}token=zzz`;
+    expect(maskUrlSecrets(long).endsWith('token=***')).toBe(true);
+    expect(maskUrlSecrets(`?${'='.repeat(100_000)}`)).toBe(`?${'='.repeat(100_000)}`);
+  });
+
+  it('masks them inside free text too, and leaves text without them as it is', () => {
+    expect(maskUrlSecretsInText('GET https://a.test/me?access_token=abc&v=2 failed; retry with ?page=3')).toBe('GET https://a.test/me?access_token=***&v=2 failed; retry with ?page=3');
+    expect(maskUrlSecretsInText('fetch /x?email=ada%40example.com → 500')).toBe('fetch /x?email=*** → 500');
+    for (const plain of ['TypeError: x is undefined', 'a=b is fine', 'count=3&size=4']) expect(maskUrlSecretsInText(plain)).toBe(plain);
+  });
+});
