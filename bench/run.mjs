@@ -44,7 +44,7 @@ const demoInMain = DEMO.recordings.filter((r) => r.projectId === DEMO.mainProjec
 // A key of the real form (phx_ and random characters): the sandbox's demo key shares a run of 14
 // characters with its projects' tokens, so with it every project answer holds "the key" and takes
 // the redactor's slow path (a walk of the answer), which no real key would.
-const BENCH_KEY = `phx_${randomBytes(32).toString('base64url').replace(/[-_]/g, '').slice(0, 40)}`;
+const BENCH_KEY = `phx_${randomBytes(48).toString('base64url').replace(/[-_]/g, '').slice(0, 40)}`;
 const sandbox = await startSandbox({ extraRecordings: Math.max(0, 20 - demoInMain), apiKey: BENCH_KEY });
 const node = process.execPath;
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
