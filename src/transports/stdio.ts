@@ -124,7 +124,7 @@ export class LineTransport implements Transport {
   private receive(line: string): void {
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      message = plainRequest(line) ?? deserializeMessage(line);
     } catch (error) {
       const id = leadingId(line.slice(0, 4096));
       this.log(`ignored a message that is not a JSON-RPC message (${error instanceof SyntaxError ? 'not JSON' : 'wrong shape'}).`);
@@ -167,6 +167,23 @@ export class LineTransport implements Transport {
     this.chunks = [];
     this.onclose?.();
   }
+}
+
+/**
+ * The common message, a request without `_meta`, checked by hand: what the SDK's schema would
+ * accept for it (strict: these four members only) and return unchanged. Anything else, undefined:
+ * the SDK's schema decides (and its verdict is the one answered). Its union of four zod schemas
+ * was the costliest step of reading a tools/call, and the SDK's Protocol checks the message again.
+ */
+function plainRequest(line: string): JSONRPCMessage | undefined {
+  const value: unknown = JSON.parse(line);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { jsonrpc, id, method, params } = value as Record<string, unknown>;
+  if (jsonrpc !== '2.0' || typeof method !== 'string') return undefined;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params) || Object.hasOwn(params, '_meta'))) return undefined;
+  for (const key in value) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
+  return value as JSONRPCMessage;
 }
 
 /** How much of an oversized message's end is kept, to read its id there. */
