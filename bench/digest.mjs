@@ -12,7 +12,7 @@
 // Options: --mb N (throughput input size, default 64), --runs N (default 5), --copies N (memory
 // test size in copies of the ~120 KB checkout recording, default 1700 ≈ 205 MB), --skip-memory,
 // --skip-throughput, --memory-runs N (servers started one after the other, each measured once;
-// default 1). SERVER_NODE_OPTIONS (NODE_OPTIONS) and SERVER_NODE_ARGS (node's own flags, before
+// default 1), --cli PATH (another build's dist/cli.js, for an A/B). SERVER_NODE_OPTIONS (NODE_OPTIONS) and SERVER_NODE_ARGS (node's own flags, before
 // dist/cli.js) change how the server is launched, for experiments; the figure is without them.
 
 import { spawn } from 'node:child_process';
@@ -33,6 +33,7 @@ const { values: opts } = parseArgs({
     'skip-memory': { type: 'boolean', default: false },
     'skip-throughput': { type: 'boolean', default: false },
     'memory-runs': { type: 'string', default: '1' },
+    cli: { type: 'string', default: '' },
   },
 });
 const root = new URL('../', import.meta.url);
@@ -137,7 +138,7 @@ async function memory() {
     const info = JSON.parse(await new Promise((resolve) => createInterface({ input: sandbox.stdout }).once('line', resolve)));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), new URL('dist/cli.js', root).pathname],
+      args: [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), opts.cli || new URL('dist/cli.js', root).pathname],
       // Replay pacing off (the default paces at PostHog's free-plan 12/min: the 81 requests would
       // outlast the call's time budget and the figure would be of a partial read); the call's
       // time budget raised so a loaded machine still reads the whole recording.
@@ -152,11 +153,14 @@ async function memory() {
     const result = await client.callTool({ name: 'session-recording-summary', arguments: { project_id: String(info.projectId), id: info.recordingId } }, undefined, { timeout: 600_000 });
     const seconds = (performance.now() - t) / 1000;
     const peak = hwm();
+    // The server's CPU time (user + system, all its threads) for start-up and the call: steadier than wall-clock under load.
+    const stat = readFileSync(`/proc/${transport.pid}/stat`, 'utf8').slice(readFileSync(`/proc/${transport.pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+    const cpuSeconds = (Number(stat[11]) + Number(stat[12])) / 100;
     await client.close();
     if (result.isError) throw new Error(`summary failed: ${result.content[0]?.text}`);
     if (result.structuredContent.partial) throw new Error(`the summary read only part of the recording: ${result.structuredContent.partial.message}`);
     const counts = result.structuredContent.counts;
-    return { idle, peak, seconds, events: counts.events, textChars: result.content[0].text.length, mb: info.bytes / 1e6, blocks: info.blocks };
+    return { idle, peak, seconds, cpuSeconds, events: counts.events, textChars: result.content[0].text.length, mb: info.bytes / 1e6, blocks: info.blocks };
   } finally {
     sandbox.kill('SIGTERM');
   }
@@ -181,7 +185,7 @@ if (!opts['skip-memory']) {
     peaks.push(m.peak);
     if (run === 0) console.log(`Peak memory digesting a synthetic recording (${copies} copies of the recorded checkout: ${m.mb.toFixed(0)} MB of JSONL in ${m.blocks} blocks, ${m.events} events) served over HTTP by the sandbox:`);
     console.log(`  server peak RSS (VmHWM): ${m.peak.toFixed(1)} MB (idle before the call: ${m.idle.toFixed(1)} MB; target < 120 MB); load ${load} → ${loadavg()[0].toFixed(2)}`);
-    console.log(`  call took ${m.seconds.toFixed(1)} s, ${(m.mb / m.seconds).toFixed(1)} MB/s end to end; digest text ${m.textChars} chars`);
+    console.log(`  call took ${m.seconds.toFixed(1)} s, ${(m.mb / m.seconds).toFixed(1)} MB/s end to end; server CPU time ${m.cpuSeconds.toFixed(1)} s; digest text ${m.textChars} chars`);
   }
   if (runs > 1) console.log(`  median peak of ${runs} runs: ${median(peaks).toFixed(1)} MB (${peaks.map((p) => p.toFixed(1)).join(', ')})`);
 }
