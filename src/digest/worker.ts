@@ -2,6 +2,8 @@
  * The digest worker: parses and digests a recording's bytes off the main thread, so a large
  * recording neither stalls other requests nor grows the server's own heap (runner.ts bounds this
  * thread's heap). Messages are the DigestFeed calls; each chunk is acknowledged for flow control.
+ * With the built server it also fetches the block bodies itself (posthog/remote-worker.ts), each
+ * request sent only when the main thread allows it, so those bytes never pass through the main thread.
  */
 import { parentPort } from 'node:worker_threads';
 import type { ToRemote } from '../posthog/remote-fetch.js';

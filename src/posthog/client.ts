@@ -260,7 +260,8 @@ export class PostHogClient {
 
   /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. The key is removed from them (unless `unredacted`). */
   async stream(options: RequestOptions): Promise<StreamedResponse> {
-    if (options.via && !options.unredacted) throw new Error('a body read by another thread is not redacted here: `via` needs `unredacted`');
+    // The other thread sends no request body, and its bytes are not redacted here.
+    if (options.via && (!options.unredacted || options.body !== undefined)) throw new Error('`via` is for unredacted reads without a request body');
     const response = await this.send({ ...options, expect: options.expect ?? 'data' }, async (r) => r);
     const classify = (err: unknown) => this.classify(err, options);
     const redactor = this.redactor;
