@@ -10,11 +10,14 @@
 //    summary must read the whole recording (a partial one fails the bench).
 //
 // Options: --mb N (throughput input size, default 64), --runs N (default 5), --copies N (memory
-// test size in copies of the ~120 KB checkout recording, default 1700 ≈ 205 MB), --skip-memory.
+// test size in copies of the ~120 KB checkout recording, default 1700 ≈ 205 MB), --skip-memory,
+// --skip-throughput, --memory-runs N (servers started one after the other, each measured once;
+// default 1), --cli PATH (another build's dist/cli.js, for an A/B). SERVER_NODE_OPTIONS (NODE_OPTIONS) and SERVER_NODE_ARGS (node's own flags, before
+// dist/cli.js) change how the server is launched, for experiments; the figure is without them.
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,6 +32,9 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '5' },
     copies: { type: 'string', default: '1700' },
     'skip-memory': { type: 'boolean', default: false },
+    'skip-throughput': { type: 'boolean', default: false },
+    'memory-runs': { type: 'string', default: '1' },
+    cli: { type: 'string', default: '' },
   },
 });
 const root = new URL('../', import.meta.url);
@@ -78,7 +84,7 @@ async function memory() {
     const info = JSON.parse(await new Promise((resolve) => createInterface({ input: sandbox.stdout }).once('line', resolve)));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [new URL('dist/cli.js', root).pathname],
+      args: [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), opts.cli || new URL('dist/cli.js', root).pathname],
       // Replay pacing off (the default paces at PostHog's free-plan 12/min: the 81 requests would
       // outlast the call's time budget and the figure would be of a partial read); the call's
       // time budget raised so a loaded machine still reads the whole recording.
@@ -93,27 +99,39 @@ async function memory() {
     const result = await client.callTool({ name: 'session-recording-summary', arguments: { project_id: String(info.projectId), id: info.recordingId } }, undefined, { timeout: 600_000 });
     const seconds = (performance.now() - t) / 1000;
     const peak = hwm();
+    // The server's CPU time (user + system, all its threads) for start-up and the call: steadier than wall-clock under load.
+    const stat = readFileSync(`/proc/${transport.pid}/stat`, 'utf8').slice(readFileSync(`/proc/${transport.pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+    const cpuSeconds = (Number(stat[11]) + Number(stat[12])) / 100;
     await client.close();
     if (result.isError) throw new Error(`summary failed: ${result.content[0]?.text}`);
     if (result.structuredContent.partial) throw new Error(`the summary read only part of the recording: ${result.structuredContent.partial.message}`);
     const counts = result.structuredContent.counts;
-    return { idle, peak, seconds, events: counts.events, textChars: result.content[0].text.length, mb: info.bytes / 1e6, blocks: info.blocks };
+    return { idle, peak, seconds, cpuSeconds, events: counts.events, textChars: result.content[0].text.length, mb: info.bytes / 1e6, blocks: info.blocks };
   } finally {
     sandbox.kill('SIGTERM');
   }
 }
 
 console.log(`Recording digest benchmark — node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'}`);
-const t = await throughput();
-console.log(`Throughput on ${t.mb.toFixed(1)} MB of recorded JSONL (median of ${opts.runs} alternating runs):`);
-console.log(`  baseline (split lines + JSON.parse): ${t.base.toFixed(1)} MB/s`);
-console.log(`  digest (stream, decode, digest, render): ${t.ours.toFixed(1)} MB/s`);
-console.log(`  ratio: ${t.ratio.toFixed(2)}x the baseline (target ≥ 0.8x)`);
-console.log(`  per CPU second (user + system; steadier than wall-clock on a shared machine): baseline ${t.baseCpu.toFixed(1)} MB/s, digest ${t.oursCpu.toFixed(1)} MB/s, ratio ${t.cpuRatio.toFixed(2)}x`);
+if (!opts['skip-throughput']) {
+  const t = await throughput();
+  console.log(`Throughput on ${t.mb.toFixed(1)} MB of recorded JSONL (median of ${opts.runs} alternating runs):`);
+  console.log(`  baseline (split lines + JSON.parse): ${t.base.toFixed(1)} MB/s`);
+  console.log(`  digest (stream, decode, digest, render): ${t.ours.toFixed(1)} MB/s`);
+  console.log(`  ratio: ${t.ratio.toFixed(2)}x the baseline (target ≥ 0.8x)`);
+  console.log(`  per CPU second (user + system; steadier than wall-clock on a shared machine): baseline ${t.baseCpu.toFixed(1)} MB/s, digest ${t.oursCpu.toFixed(1)} MB/s, ratio ${t.cpuRatio.toFixed(2)}x`);
+}
 if (!opts['skip-memory']) {
   const copies = Number(opts.copies);
-  const m = await memory();
-  console.log(`Peak memory digesting a synthetic recording (${copies} copies of the recorded checkout: ${m.mb.toFixed(0)} MB of JSONL in ${m.blocks} blocks, ${m.events} events) served over HTTP by the sandbox:`);
-  console.log(`  server peak RSS (VmHWM): ${m.peak.toFixed(1)} MB (idle before the call: ${m.idle.toFixed(1)} MB; target < 120 MB)`);
-  console.log(`  call took ${m.seconds.toFixed(1)} s, ${(m.mb / m.seconds).toFixed(1)} MB/s end to end; digest text ${m.textChars} chars`);
+  const runs = Math.max(1, Number(opts['memory-runs']));
+  const peaks = [];
+  for (let run = 0; run < runs; run++) {
+    const load = loadavg()[0].toFixed(2);
+    const m = await memory();
+    peaks.push(m.peak);
+    if (run === 0) console.log(`Peak memory digesting a synthetic recording (${copies} copies of the recorded checkout: ${m.mb.toFixed(0)} MB of JSONL in ${m.blocks} blocks, ${m.events} events) served over HTTP by the sandbox:`);
+    console.log(`  server peak RSS (VmHWM): ${m.peak.toFixed(1)} MB (idle before the call: ${m.idle.toFixed(1)} MB; target < 120 MB); load ${load} → ${loadavg()[0].toFixed(2)}`);
+    console.log(`  call took ${m.seconds.toFixed(1)} s, ${(m.mb / m.seconds).toFixed(1)} MB/s end to end; server CPU time ${m.cpuSeconds.toFixed(1)} s; digest text ${m.textChars} chars`);
+  }
+  if (runs > 1) console.log(`  median peak of ${runs} runs: ${median(peaks).toFixed(1)} MB (${peaks.map((p) => p.toFixed(1)).join(', ')})`);
 }

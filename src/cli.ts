@@ -5,6 +5,7 @@ import { createDigestCache } from './cache/index.js';
 import type { RedisDigestCache } from './cache/redis.js';
 import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
 import { PostHogClient } from './posthog/client.js';
+import { keepWasmOnBaselineCompiler } from './posthog/wasm-tier.js';
 import { callLimitsFrom, clientOptionsFrom } from './posthog/from-config.js';
 import { serverFactory, toolCounts } from './server.js';
 import { serveStdio } from './transports/stdio.js';
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   if (action.kind === 'help') return void process.stdout.write(USAGE);
   if (action.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
   const config: Config = action.config;
+  // Before any WebAssembly (undici's parser, the sandbox's) is compiled: see wasm-tier.ts.
+  keepWasmOnBaselineCompiler();
   if (action.kind === 'doctor') return doctor(config);
   for (const warning of config.warnings) log(`warning: ${warning}`);
 

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserInputError } from '../errors.js';
+import { RemoteFetcher, type RemoteDispatch, type ToRemote } from '../posthog/remote-fetch.js';
 import type { Digest } from './digest.js';
 import type { DigestFeed } from './feed.js';
 
@@ -18,6 +19,12 @@ export interface DigestRunner {
   close(): void;
   /** Set once the digest itself failed (not the upstream): the call cannot go on. */
   readonly failure: Error | undefined;
+  /**
+   * With a worker: the worker's own requests (RequestOptions.via), for block bodies it digests
+   * as they arrive, the main thread never holding their bytes. Undefined in-thread: the bodies
+   * are then read here and handed to data().
+   */
+  readonly via: RemoteDispatch | undefined;
 }
 
 export type ToWorker =
@@ -95,6 +102,7 @@ export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
 
 class InThreadRunner implements DigestRunner {
   readonly failure = undefined;
+  readonly via = undefined;
   constructor(
     private readonly release: () => void,
     private readonly feed: DigestFeed,
@@ -168,6 +176,11 @@ function parkWorker(worker: Worker): void {
 
 class WorkerRunner implements DigestRunner {
   private readonly worker = takeWorker();
+  /** The worker's own block requests, which this thread still gatekeeps (client.ts). */
+  readonly via = new RemoteFetcher((message: ToRemote) => {
+    // A failed runner sends no new request; an abort after the failure has nothing left to stop.
+    if (message.t === 'req' || !this.failure) this.post(message);
+  });
   private inFlight = 0;
   /** The digest came back and nothing failed: the worker may serve the next one. */
   private finished = false;
@@ -177,6 +190,7 @@ class WorkerRunner implements DigestRunner {
 
   constructor(private readonly release: () => void) {
     this.worker.on('message', (message: FromWorker) => {
+      if (this.via.receive(message)) return;
       if (message.t === 'ack') {
         this.inFlight--;
         if (this.waiting && this.inFlight < MAX_IN_FLIGHT) {
@@ -203,9 +217,10 @@ class WorkerRunner implements DigestRunner {
     this.waiting?.reject(this.failure);
     this.result?.reject(this.failure);
     this.waiting = undefined;
+    this.via.failAll(this.failure);
   }
 
-  private post(message: ToWorker): void {
+  private post(message: ToWorker | ToRemote): void {
     if (this.failure) throw this.failure;
     this.worker.postMessage(message);
   }

@@ -5,6 +5,7 @@ import { USER_AGENT } from '../version.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBounded, readPrefix } from './body.js';
 import { BudgetExceeded, type CallBudget } from './budget.js';
 import { KeyGate } from './gate.js';
+import type { RemoteDispatch } from './remote-fetch.js';
 import { Redactor } from './redact.js';
 import { StallBreaker, isStall } from './stall.js';
 import { expectationFor, judgeBody, refuseStatus, type Expectation } from './status.js';
@@ -37,6 +38,13 @@ export interface RequestOptions {
   unredacted?: boolean | undefined;
   /** Counts each attempt (retries too) against a bound of the caller's, e.g. one recording's (RecordingMeter, snapshots.ts); may throw to stop it. */
   meter?: { spend(where: string): void } | undefined;
+  /**
+   * stream() only, with `unredacted`: the request is sent, and a successful body read, by another
+   * thread (remote-fetch.ts: the digest worker, which digests the bytes as they arrive); this
+   * client still decides, paces, meters, times out and reads the status and any error answer.
+   * The body it returns then ends empty, once the other thread has read it all.
+   */
+  via?: RemoteDispatch | undefined;
 }
 
 export interface ClientOptions {
@@ -153,6 +161,7 @@ export interface StreamedResponse {
  */
 export class PostHogClient {
   readonly baseUrl: string;
+  private readonly origin: string;
   private readonly basePath: string;
   private readonly pool: SharedPool;
   private readonly apiKey: string | undefined;
@@ -171,6 +180,7 @@ export class PostHogClient {
     this.budget = budget;
     const url = new URL(options.baseUrl);
     this.baseUrl = options.baseUrl;
+    this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
     this.options = {
@@ -257,6 +267,8 @@ export class PostHogClient {
 
   /** For large bodies (snapshot blocks): the caller reads chunks and may stop early. The key is removed from them (unless `unredacted`). */
   async stream(options: RequestOptions): Promise<StreamedResponse> {
+    // The other thread sends no request body, and its bytes are not redacted here.
+    if (options.via && (!options.unredacted || options.body !== undefined)) throw new Error('`via` is for unredacted reads without a request body');
     const response = await this.send({ ...options, expect: options.expect ?? 'data' }, async (r) => r);
     const classify = (err: unknown) => this.classify(err, options);
     const redactor = this.redactor;
@@ -398,7 +410,7 @@ export class PostHogClient {
    * timeout that holds.
    */
   private async attempt(options: RequestOptions): Promise<Dispatcher.ResponseData> {
-    const pool = this.pool.ready ?? (await this.pool.get());
+    const pool = options.via ? undefined : (this.pool.ready ?? (await this.pool.get()));
     const controller = new AbortController();
     const cancel = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) cancel();
@@ -439,15 +451,23 @@ export class PostHogClient {
     }
     let response: Dispatcher.ResponseData;
     try {
-      response = await pool.request({
-        method: options.method,
-        path: this.basePath + options.path,
-        headers,
-        body,
-        signal: controller.signal,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
+      if (options.via) {
+        // The same deadline and cancellation (the controller), the same connect bound as the pool's.
+        // Its body is a plain Readable where undici's has helpers this client does not call.
+        const path = this.basePath + options.path;
+        const connectTimeoutMs = Math.min(10_000, this.options.timeoutMs);
+        response = (await options.via.request({ origin: this.origin, method: options.method, path, headers, signal: controller.signal, connectTimeoutMs })) as unknown as Dispatcher.ResponseData;
+      } else {
+        response = await pool!.request({
+          method: options.method,
+          path: this.basePath + options.path,
+          headers,
+          body,
+          signal: controller.signal,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        });
+      }
     } catch (err) {
       done();
       throw err;

@@ -128,7 +128,7 @@ async function digestUnits({ client, signal }: DigestContext, path: string, unit
       runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
       try {
         // As PostHog sent it: the digest made of it is scrubbed of the key (digestRecording).
-        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true, meter });
+        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true, meter, via: runner.via });
         for await (const chunk of response.body) await runner.data(chunk);
         runner.endUnit();
         read++;
