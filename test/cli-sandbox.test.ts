@@ -40,6 +40,24 @@ describe('--sandbox, first call', () => {
     }
   });
 
+  it("shows the demo projects' data as it is: nothing in it looks like the sandbox's key, so nothing is redacted", async () => {
+    // The demo key once shared eight characters ("_sandbox") with the projects' tokens, and every
+    // project answer read "phc[redacted]AcmeShop…".
+    const { client } = await startCli({});
+    try {
+      for (const project of DEMO.projects) {
+        const r = (await client.callTool({ name: 'project-get', arguments: { id: project.id, include_settings: true } })) as CallToolResult;
+        expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+        expect(JSON.stringify(r)).not.toContain('[redacted]');
+        expect(JSON.stringify(r.structuredContent)).toContain(project.apiToken);
+      }
+      const listed = (await client.callTool({ name: 'session-recording-summary', arguments: { id: DEMO.recordingIds.checkoutFailure } })) as CallToolResult;
+      expect(JSON.stringify(listed)).not.toContain('[redacted]');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a configured POSTHOG_PROJECT_ID stays the default', async () => {
     const { client, stderr } = await startCli({ POSTHOG_PROJECT_ID: String(DEMO.marketingProjectId) });
     try {

@@ -32,7 +32,7 @@ export { BIG_RECORDING_ID };
 export { ENTERPRISE_PLAN_RATES, FREE_PLAN_RATES, PAID_PLAN_RATES, planRates, type ThrottlePlan, type ThrottleRate, type ThrottleSetting } from './throttle.js';
 export type { EchoForm, HostileMode } from './hostile.js';
 
-export const SANDBOX_API_KEY = 'phx_sandbox_demo_key_not_secret';
+export const SANDBOX_API_KEY = 'phx_localDemoKeyNotASecret';
 
 export interface SandboxOptions {
   /**

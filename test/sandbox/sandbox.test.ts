@@ -67,7 +67,7 @@ describe('sandbox basics', () => {
   });
 
   it('answers 401 not_authenticated without credentials, with WWW-Authenticate', async () => {
-    for (const headers of [{}, { Authorization: 'Token phx_sandbox_demo_key_not_secret' }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { Authorization: 'Token phx_localDemoKeyNotASecret' }] as Array<Record<string, string>>) {
       const res = await fetch(`${sb.url}/api/projects/`, { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ type: 'authentication_error', code: 'not_authenticated', detail: 'Authentication credentials were not provided.', attr: null });
