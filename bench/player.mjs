@@ -36,7 +36,8 @@ const sandbox = await startSandbox({ bigRecording: { copies } });
 const posthog = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 120_000 });
 const server = createMcpServer({ client: posthog, settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: undefined } });
 const [a, b] = InMemoryTransport.createLinkedPair();
-const client = new Client({ name: 'bench-host', version: '1' });
+// An MCP Apps host declares the extension (as the spec asks): the server then knows the player will be shown.
+const client = new Client({ name: 'bench-host', version: '1' }, { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
 await server.connect(b);
 await client.connect(a);
 
@@ -74,11 +75,18 @@ async function play(id) {
   await page.goto(`http://127.0.0.1:${port}/`);
   const player = await (await (await (await page.waitForSelector('#sandbox')).contentFrame()).waitForSelector('#view')).contentFrame();
   await player.waitForSelector('#player[data-loaded-at]', { state: 'attached', timeout: 600_000 });
-  const marks = await player.evaluate(() => ({ view: performance.timeOrigin, first: Number(document.getElementById('player').dataset.firstFrameAt), loaded: Number(document.getElementById('player').dataset.loadedAt) }));
+  const marks = await player.evaluate(() => ({
+    view: performance.timeOrigin,
+    first: Number(document.getElementById('player').dataset.firstFrameAt),
+    loaded: Number(document.getElementById('player').dataset.loadedAt),
+    // the view's own steps (src/app/main.ts), ms since the view document was created
+    steps: Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('player:')).map((m) => [m.name.slice(7), m.startTime])),
+  }));
   const events = await player.evaluate(() => document.querySelector('.replayer-wrapper iframe') !== null);
   await page.close();
   if (!events || !marks.first) throw new Error(`no frame was rendered for ${id}`);
-  return { result: tResult - t0, first: marks.first - t0, loaded: marks.loaded - t0, viewFirst: marks.first - marks.view, viewLoaded: marks.loaded - marks.view };
+  const steps = Object.fromEntries(Object.entries(marks.steps).map(([name, ms]) => [name, marks.view + ms - t0]));
+  return { result: tResult - t0, first: marks.first - t0, loaded: marks.loaded - t0, viewFirst: marks.first - marks.view, viewLoaded: marks.loaded - marks.view, created: marks.view - t0, ...steps };
 }
 
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
@@ -90,14 +98,22 @@ const cases = [
 console.log(`runs: ${runs} each (median); times in ms from the host's tools/call`);
 console.log('| recording | tool result (digest) | first frame | fully loaded | view created → first frame | view created → loaded |');
 console.log('|---|---|---|---|---|---|');
+const STEPS = ['result', 'created', 'script', 'connected', 'tool-result', 'events-asked', 'events-first-page', 'first-frame'];
+const details = [];
 try {
   for (const [name, id] of cases) {
     await play(id); // warm-up: the first call loads the digest engine and Chromium's caches
     const samples = [];
     for (let i = 0; i < runs; i++) samples.push(await play(id));
-    const m = (key) => Math.round(median(samples.map((s) => s[key])));
+    const m = (key) => Math.round(median(samples.map((s) => s[key] ?? Number.NaN)));
     console.log(`| ${name} | ${m('result')} | ${m('first')} | ${m('loaded')} | ${m('viewFirst')} | ${m('viewLoaded')} |`);
+    details.push(`| ${name} | ${STEPS.map(m).join(' | ')} |`);
+    console.error(`${name}: every run's first frame ${samples.map((s) => Math.round(s.first)).join(', ')} ms`);
   }
+  console.log('\nwhere the time goes (medians, ms from the host\'s tools/call): tool result; view document created; its script starts; bridge connected; view has the tool result; first events call sent; its answer; first frame');
+  console.log(`| recording | ${STEPS.join(' | ')} |`);
+  console.log(`|---|${STEPS.map(() => '---').join('|')}|`);
+  for (const line of details) console.log(line);
 } finally {
   await context.close();
   await rm(profile, { recursive: true, force: true });

@@ -10,6 +10,10 @@ import { latestBefore, RecordingModel, type Marker, type ReplayDigest, type Rrwe
 
 type HostContext = NonNullable<ReturnType<App['getHostContext']>>;
 
+/** Named moments of the view's start (performance marks), read by bench/player.mjs. */
+const mark = (name: string) => performance.mark(`player:${name}`);
+mark('script');
+
 const EVENTS_TOOL = 'session-recording-replay-events';
 /** The first page is small so the first frame comes fast; later pages are large so there are few calls. */
 const FIRST_PAGE_BYTES = 300_000;
@@ -49,6 +53,7 @@ let dragging = false;
 
 const app = new App({ name: 'posthog-replay-player', version: '1' }, {}, { autoResize: true });
 app.ontoolresult = (result) => {
+  mark('tool-result');
   if (result.isError || !result.structuredContent) {
     const text = result.content?.map((c: { type: string; text?: string }) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
     return setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
@@ -62,7 +67,10 @@ app.onteardown = async () => {
 };
 app
   .connect()
-  .then(() => applyContext(app.getHostContext() ?? {}))
+  .then(() => {
+    mark('connected');
+    applyContext(app.getHostContext() ?? {});
+  })
   .catch((error: unknown) => setStatus(`Could not connect to the host: ${String(error)}`, true));
 
 function applyContext(context: HostContext): void {
@@ -99,7 +107,9 @@ async function start(digest: ReplayDigest): Promise<void> {
     return { events: JSON.parse(data.events) as Page['events'], next_cursor: data.next_cursor };
   };
   try {
+    mark('events-asked');
     let page: Page | null = await fetchPage(null);
+    mark('events-first-page');
     let first = true;
     while (page) {
       // Ask for the next page before taking this one in: the server reads while the browser replays.
@@ -157,6 +167,7 @@ function show(track: WindowTrack, t: number, autoplay: boolean): void {
   replayer.on('resize', () => fit());
   // When the first page was drawn and when everything had loaded (epoch ms): for the benchmark.
   replayer.on('fullsnapshot-rebuilded', () => {
+    if (ui.root.dataset.firstFrameAt === undefined) mark('first-frame');
     ui.root.dataset.firstFrameAt ??= String(Date.now());
   });
   replayer.on('finish', () => {
