@@ -21,8 +21,7 @@ const englishOnlyZod = {
   },
 };
 
-const bundle = await build({
-  entryPoints: [at('src/app/main.ts').pathname],
+const options = {
   bundle: true,
   format: 'iife',
   platform: 'browser',
@@ -32,12 +31,19 @@ const bundle = await build({
   write: false,
   logLevel: 'warning',
   plugins: [englishOnlyZod],
-});
-const script = bundle.outputFiles[0].text;
+};
+// Two scripts: the player's (the host bridge and our code) runs first and connects; rrweb's
+// replayer (over half the bytes) is compiled next, while the host answers (src/app/replayer.ts).
+const [script, replayer] = await Promise.all(
+  ['src/app/main.ts', 'src/app/replayer.ts'].map(async (entry) => (await build({ ...options, entryPoints: [at(entry).pathname] })).outputFiles[0].text),
+);
 const styles = (await readFile(at('node_modules/rrweb/dist/style.min.css'), 'utf8')) + (await readFile(at('src/app/styles.css'), 'utf8'));
 const template = await readFile(at('src/app/index.html'), 'utf8');
 // Inside an inline <script>, "</script" would close it early; "<\/script" means the same in JS.
-const safeScript = script.replace(/<\/(script)/gi, '<\\/$1');
-const html = template.replace('/*STYLES*/', () => styles.replace(/<\/(style)/gi, '<\\/$1')).replace('/*SCRIPT*/', () => safeScript);
+const safe = (code) => code.replace(/<\/(script)/gi, '<\\/$1');
+const html = template
+  .replace('/*STYLES*/', () => styles.replace(/<\/(style)/gi, '<\\/$1'))
+  .replace('/*SCRIPT*/', () => safe(script))
+  .replace('/*REPLAYER*/', () => safe(replayer));
 await mkdir(at('dist/app/'), { recursive: true });
 await writeFile(at('dist/app/player.html'), html);
