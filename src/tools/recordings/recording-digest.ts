@@ -45,11 +45,11 @@ export interface DigestContext {
   /** Counts this recording's requests (fan-out bound); a fresh one when absent. */
   meter?: RecordingMeter | undefined;
   /**
-   * Stop reading at this moment (epoch ms), once some data has been read: what was read is
-   * digested, and the result says where reading stopped and why (`message`), as for a spent budget.
-   * The replay reads this way so that its player opens at once on a long recording.
+   * Stop reading at this moment (epoch ms), once at least `atLeastBytes` have been read: what was
+   * read is digested, and the result says where reading stopped and why (`message`), as for a
+   * spent budget. The replay reads this way so that its player opens at once on a long recording.
    */
-  readUntil?: { at: number; message: string } | undefined;
+  readUntil?: { at: number; atLeastBytes: number; message: string } | undefined;
 }
 
 export function snapshotsPath(projectId: string, id: string): string {
@@ -125,10 +125,10 @@ export async function digestRecording(context: DigestContext, projectId: string,
 async function digestUnits({ client, signal, readUntil }: DigestContext, path: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
   const runner = await startDigest(signal);
-  // Past `readUntil`, once something was read, reading stops where it is (a BudgetExceeded, so
-  // the partial result is made as for any other stop).
-  let fed = false;
-  const overtime = () => fed && readUntil !== undefined && Date.now() >= readUntil.at;
+  // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
+  // partial result is made as for any other stop).
+  let fed = 0;
+  const overtime = () => readUntil !== undefined && fed > 0 && fed >= readUntil.atLeastBytes && Date.now() >= readUntil.at;
   const cut = () => new BudgetExceeded('time', readUntil!.message);
   try {
     let failures = 0;
@@ -143,7 +143,7 @@ async function digestUnits({ client, signal, readUntil }: DigestContext, path: s
         const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true, meter });
         for await (const chunk of response.body) {
           await runner.data(chunk);
-          fed = true;
+          fed += chunk.length;
           if (overtime()) {
             response.cancel();
             throw cut();
