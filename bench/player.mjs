@@ -125,7 +125,7 @@ const cases = [
 console.log(`runs: ${runs} each (median) after a warm-up; times in ms from the host's tools/call; hosts: ${hosts.join(', ')}`);
 console.log('| recording | host | tool result (digest) | first frame | fully loaded | view created → first frame | view created → loaded |');
 console.log('|---|---|---|---|---|---|---|');
-const STEPS = ['result', 'created', 'script', 'connected', 'tool-input', 'events-asked', 'events-first-page', 'tool-result', 'first-frame'];
+const STEPS = ['result', 'created', 'html', 'script', 'connected', 'tool-input', 'events-asked', 'events-first-page', 'tool-result', 'first-frame'];
 const details = [];
 try {
   for (const [name, id] of cases) {
@@ -139,7 +139,7 @@ try {
       details.push(`<!-- every run's first frame: ${samples.map((s) => Math.round(s.first)).join(', ')} ms -->`);
     }
   }
-  console.log('\nwhere the time goes (medians, ms from the host\'s tools/call): tool result; view document created; its script starts; bridge connected; the view has the arguments; first events call sent; its answer; the view has the result; first frame');
+  console.log('\nwhere the time goes (medians, ms from the host\'s tools/call): tool result; view document created; its HTML parsed up to the scripts; the player script starts (the bridge code compiled and run); bridge connected; the view has the arguments; first events call sent; its answer; the view has the result; first frame');
   console.log(`| recording | host | ${STEPS.join(' | ')} |`);
   console.log(`|---|---|${STEPS.map(() => '---').join('|')}|`);
   for (const line of details) console.log(line);

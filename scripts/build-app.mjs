@@ -1,25 +1,11 @@
 // Run by `npm run build`: bundles the recording player (src/app/) into ONE self-contained HTML
-// document, dist/app/player.html: rrweb's replayer, the MCP Apps bridge and our code, minified,
+// document, dist/app/player.html: rrweb's replayer and our code (the MCP Apps bridge included), minified,
 // with its styles inlined. Nothing in it is fetched from anywhere.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
 const at = (path) => new URL(path, root);
-
-/**
- * The bridge validates its messages with zod, whose namespace export drags in every locale's
- * error messages (~45% of the bundle); the player needs English only (zod's default).
- */
-const englishOnlyZod = {
-  name: 'english-only-zod',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-      contents: 'export { default as en } from "./en.js";',
-      resolveDir: new URL('.', `file://${args.path}`).pathname,
-    }));
-  },
-};
 
 const options = {
   bundle: true,
@@ -30,10 +16,9 @@ const options = {
   legalComments: 'none',
   write: false,
   logLevel: 'warning',
-  plugins: [englishOnlyZod],
 };
-// Two scripts: the player's (the host bridge and our code) runs first and connects; rrweb's
-// replayer (over half the bytes) is compiled next, while the host answers (src/app/replayer.ts).
+// Two scripts: the player's (our code and the host bridge) runs first and connects; rrweb's
+// replayer (nearly all the bytes) is compiled next, while the host answers (src/app/replayer.ts).
 const [script, replayer] = await Promise.all(
   ['src/app/main.ts', 'src/app/replayer.ts'].map(async (entry) => (await build({ ...options, entryPoints: [at(entry).pathname] })).outputFiles[0].text),
 );

@@ -211,6 +211,9 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
       await player.waitForSelector('.marker[data-kind="console-error"]', { state: 'attached', timeout: 15_000 });
       await player.waitForSelector('#posthog-link:not([hidden])', { state: 'attached', timeout: 15_000 });
       expect(await player.isHidden('#note')).toBe(true); // the digest is whole
+      // The host tears the view down: it answers (the host waits for that), its replayer gone.
+      expect(await host.page.evaluate('window.__bridge.teardownResource({ reason: "test" })')).toEqual({});
+      expect(await player.locator('.replayer-wrapper').count()).toBe(0);
     } finally {
       await host.close();
     }

@@ -4,11 +4,9 @@
  * session-recording-replay-events (via the host's bridge: nothing is fetched from the network),
  * starts playing as soon as the shown window has a full snapshot, and keeps loading while it plays.
  */
-import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
 import type { Replayer } from 'rrweb';
+import { applyDocumentTheme, applyHostFonts, applyHostStyleVariables, HostBridge, type HostContext } from './bridge.js';
 import { latestBefore, RecordingModel, type Marker, type ReplayDigest, type RrwebEvent, type WindowTrack } from './model.js';
-
-type HostContext = NonNullable<ReturnType<App['getHostContext']>>;
 
 /** Named moments of the view's start (performance marks), read by bench/player.mjs. */
 const mark = (name: string) => performance.mark(`player:${name}`);
@@ -54,7 +52,7 @@ let dragging = false;
 /** The call named where to start: the first frame waits for the result, which says where that is. */
 let holdForDigest = false;
 
-const app = new App({ name: 'posthog-replay-player', version: '1' }, {}, { autoResize: true });
+const app = new HostBridge({ name: 'posthog-replay-player', version: '1' });
 // The arguments come first (the spec has hosts send them once the view is up, before the result,
 // and some show the view while the tool runs): the events load from them, without waiting for
 // the digest. The result brings the digest's moments, the link and where to start.
@@ -66,7 +64,7 @@ app.ontoolinput = ({ arguments: args }) => {
 app.ontoolresult = (result) => {
   mark('tool-result');
   if (result.isError || !result.structuredContent) {
-    const text = result.content?.map((c: { type: string; text?: string }) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
+    const text = result.content?.map((c) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
     return setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
   }
   const digest = result.structuredContent as unknown as ReplayDigest;
@@ -74,9 +72,11 @@ app.ontoolresult = (result) => {
   takeDigest(digest);
 };
 app.onhostcontextchanged = applyContext;
-app.onteardown = async () => {
+app.ontoolcancelled = ({ reason }) => {
+  if (!model) setStatus(`The call was cancelled${reason ? `: ${reason.slice(0, 200)}` : ''}.`, true);
+};
+app.onteardown = () => {
   replayer?.destroy();
-  return {};
 };
 app
   .connect()
@@ -111,7 +111,7 @@ function load(recording: { project_id: string | undefined; id: string }, waitFor
       name: EVENTS_TOOL,
       arguments: { ...(recording.project_id ? { project_id: recording.project_id } : {}), id: recording.id, max_bytes: cursor ? PAGE_BYTES : FIRST_PAGE_BYTES, ...(cursor ? { cursor } : {}) },
     });
-    if (result.isError) throw new Error(result.content.map((c) => (c.type === 'text' ? c.text : '')).join(' '));
+    if (result.isError) throw new Error((result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join(' '));
     // One JSON string per page (see the tool): far cheaper for the host to relay than the objects.
     const data = result.structuredContent as { events: string; next_cursor: string | null };
     return { events: JSON.parse(data.events) as Page['events'], next_cursor: data.next_cursor };

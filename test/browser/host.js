@@ -53,6 +53,7 @@ async function main() {
     if (session.holdResult) await new Promise((resolve) => (window.__release = resolve));
     await bridge.sendToolResult(await result);
   };
+  window.__bridge = bridge; // for a test to speak to the view as the host (e.g. teardown)
   await bridge.connect(new PostMessageTransport(proxy.contentWindow, proxy.contentWindow));
   proxy.src = session.sandboxUrl;
 }
