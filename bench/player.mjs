@@ -1,7 +1,8 @@
 // The recording player (session-recording-replay), timed the way a user meets it: from the
 // host's tool call to the first rendered frame of the recording, and to fully loaded, in Debian's
 // headless Chromium, for the two real recorded fixtures and a ~50 MB recording. Also the player
-// bundle's size. Run: npm run bench:player   (options: --mb 50 --runs 3 --hosts open,call,cold)
+// bundle's size. Run: npm run bench:player   (options: --mb 50 --runs 3 --hosts open,call,cold;
+// --other-html FILE plays another build of the player too, run for run interleaved with this one)
 //
 // The host is the browser test's (test/browser/): a page with ext-apps' AppBridge and a sandbox
 // proxy on another origin; tool calls go to an MCP client in this process (declaring MCP Apps, as
@@ -29,7 +30,7 @@ import { BIG_RECORDING_ID, DEMO, startSandbox } from '../dist/sandbox/index.js';
 import { createServer as createMcpServer } from '../dist/server.js';
 import { PLAYER_URI } from '../dist/tools/recordings/player.js';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, hosts: { type: 'string', default: 'open,call,cold' } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, hosts: { type: 'string', default: 'open,call,cold' }, 'other-html': { type: 'string' } } });
 const hosts = values.hosts.split(',');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -38,6 +39,9 @@ const copies = Math.max(1, Math.round((Number(values.mb) * 1024 * 1024) / COPY_B
 const runs = Number(values.runs);
 
 const html = await readFile(new URL('../dist/app/player.html', import.meta.url));
+/** The player builds to play: this one, and another one given for a comparison. */
+const builds = [{ name: 'this build', html: null }, ...(values['other-html'] ? [{ name: values['other-html'].split('/').pop(), html: await readFile(values['other-html'], 'utf8') }] : [])];
+let playerHtml = null;
 console.log(`player bundle: ${(html.length / 1024).toFixed(0)} KB, ${(gzipSync(html).length / 1024).toFixed(0)} KB gzipped`);
 
 const sandbox = await startSandbox({ bigRecording: { copies } });
@@ -62,7 +66,7 @@ const web = createServer(async (req, res) => {
   } else if (req.url === '/resource' && req.method === 'POST') {
     for await (const chunk of req) void chunk;
     const resource = (await client.readResource({ uri: PLAYER_URI })).contents[0];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ html: resource.text, csp: resource._meta.ui.csp }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ html: playerHtml ?? resource.text, csp: resource._meta.ui.csp }));
   } else if (req.url === '/call' && req.method === 'POST') {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -88,7 +92,7 @@ async function play(id, host) {
     const result = await client.callTool({ name: 'session-recording-replay', arguments: args }, undefined, { timeout: 300_000 });
     tResult = Date.now();
     const resource = (await client.readResource({ uri: PLAYER_URI })).contents[0];
-    session = JSON.stringify({ arguments: args, result, html: resource.text, csp: resource._meta.ui.csp, theme: 'light', width: 960, sandboxUrl });
+    session = JSON.stringify({ arguments: args, result, html: playerHtml ?? resource.text, csp: resource._meta.ui.csp, theme: 'light', width: 960, sandboxUrl });
     await page.goto(`http://127.0.0.1:${port}/`);
   } else {
     session = JSON.stringify({ call: { name: 'session-recording-replay', arguments: args }, arguments: args, resourceUri: PLAYER_URI, viewAt: host === 'call' ? 'call' : 'result', theme: 'light', width: 960, sandboxUrl });
@@ -130,13 +134,25 @@ const details = [];
 try {
   for (const [name, id] of cases) {
     for (const host of hosts) {
-      await play(id, host); // warm-up: the first call loads the digest engine and Chromium's caches
-      const samples = [];
-      for (let i = 0; i < runs; i++) samples.push(await play(id, host));
-      const m = (key) => Math.round(median(samples.map((s) => s[key] ?? Number.NaN)));
-      console.log(`| ${name} | ${host} | ${m('result')} | ${m('first')} | ${m('loaded')} | ${m('viewFirst')} | ${m('viewLoaded')} |`);
-      details.push(`| ${name} | ${host} | ${STEPS.map(m).join(' | ')} |`);
-      details.push(`<!-- every run's first frame: ${samples.map((s) => Math.round(s.first)).join(', ')} ms -->`);
+      const samples = builds.map(() => []);
+      for (let i = -1; i < runs; i++) {
+        for (const [b, build] of builds.entries()) {
+          playerHtml = build.html;
+          const sample = await play(id, host); // i = -1: warm-up (the digest engine's first load, Chromium's caches)
+          if (i >= 0) samples[b].push(sample);
+        }
+      }
+      for (const [b, build] of builds.entries()) {
+        const label = builds.length > 1 ? `${host}, ${build.name}` : host;
+        const m = (key) => Math.round(median(samples[b].map((s) => s[key] ?? Number.NaN)));
+        console.log(`| ${name} | ${label} | ${m('result')} | ${m('first')} | ${m('loaded')} | ${m('viewFirst')} | ${m('viewLoaded')} |`);
+        details.push(`| ${name} | ${label} | ${STEPS.map(m).join(' | ')} |`);
+        details.push(`<!-- every run's first frame: ${samples[b].map((s) => Math.round(s.first)).join(', ')} ms -->`);
+      }
+      if (builds.length > 1) {
+        const ratios = samples[0].map((s, i) => s.first / samples[1][i].first);
+        details.push(`<!-- first frame, this build / ${builds[1].name}, run by run: ${ratios.map((r) => r.toFixed(2)).join(', ')} -->`);
+      }
     }
   }
   console.log('\nwhere the time goes (medians, ms from the host\'s tools/call): tool result; view document created; its HTML parsed up to the scripts; the player script starts (the bridge code compiled and run); bridge connected; the view has the arguments; first events call sent; its answer; the view has the result; first frame');
