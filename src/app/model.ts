@@ -103,7 +103,7 @@ export class RecordingModel {
     for (const track of this.windows.values()) if (!named.has(track.id)) track.label = this.freeLabel(track);
   }
 
-  /** Moves every time read from events by `ms` (the recording's start became known as earlier or later). */
+  /** Moves the times read off the events by `ms` (the recording's start became known as earlier or later). */
   private shift(ms: number): void {
     for (const track of this.windows.values()) {
       for (const list of [track.urls, track.console, track.failed]) for (const item of list) item.t += ms;
