@@ -77,9 +77,16 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
         let body = '';
         for await (const chunk of req) body += chunk;
         const params = JSON.parse(body) as { name: string; arguments?: Record<string, unknown> };
-        const answer = await h.client.callTool(params);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer));
+        const client = h.client;
+        try {
+          const answer = await client.callTool(params);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(answer));
+        } catch (error) {
+          // A test that ends while the player is still loading closes its server under this call.
+          if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ isError: true, content: [{ type: 'text', text: String(error) }] }));
+        }
       } else {
         res.writeHead(404).end();
       }

@@ -65,7 +65,11 @@ app.ontoolresult = (result) => {
   mark('tool-result');
   if (result.isError || !result.structuredContent) {
     const text = result.content?.map((c) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
-    return setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
+    setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
+    // No digest will say where to start: what the events bring plays from the beginning.
+    holdForDigest = false;
+    startShowing();
+    return;
   }
   const digest = result.structuredContent as unknown as ReplayDigest;
   load({ project_id: digest.project_id, id: digest.id }, false);
