@@ -1,5 +1,5 @@
 // Run by `npm run build`: bundles the recording player (src/app/) into ONE self-contained HTML
-// document, dist/app/player.html: rrweb's replayer, the MCP Apps bridge and our code, minified,
+// document, dist/app/player.html: rrweb's replayer and our code (the MCP Apps bridge included), minified,
 // with its styles inlined. Nothing in it is fetched from anywhere.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -7,22 +7,7 @@ import { build } from 'esbuild';
 const root = new URL('../', import.meta.url);
 const at = (path) => new URL(path, root);
 
-/**
- * The bridge validates its messages with zod, whose namespace export drags in every locale's
- * error messages (~45% of the bundle); the player needs English only (zod's default).
- */
-const englishOnlyZod = {
-  name: 'english-only-zod',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-      contents: 'export { default as en } from "./en.js";',
-      resolveDir: new URL('.', `file://${args.path}`).pathname,
-    }));
-  },
-};
-
-const bundle = await build({
-  entryPoints: [at('src/app/main.ts').pathname],
+const options = {
   bundle: true,
   format: 'iife',
   platform: 'browser',
@@ -31,13 +16,19 @@ const bundle = await build({
   legalComments: 'none',
   write: false,
   logLevel: 'warning',
-  plugins: [englishOnlyZod],
-});
-const script = bundle.outputFiles[0].text;
+};
+// Two scripts: the player's (our code and the host bridge) runs first and connects; rrweb's
+// replayer (nearly all the bytes) is compiled next, while the host answers (src/app/replayer.ts).
+const [script, replayer] = await Promise.all(
+  ['src/app/main.ts', 'src/app/replayer.ts'].map(async (entry) => (await build({ ...options, entryPoints: [at(entry).pathname] })).outputFiles[0].text),
+);
 const styles = (await readFile(at('node_modules/rrweb/dist/style.min.css'), 'utf8')) + (await readFile(at('src/app/styles.css'), 'utf8'));
 const template = await readFile(at('src/app/index.html'), 'utf8');
 // Inside an inline <script>, "</script" would close it early; "<\/script" means the same in JS.
-const safeScript = script.replace(/<\/(script)/gi, '<\\/$1');
-const html = template.replace('/*STYLES*/', () => styles.replace(/<\/(style)/gi, '<\\/$1')).replace('/*SCRIPT*/', () => safeScript);
+const safe = (code) => code.replace(/<\/(script)/gi, '<\\/$1');
+const html = template
+  .replace('/*STYLES*/', () => styles.replace(/<\/(style)/gi, '<\\/$1'))
+  .replace('/*SCRIPT*/', () => safe(script))
+  .replace('/*REPLAYER*/', () => safe(replayer));
 await mkdir(at('dist/app/'), { recursive: true });
 await writeFile(at('dist/app/player.html'), html);

@@ -249,7 +249,9 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       const callClient = client.forCall(new CallBudget(limits, progress));
       try {
         const confirm = confirmer(server, extra, askUser, log);
-        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache });
+        // A client that declared MCP Apps shows a tool's view with its result (the replay's player).
+        const showsApps = Boolean(server.server.getClientCapabilities()?.extensions?.['io.modelcontextprotocol/ui']);
+        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
         return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(result.data) as Record<string, unknown> };

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { DEMO } from '../src/sandbox/index.js';
+import { BIG_RECORDING_ID, DEMO } from '../src/sandbox/index.js';
 import { PLAYER_URI } from '../src/tools/recordings/player.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -44,7 +44,8 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     const { build } = await import('esbuild');
     const bundled = await build({ entryPoints: [new URL('./browser/host.js', import.meta.url).pathname], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error' });
     hostScript = bundled.outputFiles[0]!.text;
-    h = await startHarness();
+    // The test host renders MCP Apps, and says so (as the spec asks): the server knows the player is shown.
+    h = await startHarness({ clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
     profile = await mkdtemp(join(tmpdir(), 'player-chromium-'));
     const { chromium } = await import('playwright-core');
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 } });
@@ -57,7 +58,7 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
   });
 
   /** Serves the host page, the tool result and resource it renders, and /call for the view's tool calls. */
-  async function openHost(args: Record<string, unknown>, theme: 'light' | 'dark' = 'light'): Promise<HostPage> {
+  async function openHost(args: Record<string, unknown>, theme: 'light' | 'dark' = 'light', options: { holdResult?: boolean } = {}): Promise<HostPage> {
     const result = await h.client.callTool({ name: 'session-recording-replay', arguments: args });
     const resource = (await h.client.readResource({ uri: PLAYER_URI })).contents[0] as unknown as { text: string; _meta: { ui: { csp: unknown } } };
     const sandboxPage = await readFile(new URL('./browser/sandbox.html', import.meta.url), 'utf8');
@@ -76,9 +77,16 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
         let body = '';
         for await (const chunk of req) body += chunk;
         const params = JSON.parse(body) as { name: string; arguments?: Record<string, unknown> };
-        const answer = await h.client.callTool(params);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer));
+        const client = h.client;
+        try {
+          const answer = await client.callTool(params);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(answer));
+        } catch (error) {
+          // A test that ends while the player is still loading closes its server under this call.
+          if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ isError: true, content: [{ type: 'text', text: String(error) }] }));
+        }
       } else {
         res.writeHead(404).end();
       }
@@ -88,7 +96,7 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     const origin = `http://127.0.0.1:${port}`;
     // The sandbox proxy must have another origin than the host: same server, another host name.
     const sandboxOrigin = `http://localhost:${port}`;
-    session = JSON.stringify({ arguments: args, result, html: resource.text, csp: resource._meta.ui.csp, theme, width: 960, sandboxUrl: `${sandboxOrigin}/sandbox.html` });
+    session = JSON.stringify({ arguments: args, result, html: resource.text, csp: resource._meta.ui.csp, theme, width: 960, sandboxUrl: `${sandboxOrigin}/sandbox.html`, ...options });
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -197,6 +205,48 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
       await host.close();
     }
   });
+  it('shows the first frame from the tool\'s arguments while the host holds the result back, and marks the moments when it comes', async () => {
+    const host = await openHost({ project_id: P, id: R.recordedCheckout }, 'light', { holdResult: true });
+    try {
+      // The view has the arguments only (ui/notifications/tool-input): it loads the events and plays.
+      const { player } = await frames(host.page);
+      expect(await player.getAttribute('#player', 'data-first-frame-at')).toMatch(/^\d+$/);
+      expect(await player.locator('.marker').count()).toBe(0);
+      expect(await player.isHidden('#posthog-link')).toBe(true);
+      await host.page.evaluate('window.__release()');
+      // The result: the digest's moments on the timeline, the link.
+      await player.waitForSelector('.marker[data-kind="console-error"]', { state: 'attached', timeout: 15_000 });
+      await player.waitForSelector('#posthog-link:not([hidden])', { state: 'attached', timeout: 15_000 });
+      expect(await player.isHidden('#note')).toBe(true); // the digest is whole
+      // The host tears the view down: it answers (the host waits for that), its replayer gone.
+      expect(await host.page.evaluate('window.__bridge.teardownResource({ reason: "test" })')).toEqual({});
+      expect(await player.locator('.replayer-wrapper').count()).toBe(0);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('says when the digest\'s moments cover only the start of the recording (a partial digest)', async () => {
+    // A long recording in a sandbox of its own, and a host that renders MCP Apps: the replay reads
+    // it for 250 ms only; the player still plays it from its own events.
+    const long = await startHarness({ sandbox: { bigRecording: { copies: 300 } }, clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
+    const own = h;
+    h = long;
+    try {
+      const host = await openHost({ project_id: P, id: BIG_RECORDING_ID });
+      try {
+        const { player } = await frames(host.page);
+        await player.waitForSelector('#note:not([hidden])', { state: 'attached', timeout: 15_000 });
+        expect(await player.textContent('#note')).toMatch(/^Moments are marked for the first \d+:\d\d(:\d\d)? only/);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      h = own;
+      await long.close();
+    }
+  });
+
   it('shows one tab at a time with a switch, in the host\'s dark theme, scaled to the host\'s width', async () => {
     const host = await openHost({ project_id: P, id: R.recordedSearchTabs }, 'dark');
     try {

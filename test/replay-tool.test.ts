@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
-import { DEMO } from '../src/sandbox/index.js';
+import { BIG_RECORDING_ID, DEMO } from '../src/sandbox/index.js';
 import { APP_MIME_TYPE, PLAYER_URI } from '../src/tools/recordings/player.js';
 import { parseStartAt } from '../src/tools/recordings/session-recording-replay.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
@@ -139,5 +139,49 @@ describe('parseStartAt', () => {
     expect(parseStartAt('1:02:03')).toEqual({ kind: 'offset', ms: 3_723_000 });
     expect(parseStartAt('2026-11-20T10:15:31.250Z')).toEqual({ kind: 'time', at: Date.parse('2026-11-20T10:15:31.250Z') });
     for (const bad of ['', 'soon', '1:75', '-3', '2026-13-45T99:00Z']) expect(parseStartAt(bad), bad).toBeUndefined();
+  });
+});
+
+describe('session-recording-replay on a long recording', { timeout: 120_000 }, () => {
+  const APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+  // 300 copies of the recorded checkout, ~35 MB: reading it whole takes seconds here (about
+  // 1 s on an idle machine), far past the replay's REPLAY_READ_MS (250 ms).
+  const sandbox = { bigRecording: { copies: 300 } };
+  type Replay = { duration_ms: number; start_at_ms: number; partial?: { reason: string; not_read?: string; digest_covers_ms: number }; timeline: unknown[] };
+
+  it('answers a client that shows the player with a digest of the start, marked partial, naming how to get the whole one', async () => {
+    const h = await startHarness({ sandbox, clientCapabilities: APPS });
+    try {
+      const replay = await h.call('session-recording-replay', { project_id: P, id: BIG_RECORDING_ID, start_at: '20:00' });
+      expect(replay.isError, text(replay)).toBeFalsy();
+      const data = replay.structuredContent as Replay;
+      expect(data.partial).toMatchObject({ reason: 'time' });
+      expect(data.partial!.not_read).toMatch(/^\d+ of \d+ parts/);
+      expect(text(replay)).toContain('PARTIAL digest');
+      expect(text(replay)).toContain('For the whole digest, call session-recording-summary');
+      // The whole one, for comparison: longer than what the replay covered, and not partial.
+      const summary = (await h.call('session-recording-summary', { project_id: P, id: BIG_RECORDING_ID })).structuredContent as Replay;
+      expect(summary.partial).toBeUndefined();
+      expect(data.partial!.digest_covers_ms).toBeLessThan(summary.duration_ms);
+      // The recording's length is PostHog's (whole seconds), not the covered span: start_at past the
+      // covered part is kept, not clamped to it.
+      expect(Math.abs(data.duration_ms - summary.duration_ms)).toBeLessThan(1_000);
+      expect(data.start_at_ms).toBe(20 * 60_000);
+      expect(text(replay)).toMatch(/^PARTIAL digest: .* It covers the first [\d:]+ of [\d:]+\./);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('reads the whole recording for a client without MCP Apps, whose user sees only the text', async () => {
+    const h = await startHarness({ sandbox });
+    try {
+      const replay = await h.call('session-recording-replay', { project_id: P, id: BIG_RECORDING_ID });
+      expect(replay.isError, text(replay)).toBeFalsy();
+      expect((replay.structuredContent as Replay).partial).toBeUndefined();
+      expect(text(replay)).not.toContain('PARTIAL');
+    } finally {
+      await h.close();
+    }
   });
 });

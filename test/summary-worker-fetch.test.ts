@@ -114,3 +114,41 @@ describe('session-recording-summary in the built server: the worker fetches, the
     expect(partial?.not_read).toMatch(/^30 of 30 parts/);
   });
 });
+
+describe('session-recording-replay in the built server: the bound on its digest counts the bytes the worker read', { timeout: 120_000 }, () => {
+  // The replay's digest for a client that shows the player reads for REPLAY_READ_MS (250 ms) and
+  // at least REPLAY_READ_MIN_BYTES (2 MB). Through the worker the bytes never pass the main thread:
+  // without the worker's count of them the bound never applied and the replay read everything.
+  const APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    // 300 copies of the recorded checkout, ~35 MB: seconds to read whole here, far past 250 ms.
+    sandbox = await startSandbox({ bigRecording: { copies: 300 } });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  it('answers a client that shows the player with a partial digest, and the summary with the whole one', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI],
+      env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url },
+      stderr: 'ignore',
+    });
+    const c = new Client({ name: 'worker-fetch-replay-test', version: '1' }, { capabilities: APPS });
+    await c.connect(transport);
+    try {
+      const replay = (await c.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id: BIG_RECORDING_ID } })) as CallToolResult;
+      expect(replay.isError, (replay.content[0] as { text: string }).text).toBeFalsy();
+      const partial = (replay.structuredContent as { partial?: { reason: string; digest_covers_ms: number } }).partial;
+      expect(partial).toMatchObject({ reason: 'time' });
+      expect((replay.content[0] as { text: string }).text).toMatch(/^PARTIAL digest: /);
+      const whole = (await c.callTool({ name: 'session-recording-summary', arguments: { project_id: P, id: BIG_RECORDING_ID } })) as CallToolResult;
+      expect((whole.structuredContent as { partial?: unknown }).partial).toBeUndefined();
+      expect(partial!.digest_covers_ms).toBeLessThan((whole.structuredContent as { duration_ms: number }).duration_ms);
+    } finally {
+      await c.close();
+    }
+  });
+});

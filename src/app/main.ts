@@ -4,11 +4,13 @@
  * session-recording-replay-events (via the host's bridge: nothing is fetched from the network),
  * starts playing as soon as the shown window has a full snapshot, and keeps loading while it plays.
  */
-import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
-import { Replayer } from 'rrweb';
+import type { Replayer } from 'rrweb';
+import { applyDocumentTheme, applyHostFonts, applyHostStyleVariables, HostBridge, type HostContext } from './bridge.js';
 import { latestBefore, RecordingModel, type Marker, type ReplayDigest, type RrwebEvent, type WindowTrack } from './model.js';
 
-type HostContext = NonNullable<ReturnType<App['getHostContext']>>;
+/** Named moments of the view's start (performance marks), read by bench/player.mjs. */
+const mark = (name: string) => performance.mark(`player:${name}`);
+mark('script');
 
 const EVENTS_TOOL = 'session-recording-replay-events';
 /** The first page is small so the first frame comes fast; later pages are large so there are few calls. */
@@ -36,6 +38,7 @@ const ui = {
   console: $('console'),
   requests: $('requests'),
   link: $<HTMLAnchorElement>('posthog-link'),
+  note: $('note'),
 };
 
 let model: RecordingModel | undefined;
@@ -46,23 +49,45 @@ let playing = false;
 let starved = false;
 let loaded = false;
 let dragging = false;
+/** The call named where to start: the first frame waits for the result, which says where that is. */
+let holdForDigest = false;
 
-const app = new App({ name: 'posthog-replay-player', version: '1' }, {}, { autoResize: true });
+const app = new HostBridge({ name: 'posthog-replay-player', version: '1' });
+// The arguments come first (the spec has hosts send them once the view is up, before the result,
+// and some show the view while the tool runs): the events load from them, without waiting for
+// the digest. The result brings the digest's moments, the link and where to start.
+app.ontoolinput = ({ arguments: args }) => {
+  mark('tool-input');
+  const input = (args ?? {}) as { project_id?: unknown; id?: unknown; start_at?: unknown };
+  if (typeof input.id === 'string') load({ project_id: typeof input.project_id === 'string' ? input.project_id : undefined, id: input.id }, input.start_at !== undefined && input.start_at !== null);
+};
 app.ontoolresult = (result) => {
+  mark('tool-result');
   if (result.isError || !result.structuredContent) {
-    const text = result.content?.map((c: { type: string; text?: string }) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
-    return setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
+    const text = result.content?.map((c) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
+    setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
+    // No digest will say where to start: what the events bring plays from the beginning.
+    holdForDigest = false;
+    startShowing();
+    return;
   }
-  void start(result.structuredContent as unknown as ReplayDigest);
+  const digest = result.structuredContent as unknown as ReplayDigest;
+  load({ project_id: digest.project_id, id: digest.id }, false);
+  takeDigest(digest);
 };
 app.onhostcontextchanged = applyContext;
-app.onteardown = async () => {
+app.ontoolcancelled = ({ reason }) => {
+  if (!model) setStatus(`The call was cancelled${reason ? `: ${reason.slice(0, 200)}` : ''}.`, true);
+};
+app.onteardown = () => {
   replayer?.destroy();
-  return {};
 };
 app
   .connect()
-  .then(() => applyContext(app.getHostContext() ?? {}))
+  .then(() => {
+    mark('connected');
+    applyContext(app.getHostContext() ?? {});
+  })
   .catch((error: unknown) => setStatus(`Could not connect to the host: ${String(error)}`, true));
 
 function applyContext(context: HostContext): void {
@@ -75,60 +100,88 @@ function applyContext(context: HostContext): void {
   fit();
 }
 
-async function start(digest: ReplayDigest): Promise<void> {
-  replayer?.destroy();
-  replayer = undefined;
-  model = new RecordingModel(digest);
-  loaded = false;
+/**
+ * Starts loading the recording's events (once). With `waitForDigest` (the call named where to
+ * start), the first frame waits for the result, which says where that is.
+ */
+function load(recording: { project_id: string | undefined; id: string }, waitForDigest: boolean): void {
+  if (model) return;
+  model = new RecordingModel();
+  holdForDigest = waitForDigest;
   setStatus('Loading the recording…');
-  if (digest.posthog_url) {
-    ui.link.href = digest.posthog_url;
-    ui.link.hidden = false;
-  }
-  renderMarkers();
-  renderWindows();
   type Page = { events: Array<[string | null, RrwebEvent]>; next_cursor: string | null };
   const fetchPage = async (cursor: string | null): Promise<Page> => {
     const result = await app.callServerTool({
       name: EVENTS_TOOL,
-      arguments: { project_id: digest.project_id, id: digest.id, max_bytes: cursor ? PAGE_BYTES : FIRST_PAGE_BYTES, ...(cursor ? { cursor } : {}) },
+      arguments: { ...(recording.project_id ? { project_id: recording.project_id } : {}), id: recording.id, max_bytes: cursor ? PAGE_BYTES : FIRST_PAGE_BYTES, ...(cursor ? { cursor } : {}) },
     });
-    if (result.isError) throw new Error(result.content.map((c) => (c.type === 'text' ? c.text : '')).join(' '));
+    if (result.isError) throw new Error((result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join(' '));
     // One JSON string per page (see the tool): far cheaper for the host to relay than the objects.
     const data = result.structuredContent as { events: string; next_cursor: string | null };
     return { events: JSON.parse(data.events) as Page['events'], next_cursor: data.next_cursor };
   };
-  try {
-    let page: Page | null = await fetchPage(null);
-    let first = true;
-    while (page) {
-      // Ask for the next page before taking this one in: the server reads while the browser replays.
-      const next: Promise<Page> | null = page.next_cursor ? fetchPage(page.next_cursor) : null;
-      ingest(page.events, first);
-      first = false;
-      page = next ? await next : null;
+  void (async () => {
+    try {
+      mark('events-asked');
+      let page: Page | null = await fetchPage(null);
+      mark('events-first-page');
+      let first = true;
+      while (page) {
+        // Ask for the next page before taking this one in: the server reads while the browser replays.
+        const next: Promise<Page> | null = page.next_cursor ? fetchPage(page.next_cursor) : null;
+        ingest(page.events, first);
+        first = false;
+        page = next ? await next : null;
+      }
+      loaded = true;
+      ui.root.dataset.loaded = 'true';
+      ui.root.dataset.loadedAt = String(Date.now());
+      if (!replayer && !holdForDigest) setStatus('This recording has no full snapshot of a page: there is nothing to show.', true);
+      else if (replayer) setStatus('');
+    } catch (error) {
+      setStatus(`Loading stopped: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}. What loaded can be played.`, true);
     }
-    loaded = true;
-    ui.root.dataset.loaded = 'true';
-    ui.root.dataset.loadedAt = String(Date.now());
-    if (!replayer) setStatus('This recording has no full snapshot of a page: there is nothing to show.', true);
-    else setStatus('');
-  } catch (error) {
-    setStatus(`Loading stopped: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}. What loaded can be played.`, true);
+  })();
+}
+
+/** The tool result's digest: moments on the timeline, window names, the link, where to start. */
+function takeDigest(digest: ReplayDigest): void {
+  if (!model) return;
+  model.setDigest(digest);
+  holdForDigest = false;
+  if (digest.posthog_url) {
+    ui.link.href = digest.posthog_url;
+    ui.link.hidden = false;
   }
+  const covers = digest.partial?.digest_covers_ms;
+  ui.note.textContent = covers !== undefined ? `Moments are marked for the first ${clock(covers)} only: the digest was cut short to open the player at once.` : '';
+  ui.note.hidden = covers === undefined;
+  renderMarkers();
+  renderWindows();
+  if (!replayer) startShowing();
+  else if (loaded) setStatus('');
+}
+
+/** Shows the window the recording starts in (or, with the digest, the one at its start_at), once it has a full snapshot. */
+function startShowing(): void {
+  if (!model || shown || holdForDigest) return;
+  // Events came in before the parser reached the replayer's script: once it has run.
+  if (!('posthogReplayer' in globalThis) && document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', startShowing, { once: true });
+    return;
+  }
+  const at = model.hasDigest ? model.digest.start_at_ms : 0;
+  const candidate = model.hasDigest ? model.windowAt(at) : [...model.windows.values()].find((w) => w.hasFullSnapshot);
+  if (candidate?.hasFullSnapshot) show(candidate, at, true);
+  else if (loaded && model.hasDigest) setStatus('This recording has no full snapshot of a page: there is nothing to show.', true);
 }
 
 function ingest(events: Array<[string | null, RrwebEvent]>, first: boolean): void {
   if (!model) return;
   const added = model.ingest(events);
   if (first || ui.windows.options.length !== model.windows.size) renderWindows();
-  if (!shown) {
-    const candidate = model.windowAt(model.digest.start_at_ms);
-    if (candidate?.hasFullSnapshot) show(candidate, model.digest.start_at_ms, true);
-    return;
-  }
-  if (!replayer) {
-    if (shown.hasFullSnapshot) show(shown, model.digest.start_at_ms, true);
+  if (!shown || !replayer) {
+    startShowing();
     return;
   }
   for (const event of added.get(shown) ?? []) replayer.addEvent(event as never);
@@ -138,6 +191,13 @@ function ingest(events: Array<[string | null, RrwebEvent]>, first: boolean): voi
   }
 }
 
+/** rrweb's Replayer, from the document's second script (replayer.ts). */
+function replayerClass(): typeof Replayer {
+  const loadedClass = (globalThis as { posthogReplayer?: typeof Replayer }).posthogReplayer;
+  if (!loadedClass) throw new Error('The replayer script did not load.');
+  return loadedClass;
+}
+
 /** Plays one window (tab) from global time `t`; one replayer at a time. */
 function show(track: WindowTrack, t: number, autoplay: boolean): void {
   if (!model) return;
@@ -145,7 +205,7 @@ function show(track: WindowTrack, t: number, autoplay: boolean): void {
   ui.screen.replaceChildren();
   shown = track;
   ui.windows.value = track.label;
-  replayer = new Replayer(track.events as never, {
+  replayer = new (replayerClass())(track.events as never, {
     root: ui.screen,
     speed: Number(ui.speed.value),
     skipInactive: ui.skip.checked,
@@ -157,6 +217,7 @@ function show(track: WindowTrack, t: number, autoplay: boolean): void {
   replayer.on('resize', () => fit());
   // When the first page was drawn and when everything had loaded (epoch ms): for the benchmark.
   replayer.on('fullsnapshot-rebuilded', () => {
+    if (ui.root.dataset.firstFrameAt === undefined) mark('first-frame');
     ui.root.dataset.firstFrameAt ??= String(Date.now());
   });
   replayer.on('finish', () => {

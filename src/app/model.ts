@@ -2,8 +2,9 @@ import { consoleText } from '../posthog/snapshots.js';
 
 /**
  * What the player knows about a recording, kept apart from the DOM: the digest's moments (from
- * the tool result) and, per window, the events as they arrive, with the URL, console lines and
- * failed requests read from them. Times are ms from the recording's first event, as in the digest.
+ * the tool result, which may come after the first events) and, per window, the events as they
+ * arrive, with the URL, console lines and failed requests read from them. Times are ms from the
+ * recording's first event, as in the digest.
  */
 
 export interface RrwebEvent {
@@ -23,7 +24,12 @@ export interface ReplayDigest {
   windows: Array<{ w: string; window_id: string | null }>;
   pages: Array<{ t_ms: number; w: string; url: string }>;
   timeline: Array<{ t_ms: number; w: string; kind: string; target?: string; detail?: string; count?: number }>;
+  /** Reading stopped short: the moments cover the first `digest_covers_ms` only. */
+  partial?: { message?: string; digest_covers_ms?: number };
 }
+
+/** Until the tool result is in: no moments, no windows named yet. */
+const NO_DIGEST: ReplayDigest = { project_id: '', id: '', start_time: null, duration_ms: 0, start_at_ms: 0, posthog_url: null, windows: [], pages: [], timeline: [] };
 
 /** The digest kinds that become markers on the scrubber. */
 export const MARKER_KINDS = new Set(['console-error', 'request-failed', 'rage-click', 'dead-click', 'page']);
@@ -55,7 +61,7 @@ export class WindowTrack {
   readonly console: LogLine[] = [];
   readonly failed: FailedRequest[] = [];
   hasFullSnapshot = false;
-  constructor(readonly id: string | null, readonly label: string) {}
+  constructor(readonly id: string | null, public label: string) {}
 }
 
 const FULL_SNAPSHOT = 2;
@@ -67,10 +73,49 @@ export class RecordingModel {
   /** epoch ms of the recording's first event: the digest's start, else the first event seen */
   start: number | null;
   end = 0;
+  digest: ReplayDigest = NO_DIGEST;
+  hasDigest = false;
 
-  constructor(readonly digest: ReplayDigest) {
-    this.start = digest.start_time ? Date.parse(digest.start_time) : null;
-    for (const w of digest.windows) this.windows.set(w.window_id, new WindowTrack(w.window_id, w.w));
+  constructor(digest?: ReplayDigest) {
+    this.start = null;
+    if (digest) this.setDigest(digest);
+  }
+
+  /**
+   * The tool result's digest, whenever it comes: its start is the recording's, its window labels
+   * are the ones its moments name (events already in are re-timed and relabelled to match).
+   */
+  setDigest(digest: ReplayDigest): void {
+    this.digest = digest;
+    this.hasDigest = true;
+    const start = digest.start_time ? Date.parse(digest.start_time) : Number.NaN;
+    if (Number.isFinite(start)) {
+      if (this.start !== null && this.start !== start) this.shift(this.start - start);
+      this.start = start;
+    }
+    for (const w of digest.windows) {
+      const track = this.windows.get(w.window_id);
+      if (track) track.label = w.w;
+      else this.windows.set(w.window_id, new WindowTrack(w.window_id, w.w));
+    }
+    // Windows the digest does not name (it may cover only the start) keep labels of their own.
+    const named = new Set(digest.windows.map((w) => w.window_id));
+    for (const track of this.windows.values()) if (!named.has(track.id)) track.label = this.freeLabel(track);
+  }
+
+  /** Moves the times read off the events by `ms` (the recording's start became known as earlier or later). */
+  private shift(ms: number): void {
+    for (const track of this.windows.values()) {
+      for (const list of [track.urls, track.console, track.failed]) for (const item of list) item.t += ms;
+    }
+  }
+
+  private freeLabel(track: WindowTrack): string {
+    const taken = new Set([...this.windows.values()].filter((w) => w !== track).map((w) => w.label));
+    if (!taken.has(track.label)) return track.label;
+    let n = 1;
+    while (taken.has(`w${n}`)) n++;
+    return `w${n}`;
   }
 
   /** Adds a page of [window id, event] pairs; returns the events added per window, in order. */
@@ -98,7 +143,11 @@ export class RecordingModel {
 
   track(windowId: string | null): WindowTrack {
     let track = this.windows.get(windowId);
-    if (!track) this.windows.set(windowId, (track = new WindowTrack(windowId, `w${this.windows.size + 1}`)));
+    if (!track) {
+      track = new WindowTrack(windowId, `w${this.windows.size + 1}`);
+      track.label = this.freeLabel(track);
+      this.windows.set(windowId, track);
+    }
     return track;
   }
 

@@ -153,6 +153,8 @@ export interface StreamedResponse {
   body: AsyncIterable<Buffer>;
   /** Stop reading early (the page is full) and release the connection. */
   cancel(): void;
+  /** With `via`: the bytes of the body the other side consumed (0 until the body has ended, and without `via`). */
+  bytesConsumedThere(): number;
 }
 
 /**
@@ -300,6 +302,7 @@ export class PostHogClient {
         if (got) answered();
         response.body.destroy();
       },
+      bytesConsumedThere: () => (response.body as { sunkBytes?: number }).sunkBytes ?? 0,
     };
   }
 

@@ -24,7 +24,7 @@ export type ToRemote =
 export type FromRemote =
   | { t: 'head'; id: number; status: number; headers: IncomingHttpHeaders }
   | { t: 'bytes'; id: number; chunk: Uint8Array }
-  | { t: 'done'; id: number }
+  | { t: 'done'; id: number; sunk?: number }
   | { t: 'fail'; id: number; error: RemoteError };
 
 export interface RemoteError {
@@ -121,6 +121,7 @@ export class RemoteFetcher implements RemoteDispatch {
         return true;
       case 'done':
         this.end(m.id);
+        if (exchange.body && m.sunk !== undefined) exchange.body.sunkBytes = m.sunk;
         exchange.body?.push(null);
         return true;
       case 'fail':
@@ -156,6 +157,8 @@ export class RemoteFetcher implements RemoteDispatch {
 /** The body as the client reads it: asks for the bytes on the first read; destroying it aborts the request there. */
 class RemoteBody extends Readable {
   private pulled = false;
+  /** A success's body, consumed there: how many bytes it had, once it ended. */
+  sunkBytes = 0;
 
   constructor(
     readonly consumedThere: boolean,

@@ -67,6 +67,7 @@ export class RemoteRequests {
     response.on('data', (chunk: Buffer) => {
       if (!this.open.has(id)) return;
       if (sink) {
+        sent += chunk.byteLength;
         this.sink(chunk);
         return;
       }
@@ -75,7 +76,7 @@ export class RemoteRequests {
       this.post({ t: 'bytes', id, chunk: part }, [part.buffer as ArrayBuffer]);
       if (sent >= maxBytes) this.finish(id);
     });
-    response.on('end', () => this.finish(id));
+    response.on('end', () => this.finish(id, sink ? sent : undefined));
     response.on('error', (error) => this.fail(id, error));
     // A body that closes before its end (a connection cut mid-body) without an 'error'.
     response.on('close', () => {
@@ -84,11 +85,12 @@ export class RemoteRequests {
     response.resume();
   }
 
-  private finish(id: number): void {
+  /** `sunk`: the bytes of a success's body consumed here, which the client counts as read. */
+  private finish(id: number, sunk?: number): void {
     const exchange = this.open.get(id);
     if (!exchange) return;
     this.open.delete(id);
-    this.post({ t: 'done', id });
+    this.post(sunk === undefined ? { t: 'done', id } : { t: 'done', id, sunk });
     // The rest of a capped error body is not read.
     if (exchange.response && !exchange.response.complete) exchange.request.destroy();
   }

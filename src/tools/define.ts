@@ -33,6 +33,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Digests already made, by upstream, project and recording (consulted only after the caller's key read the recording's listing). */
   cache?: DigestCache | undefined;
+  /**
+   * The client declared MCP Apps (the io.modelcontextprotocol/ui extension): it shows a tool's view
+   * with the result, so a tool with a view may answer sooner and let the view load the rest.
+   */
+  showsApps?: boolean | undefined;
   /** Reports progress to the MCP client, when it asked for it (a long read, a wait for a throttle). */
   progress?: ((message: string) => void) | undefined;
   /**

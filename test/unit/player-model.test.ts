@@ -87,4 +87,37 @@ describe('the player\'s model of a recording', () => {
     expect(model.track('a').events.length).toBe(2);
     expect(model.duration).toBe(3_000);
   });
+
+  it('takes a digest that comes after the first events: the digest\'s start and window names win, what loaded is re-timed to them', () => {
+    const model = new RecordingModel();
+    const t0 = Date.parse('2026-01-01T00:00:10.000Z');
+    model.ingest([
+      ['b', { type: 4, timestamp: t0, data: { href: 'http://x/help' } }],
+      ['b', { type: 2, timestamp: t0, data: {} }],
+      ['a', { type: 4, timestamp: t0 + 2_000, data: { href: 'http://x/' } }],
+    ]);
+    // before the digest: the first event is the start, windows named in the order they appeared
+    expect(model.hasDigest).toBe(false);
+    expect(model.markers()).toEqual([]);
+    expect(model.track('b').label).toBe('w1');
+    expect(model.track('a').urls).toEqual([{ t: 2_000, url: 'http://x/' }]);
+    // the digest starts 10 s earlier (an event the player has not loaded yet) and names 'a' w1
+    model.setDigest(
+      digest({
+        start_time: '2026-01-01T00:00:00.000Z',
+        windows: [{ w: 'w1', window_id: 'a' }],
+        timeline: [{ t_ms: 12_500, w: 'w1', kind: 'console-error', detail: '"boom"' }],
+      }),
+    );
+    expect(model.start).toBe(t0 - 10_000);
+    expect(model.track('a').urls).toEqual([{ t: 12_000, url: 'http://x/' }]);
+    expect(model.track('b').urls).toEqual([{ t: 10_000, url: 'http://x/help' }]);
+    expect(model.track('a').label).toBe('w1');
+    // the window the (partial) digest does not name keeps a label of its own, not w1
+    expect(model.track('b').label).toBe('w2');
+    expect(model.markers()).toEqual([{ t: 12_500, window: 'a', kind: 'console-error', label: 'console error "boom"' }]);
+    // a window seen later gets a free label
+    model.ingest([['c', { type: 2, timestamp: t0 + 20_000, data: {} }]]);
+    expect(model.track('c').label).toBe('w3');
+  });
 });

@@ -44,6 +44,12 @@ export interface DigestContext {
   cache?: DigestCache | undefined;
   /** Counts this recording's requests (fan-out bound); a fresh one when absent. */
   meter?: RecordingMeter | undefined;
+  /**
+   * Stop reading at this moment (epoch ms), once at least `atLeastBytes` have been read: what was
+   * read is digested, and the result says where reading stopped and why (`message`), as for a
+   * spent budget. The replay reads this way so that its player opens at once on a long recording.
+   */
+  readUntil?: { at: number; atLeastBytes: number; message: string } | undefined;
 }
 
 export function snapshotsPath(projectId: string, id: string): string {
@@ -116,9 +122,14 @@ export async function digestRecording(context: DigestContext, projectId: string,
  * was read is digested and the result says where it stopped. Cancellation, or a failure of the
  * digest itself, stops everything.
  */
-async function digestUnits({ client, signal }: DigestContext, path: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
+async function digestUnits({ client, signal, readUntil }: DigestContext, path: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
   const runner = await startDigest(signal);
+  // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
+  // partial result is made as for any other stop).
+  let fed = 0;
+  const overtime = () => readUntil !== undefined && fed > 0 && fed >= readUntil.atLeastBytes && Date.now() >= readUntil.at;
+  const cut = () => new BudgetExceeded('time', readUntil!.message);
   try {
     let failures = 0;
     let firstError: unknown;
@@ -127,9 +138,19 @@ async function digestUnits({ client, signal }: DigestContext, path: string, unit
     for (const [index, unit] of units.entries()) {
       runner.startUnit(unit.kind === 'realtime' ? unit.after : undefined);
       try {
+        if (overtime()) throw cut();
         // As PostHog sent it: the digest made of it is scrubbed of the key (digestRecording).
         const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true, meter, via: runner.via });
-        for await (const chunk of response.body) await runner.data(chunk);
+        for await (const chunk of response.body) {
+          await runner.data(chunk);
+          fed += chunk.length;
+          if (overtime()) {
+            response.cancel();
+            throw cut();
+          }
+        }
+        // Fetched by the digest's worker (runner.via), the body never passed here: its size did.
+        fed += response.bytesConsumedThere();
         runner.endUnit();
         read++;
       } catch (err) {
