@@ -31,6 +31,13 @@ interface Message {
   error?: { code?: number; message?: string };
 }
 
+/**
+ * How long the view waits for the host's answer before it says so, instead of "Loading…" for
+ * ever: a tool call longer than the server lets any call run (POSTHOG_CALL_TIMEOUT_MS, 120 s, a
+ * throttled page included); the handshake and a link briefly.
+ */
+export const ANSWER_WITHIN_MS = { 'tools/call': 150_000, other: 30_000 };
+
 export class HostBridge {
   ontoolinput?: (params: { arguments?: Record<string, unknown> }) => void;
   ontoolresult?: (result: ToolResult) => void;
@@ -45,6 +52,7 @@ export class HostBridge {
   constructor(
     private readonly appInfo: { name: string; version: string },
     private readonly host: Window = window.parent,
+    private readonly answerWithinMs: { 'tools/call': number; other: number } = ANSWER_WITHIN_MS,
   ) {
     // Only the host (through its sandbox proxy, our parent) speaks to the view.
     window.addEventListener('message', (event) => {
@@ -76,8 +84,18 @@ export class HostBridge {
 
   private request(method: string, params: Record<string, unknown>): Promise<unknown> {
     const id = this.nextId++;
+    const within = method === 'tools/call' ? this.answerWithinMs['tools/call'] : this.answerWithinMs.other;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      // A host that never answers: the caller hears so, and a late answer is dropped.
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`the host did not answer ${method} within ${within < 1000 ? `${within} ms` : `${Math.round(within / 1000)} s`}`));
+      }, within);
+      const settle = (fn: () => void) => {
+        clearTimeout(timer);
+        fn();
+      };
+      this.pending.set(id, { resolve: (value) => settle(() => resolve(value)), reject: (error) => settle(() => reject(error)) });
       this.post({ jsonrpc: '2.0', id, method, params });
     });
   }
