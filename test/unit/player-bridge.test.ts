@@ -26,6 +26,7 @@ describe('HostBridge requests', () => {
   });
   /** A message from the host, as the view's window receives it. */
   const fromHost = (data: unknown) => (globalThis as unknown as { window: EventTarget }).window.dispatchEvent(Object.assign(new Event('message'), { data, source: host }));
+  // The answer bounds shortened from 150 s / 30 s (ANSWER_WITHIN_MS): this test is about them.
   const bridge = () => new HostBridge({ name: 'test', version: '1' }, host, { 'tools/call': 80, other: 40 });
 
   it("resolves a tool call with the host's answer, and rejects one with the host's error", async () => {
