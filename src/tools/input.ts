@@ -95,12 +95,14 @@ function readReplayUrls(schema: z.ZodType, input: Record<string, unknown>, upstr
   if (shape === undefined || !Object.hasOwn(shape, 'project_id')) return { ok: true, value: input };
   const out: Record<string, unknown> = { ...input };
   const projects = new Set<string>();
-  const serverRegion = cloudRegionOf(upstream);
+  // The server's region is read only when a replay URL is given: most calls carry none.
+  let serverRegion: 'US' | 'EU' | undefined | null = null;
   let otherRegion: 'US' | 'EU' | undefined;
   let moment: string | undefined;
   const read = (value: unknown): unknown => {
     const url = typeof value === 'string' ? parseReplayUrl(value) : undefined;
     if (url === undefined) return value;
+    if (serverRegion === null) serverRegion = cloudRegionOf(upstream);
     const region = cloudRegionOf(value as string);
     if (serverRegion !== undefined && region !== undefined && region !== serverRegion) otherRegion = region;
     if (url.project !== undefined) projects.add(url.project);
