@@ -7,7 +7,8 @@ import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type CreateTask
 import type { DigestCache } from './cache/index.js';
 import type { Config } from './config.js';
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
-import { CallBudget, DEFAULT_CALL_LIMITS, type CallLimits, type ProgressReporter } from './posthog/budget.js';
+import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits.js';
+import { CallBudget, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition, ToolContext } from './tools/define.js';
 import { clip } from './tools/format.js';

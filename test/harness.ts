@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { DigestCache } from '../src/cache/index.js';
 import { TOOLSETS, parseCli, type Config, type Toolset } from '../src/config.js';
-import type { CallLimits } from '../src/posthog/budget.js';
+import type { CallLimits } from '../src/call-limits.js';
 import { PostHogClient, type ClientOptions } from '../src/posthog/client.js';
 import { callLimitsFrom, clientOptionsFrom } from '../src/posthog/from-config.js';
 import { endpointMemory } from '../src/posthog/hogql.js';

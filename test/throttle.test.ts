@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisDigestCache } from '../src/cache/redis.js';
-import { DEFAULT_CALL_LIMITS } from '../src/posthog/budget.js';
+import { DEFAULT_CALL_LIMITS } from '../src/call-limits.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { callLimitsFrom, clientOptionsFrom } from '../src/posthog/from-config.js';
 import { MAIN_PROJECT_ID, RECORDING_SEEDS } from '../src/sandbox/demo/catalog.js';

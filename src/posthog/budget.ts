@@ -1,6 +1,5 @@
 import { UpstreamUnavailableError } from '../errors.js';
 
-export { DEFAULT_CALL_LIMITS, type CallLimits } from '../call-limits.js';
 import type { CallLimits } from '../call-limits.js';
 
 

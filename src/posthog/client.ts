@@ -10,7 +10,8 @@ import { Redactor } from './redact.js';
 import { StallBreaker, isStall } from './stall.js';
 import { expectationFor, judgeBody, refuseStatus, type Expectation } from './status.js';
 import { ReplayLimiter, type Admission, type SharedLimitStore } from './replay-limiter.js';
-import { isReplayThrottled, type ReplayPolicy } from './throttle.js';
+import type { ReplayPolicy } from '../replay-rates.js';
+import { isReplayThrottled } from './throttle.js';
 import { sleep } from './sleep.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { CallLimits } from './budget.js';
+import type { CallLimits } from '../call-limits.js';
 import type { ClientOptions } from './client.js';
 import type { SharedLimitStore } from './replay-limiter.js';
 

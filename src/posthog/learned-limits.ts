@@ -1,4 +1,4 @@
-import { HOUR_MS, MINUTE_MS, PLAN_RATES, type Rate } from './throttle.js';
+import { HOUR_MS, MINUTE_MS, PLAN_RATES, type Rate } from '../replay-rates.js';
 
 /**
  * What a 429 from PostHog's replay throttle teaches about a key's budget (the `auto` setting;

@@ -1,7 +1,8 @@
 import type { UpstreamError } from '../errors.js';
 import { BudgetExceeded, type CallBudget, type ProgressReporter } from './budget.js';
 import { LearnedLimits, parseKeyLimits, type KeyLimits } from './learned-limits.js';
-import { ReplayPacer, describeRates, type Rate, type ReplayPolicy } from './throttle.js';
+import { describeRates, type Rate, type ReplayPolicy } from '../replay-rates.js';
+import { ReplayPacer } from './throttle.js';
 import { sleep } from './sleep.js';
 
 /**

@@ -8,7 +8,6 @@
  * replay-limiter.ts.
  */
 
-export { HOUR_MS, MINUTE_MS, PLAN_RATES, describeRates, parseRates, parseReplayPolicy, type Rate, type ReplayPolicy } from '../replay-rates.js';
 import { HOUR_MS, describeRates, type Rate } from '../replay-rates.js';
 
 /** GETs of the recordings list and of a recording's snapshots (listing and content). */

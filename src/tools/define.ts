@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Toolset } from '../config.js';
 import type { UpstreamError } from '../errors.js';
 import type { DigestCache } from '../cache/index.js';
-import type { CallLimits } from '../posthog/budget.js';
+import type { CallLimits } from '../call-limits.js';
 import type { PostHogClient } from '../posthog/client.js';
 
 /** All four hints are required: read-only mode and the README's safety table are derived from them. */

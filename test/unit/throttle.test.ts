@@ -3,7 +3,8 @@ import { UpstreamError } from '../../src/errors.js';
 import { CallBudget, BudgetExceeded } from '../../src/posthog/budget.js';
 import { LearnedLimits, inferRate, parseKeyLimits, withPlanHour } from '../../src/posthog/learned-limits.js';
 import { ReplayLimiter, type SharedLimitStore } from '../../src/posthog/replay-limiter.js';
-import { ReplayPacer, describeRates, isReplayThrottled, parseRates, parseReplayPolicy } from '../../src/posthog/throttle.js';
+import { describeRates, parseRates, parseReplayPolicy } from '../../src/replay-rates.js';
+import { ReplayPacer, isReplayThrottled } from '../../src/posthog/throttle.js';
 import { retryAfterSeconds } from '../../src/posthog/client.js';
 import { ConfigurationError, parseCli } from '../../src/config.js';
 
