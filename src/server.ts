@@ -251,7 +251,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       try {
         const confirm = confirmer(server, extra, askUser, log);
         // A client that declared MCP Apps shows a tool's view with its result (the replay's player).
-        const showsApps = Boolean(server.server.getClientCapabilities()?.extensions?.['io.modelcontextprotocol/ui']);
+        const showsApps = declaresApps(server.server.getClientCapabilities());
         const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
@@ -317,6 +317,11 @@ function confirmer(server: McpServer, extra: RequestHandlerExtra<ServerRequest, 
   };
 }
 
+/** The client said at initialize that it renders MCP Apps (the io.modelcontextprotocol/ui extension). */
+function declaresApps(client: { extensions?: Record<string, unknown> } | undefined): boolean {
+  return Boolean(client?.extensions?.['io.modelcontextprotocol/ui']);
+}
+
 function uiOf(tool: { _meta?: Record<string, unknown> }): { resourceUri?: string; visibility?: string[] } | undefined {
   return tool._meta?.ui as { resourceUri?: string; visibility?: string[] } | undefined;
 }
@@ -328,7 +333,7 @@ function uiOf(tool: { _meta?: Record<string, unknown> }): { resourceUri?: string
  * is not shown them: its model would take them for its own. They stay callable either way.
  */
 function forClient<T extends { _meta?: Record<string, unknown> }>(tools: T[], client: { extensions?: Record<string, unknown> } | undefined): T[] {
-  if (!client || client.extensions?.['io.modelcontextprotocol/ui']) return tools;
+  if (!client || declaresApps(client)) return tools;
   return tools.filter((tool) => uiOf(tool)?.visibility?.includes('model') ?? !uiOf(tool)?.visibility);
 }
 
