@@ -89,16 +89,18 @@ function maskTree(root: unknown, insideField = false): void {
  * whole. Response bodies are the server's words (error messages an agent needs) and stay.
  */
 export function maskRequestBodies(event: { type: number; data?: unknown }): void {
-  if (event.type !== PLUGIN) return;
-  const data = event.data as { plugin?: unknown; payload?: { requests?: unknown } } | null | undefined;
-  if (typeof data !== 'object' || data === null || data.plugin !== 'rrweb/network@1') return;
-  const requests = data.payload?.requests;
-  if (!Array.isArray(requests)) return;
-  for (const request of requests) {
-    if (typeof request !== 'object' || request === null) continue;
-    const r = request as Record<string, unknown>;
+  for (const r of networkRequests(event)) {
     if (r.requestBody !== undefined && r.requestBody !== null) r.requestBody = maskBody(r.requestBody);
   }
+}
+
+/** The request records of a network-plugin event (posthog-js's `rrweb/network@1`); none for any other event. */
+function networkRequests(event: { type: number; data?: unknown }): Array<Record<string, unknown>> {
+  if (event.type !== PLUGIN) return [];
+  const data = event.data as { plugin?: unknown; payload?: { requests?: unknown } } | null | undefined;
+  if (typeof data !== 'object' || data === null || data.plugin !== 'rrweb/network@1') return [];
+  const requests = data.payload?.requests;
+  return Array.isArray(requests) ? requests.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null) : [];
 }
 
 /**
@@ -114,12 +116,7 @@ export function maskEventUrls(event: { type: number; data?: unknown }): void {
     const payload = data.payload as Record<string, unknown>;
     for (const key of ['href', '$current_url']) if (typeof payload[key] === 'string') payload[key] = maskUrlSecrets(payload[key]);
   }
-  if (event.type !== PLUGIN || data.plugin !== 'rrweb/network@1') return;
-  const requests = (data.payload as { requests?: unknown } | null | undefined)?.requests;
-  if (!Array.isArray(requests)) return;
-  for (const request of requests) {
-    if (typeof request !== 'object' || request === null) continue;
-    const r = request as Record<string, unknown>;
+  for (const r of networkRequests(event)) {
     for (const key of ['name', 'url']) if (typeof r[key] === 'string') r[key] = maskUrlSecrets(r[key]);
   }
 }
