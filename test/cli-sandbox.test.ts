@@ -51,8 +51,8 @@ describe('--sandbox, first call', () => {
         expect(JSON.stringify(r)).not.toContain('[redacted]');
         expect(JSON.stringify(r.structuredContent)).toContain(project.apiToken);
       }
-      const listed = (await client.callTool({ name: 'session-recording-summary', arguments: { id: DEMO.recordingIds.checkoutFailure } })) as CallToolResult;
-      expect(JSON.stringify(listed)).not.toContain('[redacted]');
+      const summary = (await client.callTool({ name: 'session-recording-summary', arguments: { id: DEMO.recordingIds.checkoutFailure } })) as CallToolResult;
+      expect(JSON.stringify(summary)).not.toContain('[redacted]');
     } finally {
       await client.close();
     }
