@@ -94,14 +94,19 @@ function floor(tools, enumBytes, figures) {
   };
   const withoutWords = tools.map((tool) => ({ ...tool, description: '', inputSchema: strip(tool.inputSchema) }));
   const wordless = Buffer.byteLength(JSON.stringify({ tools: withoutWords })) - enumBytes;
-  let nullBranches = 0;
-  const countNulls = (node) => {
-    if (Array.isArray(node)) return node.forEach(countNulls);
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node.anyOf) && node.anyOf.some((b) => b?.type === 'null')) nullBranches += Buffer.byteLength(',{"type":"null"}') + (node.anyOf.length === 2 ? Buffer.byteLength('"anyOf":[],') : 0);
-    for (const [key, value] of Object.entries(node)) if (key !== 'enum') countNulls(value);
+  // The same tools with every `{type: "null"}` branch taken out (a union left with one branch becomes it).
+  const withoutNull = (node) => {
+    if (Array.isArray(node)) return node.map(withoutNull);
+    if (!node || typeof node !== 'object') return node;
+    const out = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'enum' ? value : withoutNull(value)]));
+    if (!Array.isArray(out.anyOf)) return out;
+    const kept = out.anyOf.filter((branch) => branch?.type !== 'null');
+    if (kept.length === out.anyOf.length) return out;
+    const { anyOf: _, ...rest } = out;
+    return kept.length === 1 ? { ...kept[0], ...rest } : { ...rest, anyOf: kept };
   };
-  tools.forEach((tool) => countNulls(tool.inputSchema));
+  const nullBranches = Buffer.byteLength(JSON.stringify({ tools })) - Buffer.byteLength(JSON.stringify({ tools: tools.map((tool) => ({ ...tool, inputSchema: withoutNull(tool.inputSchema) })) }));
+  const wordlessNoNull = Buffer.byteLength(JSON.stringify({ tools: withoutWords.map((tool) => ({ ...tool, inputSchema: withoutNull(tool.inputSchema) })) })) - enumBytes;
   const sum = (fn) => tools.reduce((n, tool) => n + fn(tool), 0);
   const parts = {
     annotations: sum((t) => bytes(t.annotations) + Buffer.byteLength(',"annotations":')),
@@ -110,8 +115,9 @@ function floor(tools, enumBytes, figures) {
     nullBranches,
     descriptions: Buffer.byteLength(JSON.stringify({ tools })) - enumBytes - wordless,
   };
-  figures.floor = { wordlessBytes: wordless, wordlessPerTool: Math.round(wordless / tools.length), parts };
+  figures.floor = { wordlessBytes: wordless, wordlessPerTool: Math.round(wordless / tools.length), wordlessWithoutNullBytes: wordlessNoNull, parts };
   console.log(`without any description (tool or field): ${wordless} B outside the enums, ${Math.round(wordless / tools.length)} B a tool; of the list, every tool's annotations ${parts.annotations} B, output schemas ${parts.outputSchemas} B, names and titles ${parts.namesAndTitles} B, optional fields' null branches ${parts.nullBranches} B; descriptions ${parts.descriptions} B`);
+  console.log(`without any description and without the null branches: ${wordlessNoNull} B outside the enums, ${Math.round(wordlessNoNull / tools.length)} B a tool`);
 }
 
 const jsonAt = process.argv.indexOf('--json');
