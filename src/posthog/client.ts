@@ -76,6 +76,31 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
 ]);
+/**
+ * Node's codes for a certificate it does not trust: asking again gets the same answer, so the
+ * error says what to change instead of "retry".
+ */
+const UNTRUSTED_CERT_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/** What a TLS failure means for the user, or undefined when the failure is not about TLS. */
+function tlsProblem(code: string, message: string): string | undefined {
+  if (UNTRUSTED_CERT_CODES.has(code)) {
+    return 'its certificate is not one this machine trusts. For a self-hosted PostHog with its own certificate authority, start this server with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return "its certificate is outside its validity dates (check this machine's clock too)";
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate is for another host name: check POSTHOG_HOST';
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) return 'it does not speak TLS there: POSTHOG_HOST may need http:// instead of https://, or another port';
+  return undefined;
+}
+
 const MAX_ERROR_BODY = 64 * 1024;
 /** Longest Retry-After / "available in" honoured: a day. A number too large to be finite (a 400-digit header) counts as no Retry-After. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
@@ -506,6 +531,11 @@ export class PostHogClient {
       };
     }
     const message = err instanceof Error ? err.message : String(err);
+    const tls = tlsProblem(code, message);
+    if (tls) {
+      const notDone = options.method === 'GET' ? 'Nothing was read.' : 'Nothing was sent.';
+      return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: ${tls} (${code || 'TLS'}: ${this.redact(message).slice(0, 160)}). ${notDone}`), retryable: false, code };
+    }
     return {
       error: new UpstreamUnavailableError(
         'connection',
