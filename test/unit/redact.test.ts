@@ -32,6 +32,69 @@ describe('Redactor', () => {
     }
   });
 
+  it('agrees with a brute-force search on texts dense with pieces of the key and of its base64 forms', () => {
+    // The key's base64 at the three byte alignments, less the edge characters that depend on their
+    // neighbours (as redact.ts documents); a run of 11 of them counts, of the key itself 8.
+    const forms = [0, 1, 2].map((pad) => {
+      const encoded = Buffer.from('\0'.repeat(pad) + KEY, 'latin1').toString('base64').replace(/=+$/, '');
+      return encoded.slice(pad === 0 ? 0 : Math.ceil((pad * 8) / 6), encoded.length - 1);
+    });
+    const secrets = [{ text: KEY, min: 8 }, ...forms.map((text) => ({ text, min: 11 }))];
+    /** Every maximal run of a secret (at least its min long) in the text, merged as the redactor shows them. */
+    const reference = (text: string): string => {
+      const hits: Array<[number, number]> = [];
+      for (const { text: f, min } of secrets) {
+        for (let i = 0; i < text.length; i++) {
+          for (let k = 0; k < f.length; k++) {
+            if (text[i] !== f[k] || (i > 0 && k > 0 && text[i - 1] === f[k - 1])) continue;
+            let n = 0;
+            while (i + n < text.length && k + n < f.length && text[i + n] === f[k + n]) n++;
+            if (n >= min) hits.push([i, i + n]);
+          }
+        }
+      }
+      hits.sort((a, b) => a[0] - b[0]);
+      let out = '';
+      let from = 0;
+      for (const [start, end] of hits) {
+        if (end <= from) continue;
+        if (start >= from) out += text.slice(from, start) + '[redacted]';
+        from = Math.max(from, end);
+      }
+      return out + text.slice(from);
+    };
+    let seed = 11;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    // No escape characters (%, \\, &): what escapes decode to is tested apart.
+    const alphabet = `${KEY}${forms.join('')}-./:" {}`;
+    const pieces = [KEY, ...forms];
+    let redacted = 0;
+    for (let round = 0; round < 400; round++) {
+      let text = '';
+      for (let part = random(12); part >= 0; part--) {
+        if (random(3) === 0) text += Array.from({ length: random(40) }, () => alphabet[random(alphabet.length)]).join('');
+        else {
+          const f = pieces[random(pieces.length)]!;
+          const at = random(f.length);
+          text += f.slice(at, at + 1 + random(20));
+        }
+      }
+      const expected = reference(text);
+      if (expected !== text) redacted++;
+      expect(r.text(text), `round ${round}: ${text}`).toBe(expected);
+    }
+    // The rounds hold the key often enough to mean something, and not always.
+    expect(redacted).toBeGreaterThan(100);
+    expect(redacted).toBeLessThan(400);
+  });
+
+  it('finds a run whose only anchor overlaps a chance match of another anchor', () => {
+    // Anchors are 3 characters every 6 of the key: "abc" at 0, "bcd" at 6. In "abcdEFGHI" the
+    // run "bcdEFGHI" (8 characters, its only anchor "bcd") starts one character after a chance "abc".
+    const key = 'abcXYZbcdEFGHIJKLMNOPQRSTUVW';
+    expect(new Redactor(key).text('abcdEFGHI')).toBe('a[redacted]');
+  });
+
   it('sees through JSON, URL and HTML escapes (also escaped twice) and shows the decoded text redacted', () => {
     const json = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     expect(r.text(`x ${json} y`)).toBe('x [redacted] y');
