@@ -97,7 +97,9 @@ async function keyCheck(client: PostHogClient, config: Config, target: DoctorTar
     return { status: 'PASS', name, detail: `PostHog at ${target.baseUrl} accepted the key${who.length ? ` (${who.join(', ')})` : ''}.` };
   } catch (error) {
     if (error instanceof UpstreamUnavailableError) {
-      return { status: 'FAIL', name, detail: `could not reach PostHog at ${target.baseUrl}: ${error.message}` };
+      // A connection failure's message names the host already; the others (a timeout, an HTML page) do not.
+      const detail = error.message.startsWith('Could not reach PostHog') ? error.message : `could not reach PostHog at ${target.baseUrl}: ${error.message}`;
+      return { status: 'FAIL', name, detail };
     }
     if (error instanceof UpstreamError && error.status === 401) {
       const other = target.baseUrl === 'https://us.posthog.com' ? 'eu' : target.baseUrl === 'https://eu.posthog.com' ? 'us' : undefined;

@@ -94,7 +94,7 @@ describe('doctor', () => {
     sandbox = undefined;
     const r = await doctor([], { ...env, POSTHOG_HOST: url });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAIL +host and key: could not reach PostHog/);
+    expect(r.stdout).toMatch(/FAIL +host and key: Could not reach PostHog at http:\/\/127\.0\.0\.1:\d+ for GET \/api\/users\/@me\/ \(ECONNREFUSED/);
   });
 
   it('refuses the placeholder key before any request (exit 2), as the server would', async () => {

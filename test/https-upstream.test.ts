@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type AddressInfo } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -130,5 +132,20 @@ describe('an HTTPS upstream', () => {
     const r = await call(client, 'projects-list', {});
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/does not speak TLS there: POSTHOG_HOST may need http:\/\//);
+  });
+
+  it('doctor: names the certificate problem and what to set, and passes once the authority is given', async () => {
+    const doctor = async (extra: Record<string, string>) => {
+      const env = { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: host, ...extra };
+      try {
+        return (await promisify(execFile)(process.execPath, [CLI, 'doctor'], { env, encoding: 'utf8' })).stdout;
+      } catch (error) {
+        return (error as { stdout: string }).stdout;
+      }
+    };
+    const refusedOut = await doctor({});
+    expect(refusedOut).toMatch(/^FAIL {2}host and key: Could not reach PostHog at https:\/\/127\.0\.0\.1:\d+ for GET \/api\/users\/@me\/: its certificate is not one this machine trusts\. .*NODE_EXTRA_CA_CERTS/m);
+    expect(refusedOut).not.toContain(sandbox.apiKey);
+    expect(await doctor({ NODE_EXTRA_CA_CERTS: CERT })).toMatch(/^PASS {2}host and key: PostHog at https:\/\/127\.0\.0\.1:\d+ accepted the key/m);
   });
 });
