@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_CALL_LIMITS } from './call-limits.js';
+import { ProxyRefused, proxyFor } from './proxy-env.js';
 import { PLAN_RATES, parseReplayPolicy, type ReplayPolicy } from './replay-rates.js';
 import { didYouMean } from './words.js';
 
@@ -39,6 +40,8 @@ const configSchema = z.object({
     callMaxRequests: z.number().int().min(1),
     callTimeoutMs: z.number().int().min(1000),
     throttleWaitMs: z.number().int().min(0),
+    /** The outbound proxy the environment names for POSTHOG_HOST (proxy-env.ts); never for the sandbox. */
+    proxy: z.object({ url: z.string(), from: z.string(), shown: z.string() }).optional(),
   }),
   /** Ask the user (MCP elicitation, when the client supports it) before a delete or a project change. */
   confirmDestructive: z.boolean(),
@@ -401,6 +404,13 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     warn('POSTHOG_SANDBOX_API is ignored without --sandbox.');
   }
   const http = checkHttpAccess(v, { serverHasKey: sandbox || v.apiKey !== undefined, sandbox }, warn);
+  let proxy;
+  try {
+    proxy = sandbox ? undefined : proxyFor(v.baseUrl, env);
+  } catch (err) {
+    if (err instanceof ProxyRefused) throw new ConfigurationError(`${err.message} Fix or unset it, or list the PostHog host in NO_PROXY.`);
+    throw err;
+  }
 
   const config = configSchema.parse({
     apiKey: v.apiKey,
@@ -421,6 +431,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
       callMaxRequests: v.callMaxRequests,
       callTimeoutMs: v.callTimeoutMs,
       throttleWaitMs: v.throttleWaitMs,
+      proxy,
     },
     cache: { target: v.cacheTarget, maxMb: v.cacheMb, ttlMs: v.cacheTtlS * 1000 },
     confirmDestructive: v.confirmDestructive,

@@ -45,7 +45,8 @@ const CLOUD_REGIONS: Record<string, string> = { 'https://us.posthog.com': 'PostH
 /** Runs every check in order, printing each as it is known; returns the exit status (1 when a check failed). */
 export async function runDoctor(config: Config, target: DoctorTarget, print: (line: string) => void): Promise<number> {
   // One request per check and no retries: a 429 is what the throttle check wants to see, not to hide.
-  const client = new PostHogClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: Math.min(config.timeoutMs, 15_000), maxRetries: 0, replayRates: [] });
+  const proxy = target.baseUrl === config.baseUrl ? config.upstream.proxy : undefined;
+  const client = new PostHogClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: Math.min(config.timeoutMs, 15_000), maxRetries: 0, replayRates: [], proxy });
   const checks: Check[] = [];
   const report = (check: Check) => {
     checks.push(check);
@@ -79,6 +80,8 @@ function settingsChecks(config: Config, target: DoctorTarget): Check[] {
   else checks.push({ status: 'PASS', name: 'key', detail: `a personal API key (${target.apiKey?.slice(0, 4) ?? ''}…, ${target.apiKey?.length ?? 0} characters) from POSTHOG_PERSONAL_API_KEY.` });
   const region = config.sandbox ? 'the embedded sandbox' : (CLOUD_REGIONS[target.baseUrl] ?? 'self-hosted PostHog');
   checks.push({ status: 'PASS', name: 'host', detail: `${target.baseUrl} (${region}).` });
+  const proxy = config.upstream.proxy;
+  if (proxy) checks.push({ status: 'PASS', name: 'proxy', detail: `requests to PostHog go through ${proxy.shown} (${proxy.from}; NO_PROXY does not list the host).` });
   const mode = [`toolsets ${config.toolsets.join(', ')}`, config.readOnly ? 'read-only' : 'read and write', target.defaultProjectId ? `default project ${target.defaultProjectId}` : 'no default project (POSTHOG_PROJECT_ID)'];
   checks.push({ status: 'PASS', name: 'mode', detail: `${mode.join('; ')}.` });
   for (const warning of config.warnings.filter((w) => w !== keyWarning)) checks.push({ status: 'WARN', name: 'settings', detail: warning });

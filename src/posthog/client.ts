@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { UpstreamError, UpstreamUnavailableError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBounded, readPrefix } from './body.js';
@@ -50,6 +50,8 @@ export interface RequestOptions {
 
 export interface ClientOptions {
   baseUrl: string;
+  /** An outbound HTTP(S) proxy for every request (proxy-env.ts): its URL, credentials included, and the variable that named it. */
+  proxy?: { url: string; from: string; shown: string } | undefined;
   apiKey?: string | undefined;
   timeoutMs: number;
   /** Upper bound on the sum of retry waits for one call (SPEC §3: under 10 s). */
@@ -136,8 +138,8 @@ class SharedPool {
     return made;
   }
 
-  private pool: Pool | undefined;
-  private creating: Promise<Pool> | undefined;
+  private pool: Dispatcher | undefined;
+  private creating: Promise<Dispatcher> | undefined;
 
   constructor(
     private readonly origin: string,
@@ -146,6 +148,8 @@ class SharedPool {
     private readonly connectTimeoutMs: number,
     perKey: number,
     limiter: ReplayLimiter,
+    /** Every connection through this proxy (a CONNECT tunnel, for http:// and https:// upstreams alike). */
+    readonly proxy?: ClientOptions['proxy'],
   ) {
     this.gate = new KeyGate(perKey);
     this.limiter = limiter;
@@ -158,13 +162,14 @@ class SharedPool {
   }
 
   /** The pool, synchronously once it exists (the common case, with no extra await per request). */
-  get ready(): Pool | undefined {
+  get ready(): Dispatcher | undefined {
     return this.pool;
   }
 
-  get(): Promise<Pool> {
-    return (this.creating ??= loadUndici().then(({ Pool }) => {
-      this.pool = new Pool(this.origin, { connections: this.connections, connectTimeout: this.connectTimeoutMs, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+  get(): Promise<Dispatcher> {
+    return (this.creating ??= loadUndici().then(({ Pool, ProxyAgent }) => {
+      const options = { connections: this.connections, connectTimeout: this.connectTimeoutMs, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 };
+      this.pool = this.proxy ? new ProxyAgent({ uri: this.proxy.url, ...options }) : new Pool(this.origin, options);
       return this.pool;
     }));
   }
@@ -193,7 +198,7 @@ export class PostHogClient {
   private readonly basePath: string;
   private readonly pool: SharedPool;
   private readonly apiKey: string | undefined;
-  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'baseUrl' | 'sharedLimits'>>;
+  private readonly options: Required<Omit<ClientOptions, 'apiKey' | 'baseUrl' | 'sharedLimits' | 'proxy'>>;
   private readonly redactor: Redactor;
   /** The key as PostHog's throttle counts it (a hash), for the per-key gate and pacer. */
   private readonly keyId: string;
@@ -224,7 +229,7 @@ export class PostHogClient {
     };
     this.pool =
       pool ??
-      new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, new ReplayLimiter(this.options.replayRates, options.sharedLimits));
+      new SharedPool(url.origin, this.options.connections, Math.min(10_000, this.options.timeoutMs), this.options.maxConcurrencyPerKey, new ReplayLimiter(this.options.replayRates, options.sharedLimits), options.proxy);
     const identity = this.pool.identity(options.apiKey);
     this.redactor = redactor ?? identity.redactor;
     this.keyId = identity.keyId;
@@ -232,7 +237,7 @@ export class PostHogClient {
 
   /** The same pool and settings with another key (per-user keys in HTTP mode). */
   withApiKey(apiKey: string): PostHogClient {
-    return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey }, this.pool, true);
+    return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey, proxy: this.pool.proxy }, this.pool, true);
   }
 
   /**
@@ -439,7 +444,9 @@ export class PostHogClient {
    * timeout that holds.
    */
   private async attempt(options: RequestOptions): Promise<Dispatcher.ResponseData> {
-    const pool = options.via ? undefined : (this.pool.ready ?? (await this.pool.get()));
+    // Through a proxy the other thread's plain connections would go around it: this thread reads the body.
+    const via = this.pool.proxy ? undefined : options.via;
+    const pool = via ? undefined : (this.pool.ready ?? (await this.pool.get()));
     const controller = new AbortController();
     const cancel = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) cancel();
@@ -480,14 +487,16 @@ export class PostHogClient {
     }
     let response: Dispatcher.ResponseData;
     try {
-      if (options.via) {
+      if (via) {
         // The same deadline and cancellation (the controller), the same connect bound as the pool's.
         // Its body is a plain Readable where undici's has helpers this client does not call.
         const path = this.basePath + options.path;
         const connectTimeoutMs = Math.min(10_000, this.options.timeoutMs);
-        response = (await options.via.request({ origin: this.origin, method: options.method, path, headers, signal: controller.signal, connectTimeoutMs })) as unknown as Dispatcher.ResponseData;
+        response = (await via.request({ origin: this.origin, method: options.method, path, headers, signal: controller.signal, connectTimeoutMs })) as unknown as Dispatcher.ResponseData;
       } else {
         response = await pool!.request({
+          // A Pool knows its origin; a ProxyAgent is told it.
+          origin: this.origin,
           method: options.method,
           path: this.basePath + options.path,
           headers,
@@ -517,6 +526,18 @@ export class PostHogClient {
     }
     const name = (err as { name?: string })?.name;
     const code = (err as { code?: string })?.code ?? '';
+    const proxy = this.pool.proxy;
+    // undici reports a proxy's refusal of the tunnel as an abort: it is the proxy's answer.
+    const refusal = proxy ? /^Proxy response \((\d{3})\)/.exec(err instanceof Error ? err.message : '') : null;
+    if (proxy && refusal) {
+      const status = Number(refusal[1]);
+      const why =
+        status === 407
+          ? 'it wants credentials: put them in the proxy URL (http://user:password@host:port)'
+          : `it answered ${status}: check ${proxy.from}, and NO_PROXY if PostHog should be reached directly`;
+      const notDone = options.method === 'GET' ? 'Nothing was read.' : 'Nothing was sent.';
+      return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: the proxy ${proxy.shown} (${proxy.from}) refused the connection (${status}: ${why}). ${notDone}`), retryable: false, code: 'PROXY_REFUSED' };
+    }
     if (
       name === 'TimeoutError' ||
       name === 'AbortError' || // undici's RequestAbortedError too
@@ -539,7 +560,7 @@ export class PostHogClient {
     return {
       error: new UpstreamUnavailableError(
         'connection',
-        `Could not reach PostHog at ${this.baseUrl} for ${where} (${code || 'network error'}: ${this.redact(message).slice(0, 200)}). Check POSTHOG_HOST and the network, then retry.`,
+        `Could not reach PostHog at ${this.baseUrl}${proxy ? ` through the proxy ${proxy.shown} (${proxy.from})` : ''} for ${where} (${code || 'network error'}: ${this.redact(message).slice(0, 200)}). Check POSTHOG_HOST${proxy ? `, ${proxy.from}` : ''} and the network, then retry.`,
       ),
       retryable: RETRYABLE_NETWORK_CODES.has(code) || /other side closed|socket hang up/i.test(message),
       code,

@@ -16,6 +16,8 @@ export function clientOptionsFrom(config: Config, target: { baseUrl: string; api
     maxResponseBytes: upstream.maxResponseBytes,
     maxConcurrencyPerKey: upstream.maxConcurrencyPerKey,
     replayRates: upstream.replayRates,
+    // Named for POSTHOG_HOST only (never for the sandbox's own address).
+    ...(upstream.proxy && target.baseUrl === config.baseUrl ? { proxy: upstream.proxy } : {}),
     ...(target.sharedLimits ? { sharedLimits: target.sharedLimits } : {}),
   };
 }
