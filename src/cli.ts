@@ -170,7 +170,8 @@ function accessSummary(config: Config): string {
 
 function banner(config: Config, toolCount: { model: number; appOnly: number }, baseUrl: string, demoProject: string | undefined): string {
   const imitating = config.sandboxApi === '2024' ? "imitating PostHog's 2024 API" : "imitating today's PostHog Cloud";
-  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, ${imitating}, nothing touches a real PostHog)` : baseUrl;
+  const proxy = config.upstream.proxy;
+  const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, ${imitating}, nothing touches a real PostHog)` : `${baseUrl}${proxy ? ` through the proxy ${proxy.shown} (${proxy.from})` : ''}`;
   const project = demoProject ?? config.defaultProjectId;
   const mode = [
     config.readOnly ? 'read-only' : '',

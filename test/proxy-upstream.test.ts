@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -136,5 +137,16 @@ describe('an outbound proxy', () => {
     );
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toMatch(/HTTPS_PROXY names a socks5 proxy; this server speaks to http:\/\/ and https:\/\/ proxies only/);
+  });
+
+  it('the start-up line on stderr names the proxy without its password', async () => {
+    const withAuth = proxy.url.replace('http://', `http://team:${PASSWORD}@`);
+    // No stdin: the server starts, says what it serves, sees the end of its input and exits.
+    const child = spawn(process.execPath, [CLI], { env: env({ HTTPS_PROXY: withAuth }), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await once(child, 'exit');
+    expect(stderr).toContain(`against ${front.url} through the proxy ${proxy.url} (HTTPS_PROXY).`);
+    expect(stderr).not.toContain(PASSWORD);
   });
 });
