@@ -30,7 +30,7 @@ const NEEDS: Record<Toolset, { read: Array<[string, string]>; write: Array<[stri
   recordings: {
     read: [
       ['session_recording:read', 'list, get, snapshots, summary, triage, replay'],
-      ['query:read', 'matching events and session properties on PostHog Cloud'],
+      ['query:read', 'matching events and session properties on PostHog Cloud; uncaught exceptions in summary and reproduce'],
     ],
     write: [['session_recording:write', 'session-recording-delete']],
   },

@@ -143,6 +143,7 @@ describe('no false success', () => {
       ['session-recording-get', { project_id: P, id: R.checkoutFailure }],
       ['session-recording-snapshots', { project_id: P, id: R.checkoutFailure }],
       ['session-recording-summary', { project_id: P, id: R.checkoutFailure }],
+      ['session-recording-reproduce', { project_id: P, id: R.checkoutFailure }],
     ] as const) {
       const r = await h.call(tool, args);
       expect(text(r), tool).not.toMatch(/Internal error/);
@@ -476,12 +477,14 @@ describe('the stall breaker', () => {
       await call(b, 'session-recording-get', { project_id: P, id: R.checkoutFailure });
       // Only key A's snapshot sources stall.
       sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true, key: A });
-      for (let i = 0; i < 2; i++) {
+      // Each summary: the metadata, the listing and the $exception query answer (−0.5 each on the
+      // key's stall score), two blocks time out (+1 each) and the call stops asking.
+      for (let i = 0; i < 3; i++) {
         const r = await call(a, 'session-recording-summary', { project_id: P, id: R.checkoutFailure });
         expect((r.structuredContent as { partial: { reason: string } }).partial.reason, text(r)).toBe('stalled');
       }
-      // Four timeouts against four answers: the host is now failing for key A. Its next call is
-      // answered without a single upstream request.
+      // Six timeouts against nine answers: the score reaches 3, the host is now failing for key A.
+      // Its next call is answered without a single upstream request.
       const before = sentWith(A);
       const refused = await call(a, 'session-recording-get', { project_id: P, id: R.checkoutFailure });
       expect(refused.isError).toBe(true);

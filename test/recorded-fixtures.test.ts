@@ -24,6 +24,7 @@ interface Summary {
   timeline: Item[];
   counts: Record<string, number>;
   cut: Record<string, number>;
+  exceptions?: Array<{ t_ms: number; w?: string; type: string; message: string }>;
 }
 interface Expected {
   pages: Array<{ window_id: string; path: string }>;
@@ -296,6 +297,18 @@ describe('a recording made by posthog-js itself', () => {
       expect(summary.counts.console_errors).toBe(consoleErrors().length + uncaught().length);
       expect(summary.counts.failed_requests).toBe(truth.failed_requests.length);
       for (const line of [...consoleErrors(), ...uncaught()]) expect(summaryText).toContain(JSON.stringify(line));
+    });
+
+    it('summary: the uncaught exception also from its $exception event (query API), at its moment, fenced as recorded data', () => {
+      // Without console capture the recording would not show it at all: the event is the source.
+      expect(summary.exceptions?.map((x) => [x.type, x.message])).toEqual(truth.exceptions.map((x) => [x.type, x.message]));
+      for (const [i, x] of truth.exceptions.entries()) {
+        expect(Math.abs(summary.exceptions![i]!.t_ms - x.t_ms)).toBeLessThan(2_000);
+        expect(summary.exceptions![i]!.w).toBe(summary.windows[0]!.w);
+      }
+      const block = /Uncaught exceptions \(1 \$exception event; [^\n]*\n<<recorded-data ([0-9a-f]{8})>>\n(.*)\n<<end recorded-data \1>>$/.exec(summaryText);
+      expect(block, summaryText.slice(-600)).not.toBeNull();
+      expect(block![2]).toContain(`${JSON.stringify(truth.exceptions[0]!.type)} ${JSON.stringify(truth.exceptions[0]!.message)}`);
     });
 
     it('triage: ranks the failed request, the console error and the exception', async () => {

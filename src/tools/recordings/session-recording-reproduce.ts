@@ -1,20 +1,13 @@
 import { z } from 'zod';
-import { UpstreamError } from '../../errors.js';
-import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
-import { runHogQL } from '../../posthog/hogql.js';
-import { sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
 import { apiPath } from '../../posthog/query.js';
 import { RecordingMeter, parseSources, planUnits } from '../../posthog/snapshots.js';
-import type { ExceptionEvent } from '../../reproduce/session.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { fetchListing, partialOf, snapshotsPath } from './recording-digest.js';
 import { recordingNotFound } from './session-recording-get.js';
+import { readSessionExceptions } from './session-exceptions.js';
 import { walkUnits } from './unit-walk.js';
-
-/** Exceptions are looked for this long around the recording's span (clocks of two systems). */
-const EXCEPTION_MARGIN_MS = 5 * 60_000;
 
 export const sessionRecordingReproduce = defineTool({
   name: 'session-recording-reproduce',
@@ -43,10 +36,10 @@ export const sessionRecordingReproduce = defineTool({
     const meta = await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings', input.id), signal });
     const [{ Reproducer }, { renderSpec }] = await Promise.all([import('../../reproduce/session.js'), import('../../reproduce/code.js')]);
     const reproducer = new Reproducer();
-    const [read, exceptions] = await Promise.all([readRecording(client, projectId, input.id, signal, reproducer), readExceptions(client, projectId, input.id, meta, signal)]);
+    const [read, exceptions] = await Promise.all([readRecording(client, projectId, input.id, signal, reproducer), readSessionExceptions(client, projectId, input.id, meta, signal)]);
     if (exceptions.events) reproducer.addExceptions(exceptions.events);
     const rendered = renderSpec(reproducer.finish(), { recordingId: input.id, projectId, copyTypedValues: input.copy_typed_values, failure: input.failure });
-    const skipped = [...read.notes, ...(exceptions.note ? [exceptions.note] : []), ...rendered.skipped];
+    const skipped = [...read.notes, ...(exceptions.unread ? [`Uncaught exceptions not asserted: ${exceptions.unread}.`] : []), ...rendered.skipped];
     const partial = read.stopped ? partialOf(read.stopped, read.notRead) : undefined;
     if (partial) skipped.unshift(`PARTIAL: ${partial.message} The test covers the recording up to where reading stopped${partial.retry_after_seconds !== undefined ? `; call again in about ${partial.retry_after_seconds} s for all of it` : ''}.`);
     const failing = rendered.asserts.filter((a) => a.kind === 'request' || a.kind === 'console' || a.kind === 'exception');
@@ -97,48 +90,3 @@ async function readRecording(client: PostHogClient, projectId: string, id: strin
   return { stopped: walk.stopped, notRead: walk.notRead, notes };
 }
 
-/**
- * The session's `$exception` events through the query API, bounded by the recording's span.
- * A key that may not query (or a PostHog without the query API) costs the test its exception
- * asserts, not the answer: the note says so.
- */
-async function readExceptions(client: PostHogClient, projectId: string, id: string, meta: Record<string, unknown> | null, signal: AbortSignal): Promise<{ events?: ExceptionEvent[]; note?: string }> {
-  const start = Date.parse(String(meta?.start_time ?? ''));
-  const end = Date.parse(String(meta?.end_time ?? ''));
-  if (!Number.isFinite(start)) return { note: 'Uncaught exceptions not read: the recording\'s metadata gives no start time to bound the query with.' };
-  const built = sessionExceptionsQuery({ sessionId: id, from: new Date(start - EXCEPTION_MARGIN_MS), to: new Date((Number.isFinite(end) ? end : start + 86_400_000) + EXCEPTION_MARGIN_MS) });
-  try {
-    const { rows } = await runHogQL(client, projectId, built, signal);
-    const events: ExceptionEvent[] = [];
-    for (const row of rows) {
-      const at = Date.parse(String(row.timestamp ?? ''));
-      if (!Number.isFinite(at)) continue;
-      const first = firstOfList(row.list);
-      const type = String(row.type ?? first?.type ?? 'Error').slice(0, 100);
-      const message = String(row.message ?? first?.value ?? '').slice(0, 300);
-      events.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
-    }
-    return { events };
-  } catch (err) {
-    if (signal.aborted) throw err;
-    if (err instanceof UpstreamError && err.status === 403) return { note: 'Uncaught exceptions not asserted: the key may not use the query API (add the query:read scope to read the session\'s $exception events).' };
-    if (err instanceof UpstreamError && (err.status === 404 || err.status === 405)) return { note: 'Uncaught exceptions not asserted: this PostHog has no query API to read $exception events from.' };
-    if (err instanceof BudgetExceeded) return { note: `Uncaught exceptions not asserted: ${err.message}` };
-    return { note: `Uncaught exceptions not asserted: the query for them failed (${err instanceof Error ? err.message.slice(0, 160) : String(err)}).` };
-  }
-}
-
-/** The first entry of `$exception_list` (newer posthog-js), sent as JSON text or as a list. */
-function firstOfList(value: unknown): { type?: string; value?: string } | undefined {
-  let list = value;
-  if (typeof list === 'string') {
-    try {
-      list = JSON.parse(list) as unknown;
-    } catch {
-      return undefined;
-    }
-  }
-  const first = Array.isArray(list) ? (list[0] as Record<string, unknown> | undefined) : undefined;
-  if (!first || typeof first !== 'object') return undefined;
-  return { ...(typeof first.type === 'string' ? { type: first.type } : {}), ...(typeof first.value === 'string' ? { value: first.value } : {}) };
-}

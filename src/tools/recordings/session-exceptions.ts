@@ -1,0 +1,76 @@
+import { UpstreamError } from '../../errors.js';
+import { BudgetExceeded } from '../../posthog/budget.js';
+import type { PostHogClient } from '../../posthog/client.js';
+import { runHogQL } from '../../posthog/hogql.js';
+import { sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
+import { asText } from '../format.js';
+
+/**
+ * A session's uncaught exceptions. posthog-js sends them as `$exception` events beside the
+ * recording, not inside it (posthog-api-facts.md §11), so a digest of the recording alone misses
+ * them unless console capture also caught them: they are read through the query API (scope
+ * `query:read`), within the recording's span and a margin for the two systems' clocks.
+ */
+export interface SessionException {
+  /** Epoch ms. */
+  at: number;
+  type: string;
+  message: string;
+  windowId?: string | undefined;
+}
+
+/** Exceptions are looked for this long around the recording's span (clocks of two systems). */
+const MARGIN_MS = 5 * 60_000;
+
+/**
+ * The session's exceptions, oldest first; or why they could not be read (`unread`, a phrase that
+ * follows "Uncaught exceptions not …"): a key that may not query, a PostHog without the query
+ * API, a spent call budget or a failed query cost the caller its exceptions, not its answer.
+ */
+export async function readSessionExceptions(
+  client: PostHogClient,
+  projectId: string,
+  id: string,
+  meta: Record<string, unknown> | null | undefined,
+  signal: AbortSignal,
+): Promise<{ events: SessionException[]; unread?: undefined } | { events?: undefined; unread: string }> {
+  // asText, not String: an upstream value may be an object String() cannot convert ({"toString": …}).
+  const start = Date.parse(asText(meta?.start_time));
+  const end = Date.parse(asText(meta?.end_time));
+  if (!Number.isFinite(start)) return { unread: "the recording's metadata gives no start time to bound the query with" };
+  const built = sessionExceptionsQuery({ sessionId: id, from: new Date(start - MARGIN_MS), to: new Date((Number.isFinite(end) ? end : start + 86_400_000) + MARGIN_MS) });
+  try {
+    const { rows } = await runHogQL(client, projectId, built, signal);
+    const events: SessionException[] = [];
+    for (const row of rows) {
+      const at = Date.parse(asText(row.timestamp));
+      if (!Number.isFinite(at)) continue;
+      const first = firstOfList(row.list);
+      const type = asText(row.type ?? first?.type ?? 'Error').slice(0, 100);
+      const message = asText(row.message ?? first?.value ?? '').slice(0, 300);
+      events.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
+    }
+    return { events };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (err instanceof UpstreamError && err.status === 403) return { unread: "the key may not use the query API (add the query:read scope to read the session's $exception events)" };
+    if (err instanceof UpstreamError && (err.status === 404 || err.status === 405)) return { unread: 'this PostHog has no query API to read $exception events from' };
+    if (err instanceof BudgetExceeded) return { unread: err.message.replace(/\.$/, '') };
+    return { unread: `the query for them failed (${err instanceof Error ? err.message.slice(0, 160) : String(err)})` };
+  }
+}
+
+/** The first entry of `$exception_list` (newer posthog-js), sent as JSON text or as a list. */
+function firstOfList(value: unknown): { type?: string; value?: string } | undefined {
+  let list = value;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  const first = Array.isArray(list) ? (list[0] as Record<string, unknown> | undefined) : undefined;
+  if (!first || typeof first !== 'object') return undefined;
+  return { ...(typeof first.type === 'string' ? { type: first.type } : {}), ...(typeof first.value === 'string' ? { value: first.value } : {}) };
+}
