@@ -90,27 +90,30 @@ export function sessionPropertiesQuery(options: SessionPropertiesOptions): Built
   });
 }
 
-/** Most `$exception` events one reproduction reads: enough for any session worth a test. */
+/** Most `$exception` events read per session: enough for any session worth a test or a triage. */
 export const MAX_SESSION_EXCEPTIONS = 100;
 
 export interface SessionExceptionsOptions {
-  sessionId: string;
+  sessionIds: readonly string[];
   from: Date;
   to: Date;
 }
 
 /**
- * One session's uncaught exceptions (`$exception` events, which posthog-js sends beside the
- * recording, not inside it) within [from, to], oldest first. Columns: timestamp, type, message,
- * list (the newer `$exception_list`), window_id.
+ * The sessions' uncaught exceptions (`$exception` events, which posthog-js sends beside the
+ * recording, not inside it) within [from, to], oldest first, at most MAX_SESSION_EXCEPTIONS a
+ * session on average. Columns: session_id, timestamp, type, message, list (the newer
+ * `$exception_list`), window_id.
  */
 export function sessionExceptionsQuery(options: SessionExceptionsOptions): BuiltQuery {
+  if (options.sessionIds.length === 0) throw new RangeError('sessionExceptionsQuery needs at least one session id');
+  const ids = [...new Set(options.sessionIds)];
   const query = [
-    'SELECT timestamp, properties.$exception_type AS type, properties.$exception_message AS message, properties.$exception_list AS list, properties.$window_id AS window_id FROM events',
-    'WHERE $session_id = {session_id} AND event = {event} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
-    `ORDER BY timestamp ASC LIMIT ${MAX_SESSION_EXCEPTIONS}`,
+    'SELECT $session_id AS session_id, timestamp, properties.$exception_type AS type, properties.$exception_message AS message, properties.$exception_list AS list, properties.$window_id AS window_id FROM events',
+    'WHERE $session_id IN {session_ids} AND event = {event} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
+    `ORDER BY timestamp ASC LIMIT ${MAX_SESSION_EXCEPTIONS * ids.length}`,
   ].join(' ');
-  return seal(query, { session_id: options.sessionId, event: '$exception', date_from: isoUtc(options.from), date_to: isoUtc(options.to) });
+  return seal(query, { session_ids: ids, event: '$exception', date_from: isoUtc(options.from), date_to: isoUtc(options.to) });
 }
 
 /** Every builder of a query the tools send, by name (see the top of this file). */

@@ -49,7 +49,12 @@ const SAMPLES: Samples = {
     { sessionIds: HOSTILE, from: FROM, to: TO },
     { sessionIds: Array.from({ length: 100 }, (_, i) => `session-${i}-${HOSTILE[i % HOSTILE.length]}`), from: new Date(0), to: TO },
   ],
-  sessionExceptionsQuery: [...HOSTILE.map((value) => ({ sessionId: value, from: FROM, to: TO })), { sessionId: 'session-d', from: new Date(0), to: new Date('2999-12-31T00:00:00Z') }],
+  sessionExceptionsQuery: [
+    ...HOSTILE.map((value) => ({ sessionIds: [value], from: FROM, to: TO })),
+    { sessionIds: HOSTILE, from: FROM, to: TO },
+    { sessionIds: ['session-d'], from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
+    { sessionIds: Array.from({ length: 50 }, (_, i) => `session-${i}-${HOSTILE[i % HOSTILE.length]}`), from: FROM, to: TO },
+  ],
 };
 
 function strings(value: unknown, into: string[] = []): string[] {
@@ -123,6 +128,7 @@ describe('every query the tools send parses with PostHog\'s parser', () => {
   it('refuses to build a query without a condition', () => {
     expect(() => HOGQL_BUILDERS.matchingEventsQuery({ sessionId: 's', eventNames: [], actionIds: [], from: FROM, to: TO })).toThrow(RangeError);
     expect(() => HOGQL_BUILDERS.sessionPropertiesQuery({ sessionIds: [], from: FROM, to: TO })).toThrow(RangeError);
+    expect(() => HOGQL_BUILDERS.sessionExceptionsQuery({ sessionIds: [], from: FROM, to: TO })).toThrow(RangeError);
   });
 });
 

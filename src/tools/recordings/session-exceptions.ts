@@ -22,10 +22,13 @@ export interface SessionException {
 /** Exceptions are looked for this long around the recording's span (clocks of two systems). */
 const MARGIN_MS = 5 * 60_000;
 
+/** Why exceptions could not be read: a phrase that follows "Uncaught exceptions not …". */
+type Unread = { unread: string; events?: undefined; bySession?: undefined };
+
 /**
- * The session's exceptions, oldest first; or why they could not be read (`unread`, a phrase that
- * follows "Uncaught exceptions not …"): a key that may not query, a PostHog without the query
- * API, a spent call budget or a failed query cost the caller its exceptions, not its answer.
+ * The session's exceptions, oldest first; or why they could not be read (`unread`): a key that
+ * may not query, a PostHog without the query API, a spent call budget or a failed query cost the
+ * caller its exceptions, not its answer.
  */
 export async function readSessionExceptions(
   client: PostHogClient,
@@ -33,24 +36,48 @@ export async function readSessionExceptions(
   id: string,
   meta: Record<string, unknown> | null | undefined,
   signal: AbortSignal,
-): Promise<{ events: SessionException[]; unread?: undefined } | { events?: undefined; unread: string }> {
+): Promise<{ events: SessionException[]; unread?: undefined } | Unread> {
+  const read = await readExceptionsOf(client, projectId, [{ id, meta }], signal);
+  return read.bySession ? { events: read.bySession.get(id) ?? [] } : read;
+}
+
+/** The same for many sessions in one query (a triage's), each with the metadata (or list row) that gives its span. */
+export async function readExceptionsOf(
+  client: PostHogClient,
+  projectId: string,
+  sessions: ReadonlyArray<{ id: string; meta: Record<string, unknown> | null | undefined }>,
+  signal: AbortSignal,
+): Promise<{ bySession: Map<string, SessionException[]>; unread?: undefined; events?: undefined } | Unread> {
   // asText, not String: an upstream value may be an object String() cannot convert ({"toString": …}).
-  const start = Date.parse(asText(meta?.start_time));
-  const end = Date.parse(asText(meta?.end_time));
-  if (!Number.isFinite(start)) return { unread: "the recording's metadata gives no start time to bound the query with" };
-  const built = sessionExceptionsQuery({ sessionId: id, from: new Date(start - MARGIN_MS), to: new Date((Number.isFinite(end) ? end : start + 86_400_000) + MARGIN_MS) });
+  let from = Infinity;
+  let to = -Infinity;
+  for (const { meta } of sessions) {
+    const start = Date.parse(asText(meta?.start_time));
+    if (!Number.isFinite(start)) continue;
+    const end = Date.parse(asText(meta?.end_time));
+    from = Math.min(from, start);
+    to = Math.max(to, Number.isFinite(end) && end >= start ? end : start + 86_400_000);
+  }
+  if (!Number.isFinite(from)) return { unread: `the ${sessions.length === 1 ? "recording's metadata gives" : "recordings' metadata give"} no start time to bound the query with` };
+  const built = sessionExceptionsQuery({ sessionIds: sessions.map((s) => s.id), from: new Date(from - MARGIN_MS), to: new Date(to + MARGIN_MS) });
   try {
     const { rows } = await runHogQL(client, projectId, built, signal);
-    const events: SessionException[] = [];
+    const bySession = new Map<string, SessionException[]>();
+    const only = sessions.length === 1 ? sessions[0]!.id : undefined;
+    const asked = new Set(sessions.map((s) => s.id));
     for (const row of rows) {
       const at = Date.parse(asText(row.timestamp));
       if (!Number.isFinite(at)) continue;
+      const id = only ?? asText(row.session_id);
+      if (!asked.has(id)) continue;
       const first = firstOfList(row.list);
       const type = asText(row.type ?? first?.type ?? 'Error').slice(0, 100);
       const message = asText(row.message ?? first?.value ?? '').slice(0, 300);
-      events.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
+      const list = bySession.get(id) ?? [];
+      list.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
+      bySession.set(id, list);
     }
-    return { events };
+    return { bySession };
   } catch (err) {
     if (signal.aborted) throw err;
     if (err instanceof UpstreamError && err.status === 403) return { unread: "the key may not use the query API (add the query:read scope to read the session's $exception events)" };
