@@ -36,4 +36,31 @@ describe('maskUrlSecrets', () => {
     expect(maskUrlSecretsInText('fetch /x?email=ada%40example.com → 500')).toBe('fetch /x?email=*** → 500');
     for (const plain of ['TypeError: x is undefined', 'a=b is fine', 'count=3&size=4']) expect(maskUrlSecretsInText(plain)).toBe(plain);
   });
+
+  it('masks parameters of a URL carried in another URL, plain or percent-encoded once or twice, and the password of user:password@', () => {
+    expect(maskUrlSecrets('https://a.test/login?next=/reset?token=T1&lang=en')).toBe('https://a.test/login?next=/reset?token=***&lang=en');
+    expect(maskUrlSecrets('https://a.test/login?next=%2Freset%3Ftoken%3DT2%26lang%3Den')).toBe('https://a.test/login?next=%2Freset%3Ftoken%3D***%26lang%3Den');
+    expect(maskUrlSecrets('/go?u=https%253A%252F%252Fb.test%252Fcb%253Fcode%253DT3%2526state%253Dx&v=1')).toBe('/go?u=https%253A%252F%252Fb.test%252Fcb%253Fcode%253D***%2526state%253Dx&v=1');
+    // A secret's own value keeps what is encoded in it: `%26` inside a plain `token=` is part of it.
+    expect(maskUrlSecrets('/r?token=ab%26cd&x=1')).toBe('/r?token=***&x=1');
+    expect(maskUrlSecrets('https://admin:hunter2@db.test/x?q=1')).toBe('https://admin:***@db.test/x?q=1');
+    expect(maskUrlSecretsInText('GET wss://bot:T4@chat.test/ws failed; see /login?next=%2Fme%3Faccess_token%3DT5')).toBe('GET wss://bot:***@chat.test/ws failed; see /login?next=%2Fme%3Faccess_token%3D***');
+    for (const name of ['hmac', 'oauth_verifier', 'code_verifier', 'ticket', 'tok%2565n']) expect(isSecretParam(name), name).toBe(true);
+  });
+
+  it('leaves alone what only looks like those forms', () => {
+    for (const url of ['https://a.test/@ada/profile', 'https://a.test:8080/x?next=/home?tab=2', 'mailto:ada@example.com', 'https://a.test/x?q=50%25%3D%3Dhalf', 'https://a.test/?a%3Db']) {
+      expect(maskUrlSecrets(url)).toBe(url);
+    }
+  });
+
+  it('stays linear on hostile encoded input', () => {
+    const deep = `?a${'%25'.repeat(50_000)}3Dtoken%3Dx`;
+    expect(maskUrlSecrets(deep)).toBe(deep);
+    const many = `?${'x%3F'.repeat(30_000)}token%3DS`;
+    expect(maskUrlSecrets(many).endsWith('token%3D***')).toBe(true);
+    // No user:password of a length a URL has: left as it is, and read once.
+    const at = `https://${'a:'.repeat(30_000)}@`;
+    expect(maskUrlSecretsInText(at)).toBe(at);
+  });
 });
