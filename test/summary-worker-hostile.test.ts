@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema, type CallToolResult, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ID = 'hostile-blocks-1';
@@ -61,6 +62,13 @@ async function startUpstream(block: BlockHandler): Promise<{ url: string; server
   };
 }
 
+/** 2.5 MB of events (past REPLAY_READ_MIN_BYTES, 2 MB) for a block that then pauses for ever. */
+function fillerLines(): string[] {
+  const pad = 'x'.repeat(1_000);
+  return [...LINES, ...Array.from({ length: 2_500 }, (_, i) => JSON.stringify(['w1', { type: 5, timestamp: T + 1_000 + i, data: { tag: 'filler', payload: { pad } } }]))];
+}
+const APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+
 describe('the digest worker against a hostile upstream (built server)', { timeout: 60_000 }, () => {
   const cleanup: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
@@ -109,5 +117,57 @@ describe('the digest worker against a hostile upstream (built server)', { timeou
     const next = (await client.callTool({ name: 'projects-list', arguments: {} })) as CallToolResult;
     expect(next.isError, JSON.stringify(next.content)).toBeFalsy();
     expect(stderr()).not.toMatch(/unexpected error/);
+  });
+
+  it("the replay for a client that shows the player stops reading a block the worker is still reading, once it read enough for long enough, and answers with a partial digest", async () => {
+    // 2.5 MB of events at once (past REPLAY_READ_MIN_BYTES, 2 MB), then a body that never ends: read
+    // in this thread, the replay stops inside the block after REPLAY_READ_MS; through the worker,
+    // whose bytes this thread never sees, it must stop there too, not wait for the request's timeout.
+    const lines = fillerLines();
+    const upstream = await startUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/jsonl' });
+      res.write(`${lines.join('\n')}\n`);
+    });
+    cleanup.push(() => {
+      for (const socket of upstream.sockets) socket.destroy();
+      upstream.server.close();
+    });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: upstream.url }, stderr: 'ignore' });
+    const client = new Client({ name: 'worker-hostile-replay', version: '1' }, { capabilities: APPS });
+    await client.connect(transport);
+    cleanup.push(() => client.close());
+    const r = (await client.callTool({ name: 'session-recording-replay', arguments: { project_id: '1', id: ID } })) as CallToolResult;
+    expect(r.isError, JSON.stringify(r.content).slice(0, 600)).toBeFalsy();
+    const data = r.structuredContent as { partial?: { reason: string }; counts: { events: number } };
+    expect(data.partial?.reason).toBe('time');
+    // What was read is in it: the page, the click and the events before the cut.
+    expect(data.counts.events).toBeGreaterThan(LINES.length);
+    await upstream.closed[0];
+  });
+});
+
+describe('the replay digest read in this thread (from the sources, no built worker)', { timeout: 60_000 }, () => {
+  it('stops at its bound when the block pauses after enough bytes, instead of waiting for the next chunk until the request times out', async () => {
+    const upstream = await startUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/jsonl' });
+      res.write(`${fillerLines().join('\n')}\n`);
+    });
+    // The upstream is this test's own (baseUrl, apiKey): the harness's sandbox is not used.
+    const h = await startHarness({ client: { baseUrl: upstream.url, apiKey: KEY }, clientCapabilities: APPS });
+    try {
+      const r = await h.call('session-recording-replay', { project_id: '1', id: ID });
+      expect(r.isError, JSON.stringify(r.content).slice(0, 600)).toBeFalsy();
+      const data = r.structuredContent as { partial?: { reason: string }; counts: { events: number } };
+      expect(data.partial?.reason).toBe('time');
+      expect(data.counts.events).toBeGreaterThan(LINES.length);
+      await upstream.closed[0];
+      // A cut at the bound is no stall: the next call reads normally (a stalled key would be refused).
+      const again = await h.call('session-recording-replay', { project_id: '1', id: ID });
+      expect(again.isError, JSON.stringify(again.content).slice(0, 600)).toBeFalsy();
+    } finally {
+      await h.close();
+      for (const socket of upstream.sockets) socket.destroy();
+      upstream.server.close();
+    }
   });
 });
