@@ -15,6 +15,8 @@ const SECRET_WORDS = new Set([
   // Shopify's `hmac`, OAuth 1's `oauth_verifier` and PKCE's `code_verifier`, CAS's `ticket`.
   'hmac', 'verifier', 'ticket',
 ]);
+/** `code` after these names what a reader needs and no secret: `error_code`, `status_code`, `country_code`. */
+const PLAIN_CODES = new Set(['error', 'err', 'status', 'http', 'response', 'exit', 'reason', 'country', 'region', 'zip', 'postal', 'post', 'currency', 'lang', 'language', 'locale', 'iso', 'state', 'product']);
 /** The same words run together ("accesstoken", "clientSecret" lower-cased, "x-api-key" without dashes). */
 const SECRET_SUFFIX = /(?:token|secret|password|passwd|apikey|signature|credential|sessionid|email|phone)$/;
 
@@ -42,7 +44,7 @@ export function isSecretParam(name: string): boolean {
     }
   }
   const words = decoded.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
-  for (const word of words) if (SECRET_WORDS.has(word)) return true;
+  for (const [i, word] of words.entries()) if (SECRET_WORDS.has(word) && !(word === 'code' && PLAIN_CODES.has(words[i - 1]!))) return true;
   return SECRET_SUFFIX.test(words.join(''));
 }
 

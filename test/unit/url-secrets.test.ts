@@ -46,6 +46,10 @@ describe('maskUrlSecrets', () => {
     expect(maskUrlSecrets('https://admin:hunter2@db.test/x?q=1')).toBe('https://admin:***@db.test/x?q=1');
     expect(maskUrlSecretsInText('GET wss://bot:T4@chat.test/ws failed; see /login?next=%2Fme%3Faccess_token%3DT5')).toBe('GET wss://bot:***@chat.test/ws failed; see /login?next=%2Fme%3Faccess_token%3D***');
     for (const name of ['hmac', 'oauth_verifier', 'code_verifier', 'ticket', 'tok%2565n']) expect(isSecretParam(name), name).toBe(true);
+    // `code` is a secret (OAuth's, a verification code) unless it names an error, a status or a place.
+    for (const name of ['code', 'auth_code', 'verificationCode', 'invite-code', 'promo_code']) expect(isSecretParam(name), name).toBe(true);
+    for (const name of ['error_code', 'statusCode', 'http_code', 'country_code', 'zip-code', 'currency_code', 'lang_code']) expect(isSecretParam(name), name).toBe(false);
+    expect(maskUrlSecrets('/oops?error_code=E_CARD_DECLINED&code=abc')).toBe('/oops?error_code=E_CARD_DECLINED&code=***');
   });
 
   it('leaves alone what only looks like those forms', () => {
