@@ -36,7 +36,9 @@ function recording() {
       data: { plugin: 'rrweb/console@1', payload: { level: 'error', trace: [], payload: ['"Redirect failed: /login?next=/reset?token=CONSOLENESTED5"'] } },
     },
   ];
-  return { id: ID, lines: events.map((event) => [W, event] as [string, (typeof events)[number]]) };
+  // The first page view as PostHog captured it: session-recording-properties reads its $current_url.
+  const captured = [{ event: '$pageview', timestamp: T, properties: { $session_id: ID, $current_url: 'https://shop.test/welcome?invite_token=PROPTOKEN6&ref=mail', $pathname: '/welcome', $host: 'shop.test' } }];
+  return { id: ID, lines: events.map((event) => [W, event] as [string, (typeof events)[number]]), captured };
 }
 
 describe('secrets in URLs carried inside other URLs, or as a URL password', () => {
@@ -71,5 +73,12 @@ describe('secrets in URLs carried inside other URLs, or as a URL password', () =
     expect(r.isError, text(r)).toBeFalsy();
     const row = (r.structuredContent as { results: Array<{ id: string; start_url?: string | null }> }).results.find((x) => x.id === ID);
     expect(row?.start_url).toBe('https://shop.test/login?next=/account/reset?token=***&lang=en');
+  });
+
+  it("session-recording-properties masks the first page view's URL, as the list masks the start URL", async () => {
+    const r = await h.call('session-recording-properties', { project_id: P, session_ids: [ID] });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(JSON.stringify(r)).not.toContain('PROPTOKEN6');
+    expect(text(r)).toContain('welcome?invite_token=***&ref=mail');
   });
 });
