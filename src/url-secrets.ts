@@ -57,7 +57,8 @@ export function isSecretParam(name: string): boolean {
  * have no `?`, `#`, `;` or `@`.
  */
 export function maskUrlSecrets(url: string): string {
-  const withoutPassword = url.includes('@') ? maskPasswords(url) : url;
+  let withoutPassword = url.includes('@') ? maskPasswords(url) : url;
+  withoutPassword = maskPathTokens(withoutPassword);
   const start = firstOf(withoutPassword, '?#;');
   if (start < 0) return withoutPassword;
   const tail = withoutPassword.slice(start);
@@ -71,11 +72,38 @@ export function maskUrlSecrets(url: string): string {
  * every `scheme://user:password@`.
  */
 export function maskUrlSecretsInText(text: string): string {
-  const withoutPassword = text.includes('@') ? maskPasswords(text) : text;
+  let withoutPassword = text.includes('@') ? maskPasswords(text) : text;
+  withoutPassword = maskPathTokens(withoutPassword);
   return withoutPassword.includes('=') || ENCODED_EQUALS.test(withoutPassword) ? maskParams(withoutPassword) : withoutPassword;
 }
 
 const ENCODED_EQUALS = /%(?:25)*3[dD]/;
+
+/**
+ * A token written as a path segment: one of 16 or more URL characters, with letters and digits,
+ * right after a segment that names what such links are for (`/reset/<token>`,
+ * `/invitations/<token>/accept`, `/auth/magic-link/<token>`, `/share/<token>`), or a JSON Web
+ * Token anywhere in a path. Other long segments (an order's id, a product's slug) stay.
+ * A host name is no segment (`https://reset.example.com/…`).
+ */
+const PATH_TOKEN = /(?<!\/)\/([A-Za-z][\w.~-]{0,40})\/([\w.~%-]{16,512})(?=[/?#;\s"'<>)\]]|$)/g;
+const PATH_JWT = /(?<!\/)\/(eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*)(?=[/?#;\s"'<>)\]]|$)/g;
+/** Words of a segment before a token: what reset, sign-in, invitation and sharing links are named. */
+const TOKEN_PATHS = new Set([
+  'reset', 'password', 'passwordless', 'verify', 'verification', 'confirm', 'confirmation', 'activate', 'activation', 'magic', 'invite',
+  'invites', 'invitation', 'invitations', 'token', 'tokens', 'login', 'signin', 'auth', 'otp', 'unlock', 'recover', 'recovery', 'share', 'shared', 'secret',
+]);
+
+function maskPathTokens(text: string): string {
+  if (!text.includes('/')) return text;
+  let masked = text.replace(PATH_TOKEN, (whole, before: string, token: string) => {
+    if (token === MASKED_URL_VALUE || !/\d/.test(token) || !/[A-Za-z]/.test(token)) return whole;
+    const words = before.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+    return words.some((word) => TOKEN_PATHS.has(word)) ? `/${before}/${MASKED_URL_VALUE}` : whole;
+  });
+  if (masked.includes('/eyJ')) masked = masked.replace(PATH_JWT, `/${MASKED_URL_VALUE}`);
+  return masked;
+}
 
 function maskPasswords(text: string): string {
   return text.replace(USERINFO, (whole, before: string, password: string) => (password === MASKED_URL_VALUE ? whole : `${before}:${MASKED_URL_VALUE}@`));

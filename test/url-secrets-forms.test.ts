@@ -14,7 +14,8 @@ const PAGE = 'https://shop.test/login?next=/account/reset?token=PLAINNESTED1&lan
 const ENCODED_ONCE = 'https://shop.test/api/session?next=%2Freset%3Ftoken%3DENCODEDONCE2%26lang%3Den';
 const ENCODED_TWICE = 'https://shop.test/api/go?u=https%253A%252F%252Fshop.test%252Freset%253Ftoken%253DENCODEDTWICE3';
 const USERINFO = 'https://admin:USERINFOPW4@internal.shop.test/api/health';
-const SECRETS = ['PLAINNESTED1', 'ENCODEDONCE2', 'ENCODEDTWICE3', 'USERINFOPW4', 'CONSOLENESTED5'];
+const PATH_TOKEN = 'https://shop.test/account/reset/PATHTOKEN7abc123def/edit';
+const SECRETS = ['PLAINNESTED1', 'ENCODEDONCE2', 'ENCODEDTWICE3', 'USERINFOPW4', 'CONSOLENESTED5', 'PATHTOKEN7abc123def'];
 
 function recording() {
   const failed = (name: string, at: number) => ({ name, method: 'GET', initiatorType: 'fetch', responseStatus: 500, timestamp: at });
@@ -30,6 +31,8 @@ function recording() {
       timestamp: T + 2_100,
       data: { plugin: 'rrweb/network@1', payload: { requests: [failed(ENCODED_ONCE, T + 2_100), failed(ENCODED_TWICE, T + 2_110), failed(USERINFO, T + 2_120)] } },
     },
+    // A second page: a reset link whose token is a path segment.
+    { type: 4, timestamp: T + 2_120, data: { href: PATH_TOKEN, width: 1200, height: 800 } },
     {
       type: 6,
       timestamp: T + 2_150,
@@ -58,13 +61,14 @@ describe('secrets in URLs carried inside other URLs, or as a URL password', () =
     expect(text(r)).toContain('reset%253Ftoken%253D***');
     expect(text(r)).toContain('admin:***@internal.shop.test/api/health');
     expect(text(r)).toContain('/login?next=/reset?token=***');
+    expect(all).toContain('/account/reset/***/edit');
   });
 
   it('session-recording-snapshots masks them in the page and request URLs', async () => {
     const r = await h.call('session-recording-snapshots', { project_id: P, id: ID, max_events: 500 });
     expect(r.isError, text(r)).toBeFalsy();
     const all = JSON.stringify(r);
-    for (const secret of ['PLAINNESTED1', 'ENCODEDONCE2', 'ENCODEDTWICE3', 'USERINFOPW4']) expect(all, secret).not.toContain(secret);
+    for (const secret of ['PLAINNESTED1', 'ENCODEDONCE2', 'ENCODEDTWICE3', 'USERINFOPW4', 'PATHTOKEN7abc123def']) expect(all, secret).not.toContain(secret);
     expect(JSON.stringify(r.structuredContent)).toContain('reset?token=***&lang=en');
   });
 

@@ -67,4 +67,22 @@ describe('maskUrlSecrets', () => {
     const at = `https://${'a:'.repeat(30_000)}@`;
     expect(maskUrlSecretsInText(at)).toBe(at);
   });
+
+  it('masks a token written as a path segment after a segment naming what the link is for, and a JWT anywhere in a path', () => {
+    expect(maskUrlSecrets('https://a.test/reset/9f8e7d6c5b4a39281716')).toBe('https://a.test/reset/***');
+    expect(maskUrlSecrets('https://a.test/users/password/reset/Ab12Cd34Ef56Gh78/edit?lang=en')).toBe('https://a.test/users/password/reset/***/edit?lang=en');
+    expect(maskUrlSecrets('/invitations/4f1c2a3b-1d2e-4f5a-8b9c-0d1e2f3a4b5c/accept')).toBe('/invitations/***/accept');
+    expect(maskUrlSecrets('https://a.test/api/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln/me')).toBe('https://a.test/api/***/me');
+    expect(maskUrlSecrets('https://a.test/#/auth/magic-link/Zz9Yy8Xx7Ww6Vv5U')).toBe('https://a.test/#/auth/magic-link/***');
+    expect(maskUrlSecrets('/login?next=/account/confirm/8c1d2e3f4a5b6c7d8e9f')).toBe('/login?next=/account/confirm/***');
+    expect(maskUrlSecretsInText('GET https://a.test/api/verify/8c1d2e3f4a5b6c7d8e9f failed (404)')).toBe('GET https://a.test/api/verify/*** failed (404)');
+    // What such a segment is not: an id or a slug under another name, a short or wordy segment, a host name.
+    for (const url of [
+      'https://a.test/orders/4f1c2a3b-1d2e-4f5a-8b9c-0d1e2f3a4b5c',
+      'https://a.test/products/light-wood-desk-lamp-2000',
+      'https://a.test/verify/email',
+      'https://a.test/reset/choose-a-new-password-here',
+      'https://reset.example.com/some-long-path-2024/x',
+    ]) expect(maskUrlSecrets(url)).toBe(url);
+  });
 });
