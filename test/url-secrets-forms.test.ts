@@ -85,4 +85,11 @@ describe('secrets in URLs carried inside other URLs, or as a URL password', () =
     expect(JSON.stringify(r)).not.toContain('PROPTOKEN6');
     expect(text(r)).toContain('welcome?invite_token=***&ref=mail');
   });
+
+  it('session-recording-reproduce leaves a path token out of its gotos', async () => {
+    const r = await h.call('session-recording-reproduce', { project_id: P, id: ID });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(JSON.stringify(r)).toContain('/account/reset/');
+    expect(JSON.stringify(r)).not.toContain('PATHTOKEN7abc123def');
+  });
 });
