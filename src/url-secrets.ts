@@ -53,28 +53,26 @@ export function isSecretParam(name: string): boolean {
  * (`/reset?token=***&lang=en`, `#access_token=***&token_type=bearer`); anything else unchanged.
  * (`;jsessionid=***` too), and so inside a URL carried in another's value, plain
  * (`?next=/reset?token=***`) or percent-encoded (`?next=%2Freset%3Ftoken%3D***`), and a password
- * written into the URL (`https://user:***@host/`). Cheap when there is nothing to do: most URLs
- * have no `?`, `#`, `;` or `@`.
+ * written into the URL (`https://user:***@host/`), and a token written as a path segment
+ * (`/reset/***`, see PATH_TOKEN).
  */
 export function maskUrlSecrets(url: string): string {
-  let withoutPassword = url.includes('@') ? maskPasswords(url) : url;
-  withoutPassword = maskPathTokens(withoutPassword);
-  const start = firstOf(withoutPassword, '?#;');
-  if (start < 0) return withoutPassword;
-  const tail = withoutPassword.slice(start);
+  const outside = maskPathTokens(url.includes('@') ? maskPasswords(url) : url);
+  const start = firstOf(outside, '?#;');
+  if (start < 0) return outside;
+  const tail = outside.slice(start);
   const masked = maskParams(tail);
-  return masked === tail ? withoutPassword : withoutPassword.slice(0, start) + masked;
+  return masked === tail ? outside : outside.slice(0, start) + masked;
 }
 
 /**
  * The same for URLs inside free text (a console error that names the request it failed on):
- * every `?name=value`, `&name=value`, `#name=value` or `;name=value` in it, encoded or not, and
- * every `scheme://user:password@`.
+ * every `?name=value`, `&name=value`, `#name=value` or `;name=value` in it, encoded or not,
+ * every `scheme://user:password@` and every path token.
  */
 export function maskUrlSecretsInText(text: string): string {
-  let withoutPassword = text.includes('@') ? maskPasswords(text) : text;
-  withoutPassword = maskPathTokens(withoutPassword);
-  return withoutPassword.includes('=') || ENCODED_EQUALS.test(withoutPassword) ? maskParams(withoutPassword) : withoutPassword;
+  const outside = maskPathTokens(text.includes('@') ? maskPasswords(text) : text);
+  return outside.includes('=') || ENCODED_EQUALS.test(outside) ? maskParams(outside) : outside;
 }
 
 const ENCODED_EQUALS = /%(?:25)*3[dD]/;
