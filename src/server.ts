@@ -256,7 +256,10 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
         return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(result.data) as Record<string, unknown> };
-      } catch (error) {
+      } catch (thrown) {
+        // A call the client cancelled ends as cancelled, whatever its parts threw as they were
+        // stopped (the digest worker: "the digest was stopped"), not as a bug of ours.
+        const error = extra.signal.aborted && !(thrown instanceof UpstreamUnavailableError) ? new UpstreamUnavailableError('cancelled', `${tool.name} was cancelled by the client.`) : thrown;
         // The last line of defence: whatever upstream text an error carries, the key is not in it.
         const text = client.redact(errorMessage(error, tool, input, settings, (m) => log(client.redact(m)), client.callerKey));
         // The client's log (filtered by its logging/setLevel) hears of failures too; the text is the

@@ -226,6 +226,19 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     }
   });
 
+  it('plays a recording whose call gave project_id as a number (the server accepts 12345 as "12345"; the player must too)', async () => {
+    // The harness has no default project: a player that dropped the numeric project_id asked for
+    // the events without one, failed, and never loaded the recording.
+    const host = await openHost({ project_id: Number(P), id: R.recordedCheckout });
+    try {
+      const { player } = await frames(host.page);
+      await player.waitForSelector('#player[data-loaded="true"]', { state: 'attached', timeout: 30_000 });
+      expect(await player.textContent('#status')).not.toMatch(/Loading stopped/);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('says when the digest\'s moments cover only the start of the recording (a partial digest)', async () => {
     // A long recording in a sandbox of its own, and a host that renders MCP Apps: the replay reads
     // it for 250 ms only; the player still plays it from its own events.

@@ -59,7 +59,9 @@ const app = new HostBridge({ name: 'posthog-replay-player', version: '1' });
 app.ontoolinput = ({ arguments: args }) => {
   mark('tool-input');
   const input = (args ?? {}) as { project_id?: unknown; id?: unknown; start_at?: unknown };
-  if (typeof input.id === 'string') load({ project_id: typeof input.project_id === 'string' ? input.project_id : undefined, id: input.id }, input.start_at !== undefined && input.start_at !== null);
+  // As the server reads it: a project number may come as a number (12345) or a string ("12345").
+  const project = typeof input.project_id === 'string' ? input.project_id : typeof input.project_id === 'number' ? String(input.project_id) : undefined;
+  if (typeof input.id === 'string') load({ project_id: project, id: input.id }, input.start_at !== undefined && input.start_at !== null);
 };
 app.ontoolresult = (result) => {
   mark('tool-result');

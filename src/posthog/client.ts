@@ -182,9 +182,9 @@ class SharedPool {
 /** A streamed response body: the line reader for snapshots consumes it chunk by chunk. */
 export interface StreamedResponse {
   body: AsyncIterable<Buffer>;
-  /** Stop reading early (the page is full) and release the connection. */
+  /** Stop reading early (the page is full) and release the connection; the body then ends where it is. */
   cancel(): void;
-  /** With `via`: the bytes of the body the other side consumed (0 until the body has ended, and without `via`). */
+  /** With `via`: the bytes of the body the other side consumed so far (within about a MiB; all of them once it ended; 0 without `via`). */
   bytesConsumedThere(): number;
 }
 
@@ -308,6 +308,8 @@ export class PostHogClient {
     // A body that stalls after its headers counts as a timeout; one read to its end (or until the
     // reader had enough), as an answer.
     let got = false;
+    // Cancelled by its reader: the body ends where it is, its reader knowing why (not a failure, nor a stall).
+    let cancelled = false;
     const answered = () => this.pool.stalls.answered(this.keyId, this.budget);
     const timedOut = () => this.pool.stalls.timedOut(this.keyId, this.budget, this.options.timeoutMs);
     async function* chunks(): AsyncGenerator<Buffer> {
@@ -318,6 +320,7 @@ export class PostHogClient {
         }
         answered();
       } catch (err) {
+        if (cancelled) return;
         got = false;
         if (err instanceof UpstreamUnavailableError) throw err;
         const failure = classify(err);
@@ -330,6 +333,7 @@ export class PostHogClient {
     return {
       body: chunks(),
       cancel: () => {
+        cancelled = true;
         if (got) answered();
         response.body.destroy();
       },

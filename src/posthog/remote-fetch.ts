@@ -24,6 +24,8 @@ export type ToRemote =
 export type FromRemote =
   | { t: 'head'; id: number; status: number; headers: IncomingHttpHeaders }
   | { t: 'bytes'; id: number; chunk: Uint8Array }
+  /** A success's body, consumed there: how many bytes so far (every PROGRESS_BYTES), so a reader here can stop it by size. */
+  | { t: 'progress'; id: number; sunk: number }
   | { t: 'done'; id: number; sunk?: number }
   | { t: 'fail'; id: number; error: RemoteError };
 
@@ -53,6 +55,9 @@ export interface RemoteAnswer {
 export interface RemoteDispatch {
   request(request: RemoteRequest): Promise<RemoteAnswer>;
 }
+
+/** How often the remote side says how much of a success's body it consumed. */
+export const PROGRESS_BYTES = 1024 * 1024;
 
 /** The most of an error answer sent back (client.ts reads the first 64 KiB of one). */
 const ERROR_BODY_BYTES = 64 * 1024;
@@ -103,7 +108,7 @@ export class RemoteFetcher implements RemoteDispatch {
   /** A message from the other end; false when it is not one of these. */
   receive(message: { t: string }): boolean {
     const m = message as FromRemote;
-    if (m.t !== 'head' && m.t !== 'bytes' && m.t !== 'done' && m.t !== 'fail') return false;
+    if (m.t !== 'head' && m.t !== 'bytes' && m.t !== 'progress' && m.t !== 'done' && m.t !== 'fail') return false;
     const exchange = this.exchanges.get(m.id);
     if (!exchange) return true; // aborted here meanwhile
     switch (m.t) {
@@ -118,6 +123,9 @@ export class RemoteFetcher implements RemoteDispatch {
       }
       case 'bytes':
         exchange.body?.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));
+        return true;
+      case 'progress':
+        if (exchange.body) exchange.body.sunkBytes = m.sunk;
         return true;
       case 'done':
         this.end(m.id);
@@ -157,7 +165,7 @@ export class RemoteFetcher implements RemoteDispatch {
 /** The body as the client reads it: asks for the bytes on the first read; destroying it aborts the request there. */
 class RemoteBody extends Readable {
   private pulled = false;
-  /** A success's body, consumed there: how many bytes it had, once it ended. */
+  /** A success's body, consumed there: how many bytes of it so far (all of them once it ended). */
   sunkBytes = 0;
 
   constructor(

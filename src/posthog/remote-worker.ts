@@ -1,6 +1,6 @@
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FromRemote, RemoteError, ToRemote } from './remote-fetch.js';
+import { PROGRESS_BYTES, type FromRemote, type RemoteError, type ToRemote } from './remote-fetch.js';
 
 /**
  * The other end of remote-fetch.ts, in the thread that consumes the bytes (the digest worker):
@@ -67,8 +67,11 @@ export class RemoteRequests {
     response.on('data', (chunk: Buffer) => {
       if (!this.open.has(id)) return;
       if (sink) {
+        const before = sent;
         sent += chunk.byteLength;
         this.sink(chunk);
+        // The reader there may stop the body by how much was read (the replay's bound).
+        if (Math.floor(sent / PROGRESS_BYTES) > Math.floor(before / PROGRESS_BYTES)) this.post({ t: 'progress', id, sunk: sent });
         return;
       }
       const part = new Uint8Array(chunk.subarray(0, maxBytes - sent));

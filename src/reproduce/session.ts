@@ -8,6 +8,7 @@
 import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
 import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { consoleText } from '../posthog/snapshots.js';
+import { maskUrlSecrets } from '../url-secrets.js';
 import { isMasked, scrubText, type FieldFacts } from './privacy.js';
 import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector } from './selectors.js';
 
@@ -221,14 +222,17 @@ export class Reproducer {
     if (win.url === key) return;
     const first = win.url === undefined;
     win.url = key;
-    win.path = url.pathname;
+    // A token in the path (`/reset/<token>`) is masked wherever the path is shown (url-secrets.ts).
+    const pathname = maskUrlSecrets(url.pathname);
+    if (pathname !== url.pathname) this.note(`A token in the path of ${pathname.slice(0, 80)} was masked (***): reaching that page needs a fresh link.`);
+    win.path = pathname;
     const sinceNav = win.stepsSinceNav;
     const lastNavAt = win.lastNavAt;
     win.lastNavAt = ts;
     win.stepsSinceNav = 0;
     if (url.origin !== this.origin) {
       win.external = true;
-      this.note(`Tab ${win.index + 1} left the site for ${url.origin}${url.pathname.slice(0, 80)}: what happened there is not reproduced.`);
+      this.note(`Tab ${win.index + 1} left the site for ${url.origin}${pathname.slice(0, 80)}: what happened there is not reproduced.`);
       return;
     }
     win.external = false;
@@ -239,32 +243,33 @@ export class Reproducer {
         opener.opens = win.index;
         return;
       }
-      this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: url.pathname });
+      this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: pathname });
       return;
     }
     // Nothing done since the last page change, moments later: a redirect of the same step.
     if (last && sinceNav === 0 && last.navigates !== undefined && ts - lastNavAt <= REDIRECT_MS) {
-      last.navigates = url.pathname;
+      last.navigates = pathname;
       return;
     }
     // A goto is followed at once by its redirect; anything later was the person's doing.
     if (last && sinceNav > 0 && last.navigates === undefined && ts - last.at <= (last.action === 'goto' ? REDIRECT_MS : CAUSE_MS)) {
       if (last.action === 'fill' && last.selector) {
         // Typing, then a new page with no click: the form was submitted from the keyboard.
-        this.addStep(win, ts, { action: 'press', selector: last.selector, navigates: url.pathname, path: last.path, notes: ['Enter (inferred: the page changed right after typing, with no click)'] });
+        this.addStep(win, ts, { action: 'press', selector: last.selector, navigates: pathname, path: last.path, notes: ['Enter (inferred: the page changed right after typing, with no click)'] });
         win.stepsSinceNav = 0;
         return;
       }
-      last.navigates = url.pathname;
+      last.navigates = pathname;
       return;
     }
-    this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: url.pathname });
+    this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: pathname });
   }
 
   /** Path only: a query string may carry what the person typed (a search, an email, a token). */
   private gotoTarget(url: URL): string {
-    if (url.search) this.note(`The query string of ${url.pathname.slice(0, 80)} was left out of its goto (it may hold personal data).`);
-    return url.pathname;
+    const pathname = maskUrlSecrets(url.pathname);
+    if (url.search) this.note(`The query string of ${pathname.slice(0, 80)} was left out of its goto (it may hold personal data).`);
+    return pathname;
   }
 
   /** The click in another tab that opened this one, if one came just before. */
@@ -367,7 +372,7 @@ export class Reproducer {
         at: own !== undefined && Math.abs(own - ts) < 3_600_000 ? own : ts,
         window: win.index,
         ...(method ? { method } : {}),
-        path: url.pathname,
+        path: maskUrlSecrets(url.pathname),
         ...(this.origin && url.origin !== this.origin ? { host: url.host } : {}),
         ...(Number.isFinite(status) && status > 0 && status < 1000 ? { status: Math.trunc(status) } : {}),
         ...(error ? { error } : {}),

@@ -30,6 +30,10 @@ describe('remote fetch: one end sends and reads, the other decides', () => {
         res.writeHead(200);
         res.write('part\n');
         stalled.add(res);
+      } else if (req.url === '/big-stall') {
+        res.writeHead(200);
+        res.write('x'.repeat(1_500_000));
+        stalled.add(res);
       } else if (req.url === '/cut') {
         res.writeHead(200, { 'content-length': '1000' });
         res.write('only some of it\n');
@@ -123,6 +127,22 @@ describe('remote fetch: one end sends and reads, the other decides', () => {
       await expect(read).rejects.toMatchObject({ name: 'TimeoutError' });
       expect(sunk).toEqual(['part\n']);
       expect(sent.map((m) => m.t)).toEqual(['req', 'pull', 'abort']);
+    } finally {
+      close();
+    }
+  });
+
+  it("a success's body still being read there: this end learns how much was read (every MiB), so it can stop it by size", async () => {
+    const { fetcher, sunk, close } = ends();
+    try {
+      const answer = await fetcher.request(request('/big-stall'));
+      const body = answer.body as typeof answer.body & { sunkBytes: number };
+      const reading = drain(body).catch(() => '');
+      for (let i = 0; i < 400 && body.sunkBytes === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(body.sunkBytes).toBeGreaterThanOrEqual(1024 * 1024);
+      expect(body.sunkBytes).toBeLessThanOrEqual(sunk.join('').length);
+      body.destroy();
+      await reading;
     } finally {
       close();
     }

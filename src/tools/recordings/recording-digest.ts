@@ -128,7 +128,7 @@ async function digestUnits({ client, signal, readUntil }: DigestContext, path: s
   // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
   // partial result is made as for any other stop).
   let fed = 0;
-  const overtime = () => readUntil !== undefined && fed > 0 && fed >= readUntil.atLeastBytes && Date.now() >= readUntil.at;
+  const overtime = (more = 0) => readUntil !== undefined && fed + more > 0 && fed + more >= readUntil.atLeastBytes && Date.now() >= readUntil.at;
   const cut = () => new BudgetExceeded('time', readUntil!.message);
   try {
     let failures = 0;
@@ -141,14 +141,27 @@ async function digestUnits({ client, signal, readUntil }: DigestContext, path: s
         if (overtime()) throw cut();
         // As PostHog sent it: the digest made of it is scrubbed of the key (digestRecording).
         const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true, meter, via: runner.via });
-        for await (const chunk of response.body) {
-          await runner.data(chunk);
-          fed += chunk.length;
-          if (overtime()) {
-            response.cancel();
-            throw cut();
+        // Checked on a clock too, not only as chunks come: a body may pause, and one the worker
+        // reads (runner.via) brings no chunk here at all, only the count of its bytes.
+        let cutThere = false;
+        const watch = readUntil && setInterval(() => {
+          if (!overtime(response.bytesConsumedThere())) return;
+          cutThere = true;
+          response.cancel();
+        }, READ_UNTIL_CHECK_MS);
+        try {
+          for await (const chunk of response.body) {
+            await runner.data(chunk);
+            fed += chunk.length;
+            if (overtime()) {
+              response.cancel();
+              throw cut();
+            }
           }
+        } finally {
+          clearInterval(watch);
         }
+        if (cutThere) throw cut();
         // Fetched by the digest's worker (runner.via), the body never passed here: its size did.
         fed += response.bytesConsumedThere();
         runner.endUnit();
@@ -177,6 +190,9 @@ async function digestUnits({ client, signal, readUntil }: DigestContext, path: s
     runner.close();
   }
 }
+
+/** How often a reading bounded by `readUntil` checks its bound between chunks. */
+const READ_UNTIL_CHECK_MS = 50;
 
 /** What a partial result says (summary, snapshots, triage): why it stopped, what was not read, and when a call may continue. */
 export function partialOf(err: BudgetExceeded, notRead?: string): { reason: string; retry_after_seconds?: number; message: string; not_read?: string } {

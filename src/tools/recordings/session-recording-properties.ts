@@ -3,6 +3,7 @@ import type { PostHogClient } from '../../posthog/client.js';
 import { explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { SESSION_PROPERTY_KEYS, sessionPropertiesQuery } from '../../posthog/hogql-queries.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
+import { maskUrlSecrets } from '../../url-secrets.js';
 import { defineTool } from '../define.js';
 import { asText, clip } from '../format.js';
 import { projectIdField, queryDateFromField, recordingIdsField, resolveProjectId } from '../schemas.js';
@@ -36,6 +37,8 @@ export const sessionRecordingProperties = defineTool({
       () => viaEndpoint(client, projectId, input.session_ids, signal),
       () => viaQuery(client, projectId, input.session_ids, input.date_from, signal),
     );
+    // A page's URL may carry a token (a magic link): shown masked, as the list shows the start URL.
+    for (const r of results) for (const [key, value] of Object.entries(r.properties)) if (typeof value === 'string' && URL_PROPERTY.test(key)) r.properties[key] = maskUrlSecrets(value);
     const missing = input.session_ids.filter((id) => !results.some((r) => r.id === id));
     const lines = results.map((r) => `${r.id}: ${clip(Object.entries(r.properties).map(([k, v]) => `${k}=${asText(v)}`).join(' '), 400)}`);
     if (missing.length) lines.push(`No properties for: ${clip(missing.join(', '), 400)} (no pageview recorded, or unknown id).`);
@@ -71,6 +74,9 @@ async function viaQuery(client: PostHogClient, projectId: string, sessionIds: st
     .filter((r) => sessionIds.includes(r.id))
     .sort((a, b) => sessionIds.indexOf(a.id) - sessionIds.indexOf(b.id));
 }
+
+/** Properties that hold a URL ($current_url, $referrer, $initial_current_url…). */
+const URL_PROPERTY = /(?:url|referrer|href)$/i;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
