@@ -3,6 +3,8 @@
 // baseline (split lines + JSON.parse) and every build once on the same bytes, in a rotating order;
 // the figure per build is the median over the rounds after the warm-up of (baseline CPU time ÷
 // the build's CPU time in that round), i.e. throughput per CPU second as a ratio of the baseline's.
+// With several builds, each after the first is also compared with the first round by round (the
+// first's CPU time ÷ its own): a steadier figure for a small difference between two builds.
 //
 //   node bench/digest-ab.mjs [--mb 16] [--rounds 12] [--warmup 3] dist /tmp/old/dist …
 //
@@ -54,11 +56,19 @@ for (let round = 0; round < Number(opts.rounds); round++) {
   for (const entry of rotated) ms.set(entry.name, cpuMs(entry.run ?? baseline));
   if (round < Number(opts.warmup)) continue;
   baseMs.push(ms.get('baseline'));
-  for (const build of builds) build.ratios.push(ms.get('baseline') / ms.get(build.name));
+  for (const build of builds) {
+    build.ratios.push(ms.get('baseline') / ms.get(build.name));
+    // Against the first build in the same round: pairs taken a moment apart drift together.
+    (build.paired ??= []).push(ms.get(builds[0].name) / ms.get(build.name));
+  }
 }
 console.log(`  baseline: ${(mb / (median(baseMs) / 1000)).toFixed(1)} MB per CPU second (median)`);
 for (const build of builds) {
   const r = build.ratios;
   console.log(`  ${build.name}: ${median(r).toFixed(3)}x the baseline per CPU second (p25–p75 ${quantile(r, 0.25).toFixed(3)}–${quantile(r, 0.75).toFixed(3)}; rounds: ${r.map((x) => x.toFixed(2)).join(' ')})`);
+}
+for (const build of builds.slice(1)) {
+  const p = build.paired;
+  console.log(`  ${build.name} against ${builds[0].name}, round by round: ${median(p).toFixed(3)}x as fast (p25–p75 ${quantile(p, 0.25).toFixed(3)}–${quantile(p, 0.75).toFixed(3)})`);
 }
 console.log(`  load at the end: ${load()}`);
