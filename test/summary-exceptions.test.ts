@@ -131,3 +131,49 @@ describe('session-recording-summary when exceptions cannot be read', () => {
     }
   });
 });
+
+describe('session-recordings-triage: uncaught exceptions across recordings', () => {
+  type Triage = {
+    problems: Array<{ kind: string; signature: string; sample: string; sessions: number; occurrences: number; examples: Array<{ session_id: string; at_s: number }> }>;
+    sessions: Array<{ id: string; exceptions: number }>;
+    notes?: string[];
+  };
+  const CHECKOUT = DEMO.recordingIds.checkoutFailure;
+
+  it('ranks them as problems with the rest, from one query for all the recordings read', async () => {
+    const h = await startHarness({ sandbox: { recordings: [recording()] } });
+    try {
+      const r = await h.call('session-recordings-triage', { project_id: P, session_ids: [ID, CHECKOUT], date_from: '-3000d' });
+      expect(r.isError, text(r)).toBeFalsy();
+      const data = r.structuredContent as unknown as Triage;
+      const exceptions = data.problems.filter((p) => p.kind === 'exception');
+      // The loop's eleven RangeErrors fold into one problem ("loop N"); the checkout's two are the demo's.
+      expect(exceptions.find((p) => p.signature === 'RangeError: loop N')).toMatchObject({ sessions: 1, occurrences: 11, examples: [{ session_id: ID, at_s: 21 }] });
+      expect(exceptions.find((p) => p.sample === "TypeError: Cannot read properties of undefined (reading 'total')")).toMatchObject({ sessions: 1, occurrences: 1 });
+      expect(exceptions.find((p) => p.sample === "TypeError: Cannot read properties of undefined (reading 'id')")).toMatchObject({ sessions: 1, examples: [{ session_id: CHECKOUT, at_s: 74 }] });
+      expect(data.sessions.find((s) => s.id === ID)?.exceptions).toBe(13);
+      expect(data.sessions.find((s) => s.id === CHECKOUT)?.exceptions).toBe(2);
+      expect(JSON.stringify(r)).not.toContain(TOKEN);
+      expect(text(r)).toMatch(/uncaught exception "RangeError: loop N"/);
+      expect(h.sandbox.requests.filter((q) => q.method === 'POST' && /\/query\/?$/.test(q.path))).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a key without query:read: the triage, and a note', async () => {
+    // The sandbox key's scopes are the setting under test.
+    const h = await startHarness({ sandbox: { recordings: [recording()], scopes: ['session_recording:read', 'project:read'] } });
+    try {
+      const r = await h.call('session-recordings-triage', { project_id: P, session_ids: [ID, CHECKOUT], date_from: '-3000d' });
+      expect(r.isError, text(r)).toBeFalsy();
+      const data = r.structuredContent as unknown as Triage;
+      expect(data.problems.some((p) => p.kind === 'exception')).toBe(false);
+      expect(data.problems.some((p) => p.kind === 'request-failed')).toBe(true);
+      expect(data.notes).toEqual(["Uncaught exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events)."]);
+      expect(text(r)).toContain('Note: Uncaught exceptions not read: the key may not use the query API');
+    } finally {
+      await h.close();
+    }
+  });
+});

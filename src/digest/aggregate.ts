@@ -5,18 +5,20 @@
  * A problem is one kind of trouble with one signature:
  * - console errors and warnings: the message with numbers, ids and URLs folded;
  * - failed requests: method, path pattern (ids folded, no query) and status;
- * - rage and dead clicks: the page's path pattern and the element.
+ * - rage and dead clicks: the page's path pattern and the element;
+ * - uncaught exceptions (`$exception` events, read beside the recording): type and folded message.
  */
 
 import { clip } from '../words.js';
 import type { Digest, ItemKind, TimelineItem } from './digest.js';
 
-export type ProblemKind = 'console-error' | 'console-warn' | 'request-failed' | 'rage-click' | 'dead-click';
+export type ProblemKind = 'console-error' | 'console-warn' | 'request-failed' | 'rage-click' | 'dead-click' | 'exception';
 const PROBLEM_KINDS = new Set<ItemKind>(['console-error', 'console-warn', 'request-failed', 'rage-click', 'dead-click']);
 
 /** How much each kind weighs when sessions and pages are ranked by trouble. */
 const WEIGHT: Record<ProblemKind, number> = {
   'console-error': 3,
+  exception: 3,
   'request-failed': 3,
   'rage-click': 2,
   'dead-click': 1,
@@ -28,6 +30,8 @@ export interface TriageInput {
   /** Who was recorded (person uuid or distinct id), to count people; null when unknown. */
   person: string | null;
   digest: Digest;
+  /** The session's uncaught exceptions: `t` in ms from the recording's start, `w` its window label when known. */
+  exceptions?: ReadonlyArray<{ t: number; w?: string | undefined; type: string; message: string }> | undefined;
 }
 
 export interface ProblemExample {
@@ -67,6 +71,7 @@ export interface SessionTrouble {
   rage_clicks: number;
   dead_clicks: number;
   console_warnings: number;
+  exceptions: number;
   duration_s: number;
   start_url: string | null;
 }
@@ -102,7 +107,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
   const pages = new Map<string, { sessions: Set<string>; problems: number; score: number }>();
   const sessions: SessionTrouble[] = [];
 
-  for (const { id, person, digest } of inputs) {
+  for (const { id, person, digest, exceptions } of inputs) {
     const trouble: SessionTrouble = {
       id,
       score: 0,
@@ -111,19 +116,13 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       rage_clicks: 0,
       dead_clicks: 0,
       console_warnings: 0,
+      exceptions: 0,
       duration_s: Math.round(digest.duration_ms / 1000),
       start_url: digest.pages[0]?.url ?? null,
     };
     // One example per session and problem: the first moment it happened there.
     const seenHere = new Set<string>();
-    for (const item of digest.timeline) {
-      if (!PROBLEM_KINDS.has(item.kind)) continue;
-      const kind = item.kind as ProblemKind;
-      // A console message or failed request repeated is counted each time (as the digest's counts
-      // do); a rage click is one however many clicks its burst had, and so is a dead click.
-      const count = kind === 'rage-click' || kind === 'dead-click' ? 1 : (item.count ?? 1);
-      const page = pageAt(digest, item);
-      const { signature, sample } = signatureOf(kind, item, page);
+    const add = (kind: ProblemKind, t: number, count: number, page: string | null, { signature, sample }: { signature: string; sample: string }) => {
       const groupKey = `${kind}\u0000${signature}`;
       let group = groups.get(groupKey);
       if (!group) {
@@ -133,7 +132,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       group.sessions.add(id);
       group.people.add(person ?? `session:${id}`);
       group.occurrences += count;
-      const when = digest.start === null ? null : digest.start + item.t;
+      const when = digest.start === null ? null : digest.start + t;
       if (when !== null && Number.isFinite(when)) {
         group.first = group.first === null ? when : Math.min(group.first, when);
         group.last = group.last === null ? when : Math.max(group.last, when);
@@ -141,7 +140,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       if (!seenHere.has(groupKey)) {
         seenHere.add(groupKey);
         if (group.examples.length < maxExamples) {
-          const at = Math.max(0, Math.floor(item.t / 1000));
+          const at = Math.max(0, Math.floor(t / 1000));
           group.examples.push({ session_id: id, at_s: at, link: options.link?.(id, at) });
         }
       }
@@ -151,6 +150,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       else if (kind === 'console-warn') trouble.console_warnings += count;
       else if (kind === 'request-failed') trouble.failed_requests += count;
       else if (kind === 'rage-click') trouble.rage_clicks += count;
+      else if (kind === 'exception') trouble.exceptions += count;
       else trouble.dead_clicks += count;
 
       const pageKey = page ?? '(unknown page)';
@@ -162,6 +162,20 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       pageTrouble.sessions.add(id);
       pageTrouble.problems += count;
       pageTrouble.score += WEIGHT[kind] * count;
+    };
+    for (const item of digest.timeline) {
+      if (!PROBLEM_KINDS.has(item.kind)) continue;
+      const kind = item.kind as ProblemKind;
+      // A console message or failed request repeated is counted each time (as the digest's counts
+      // do); a rage click is one however many clicks its burst had, and so is a dead click.
+      const count = kind === 'rage-click' || kind === 'dead-click' ? 1 : (item.count ?? 1);
+      const page = pageAt(digest, item);
+      add(kind, item.t, count, page, signatureOf(kind, item, page));
+    }
+    for (const exception of exceptions ?? []) {
+      const page = exception.w === undefined ? null : pageAt(digest, { w: exception.w, t: exception.t });
+      const named = exception.message ? `${exception.type}: ${exception.message}` : exception.type;
+      add('exception', exception.t, 1, page, { signature: foldMessage(named) || '(empty message)', sample: clip(named, 200) });
     }
     sessions.push(trouble);
   }
@@ -193,7 +207,7 @@ function round(n: number): number {
 }
 
 /** The page the window showed at the item's time, as a path pattern; null before any page. */
-function pageAt(digest: Digest, item: TimelineItem): string | null {
+function pageAt(digest: Digest, item: Pick<TimelineItem, 'w' | 't'>): string | null {
   let url: string | undefined;
   for (const page of digest.pages) {
     if (page.w !== item.w) continue;

@@ -67,9 +67,22 @@ export class CallBudget {
     this.waitingUntil = end;
   }
 
-  /** Counts one upstream request, or throws when the call has spent its allowance. */
-  spend(where: string): void {
-    if (this.requests >= this.limits.maxRequests) {
+  /** Requests kept back for a last step of the call (triage's exception query): only a request that says so may spend them. */
+  private held = 0;
+
+  /** Keeps `n` of the call's requests for a step that spends them with `reserved` (nothing when the call has too few to spare). */
+  holdBack(n: number): void {
+    this.held = this.limits.maxRequests - this.requests > n + 1 ? n : 0;
+  }
+
+  /** Requests the call may still make, less those held back. */
+  available(): number {
+    return this.limits.maxRequests - this.held - this.requests;
+  }
+
+  /** Counts one upstream request, or throws when the call has spent its allowance (`reserved`: the held-back part too). */
+  spend(where: string, reserved = false): void {
+    if (this.requests >= this.limits.maxRequests - (reserved ? 0 : this.held)) {
       throw new BudgetExceeded(
         'requests',
         `This call reached its budget of ${this.limits.maxRequests} upstream requests (POSTHOG_CALL_MAX_REQUESTS) before ${where}.`,

@@ -46,6 +46,8 @@ export interface RequestOptions {
    * The body it returns then ends empty, once the other thread has read it all.
    */
   via?: RemoteDispatch | undefined;
+  /** Spends a request the call held back for this step (CallBudget.holdBack). */
+  reserved?: boolean | undefined;
 }
 
 export interface ClientOptions {
@@ -369,7 +371,7 @@ export class PostHogClient {
         if (!(options.patient && this.budget)) waits.retry += admission.waitedMs;
       }
       try {
-        this.budget?.spend(where);
+        this.budget?.spend(where, options.reserved);
         options.meter?.spend(where);
       } catch (err) {
         if (admission) this.pool.limiter.release(this.keyId, admission);

@@ -16,12 +16,13 @@ export interface HogQLRows {
 }
 
 /** POST /api/projects/{id}/query/ with a HogQLQuery made by a builder; the rows come back keyed by column. */
-export async function runHogQL(client: PostHogClient, projectId: string, built: BuiltQuery, signal?: AbortSignal): Promise<HogQLRows> {
+export async function runHogQL(client: PostHogClient, projectId: string, built: BuiltQuery, signal?: AbortSignal, options: { reserved?: boolean } = {}): Promise<HogQLRows> {
   const body = await client.json<Record<string, unknown>>({
     method: 'POST',
     path: apiPath('projects', projectId, 'query'),
     body: { query: { kind: 'HogQLQuery', query: built.query, values: built.values } },
     signal,
+    reserved: options.reserved,
   });
   const columns = body?.columns;
   const results = body?.results;

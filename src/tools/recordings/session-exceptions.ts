@@ -47,6 +47,8 @@ export async function readExceptionsOf(
   projectId: string,
   sessions: ReadonlyArray<{ id: string; meta: Record<string, unknown> | null | undefined }>,
   signal: AbortSignal,
+  /** Spend the request the call held back for this query (CallBudget.holdBack). */
+  reserved = false,
 ): Promise<{ bySession: Map<string, SessionException[]>; unread?: undefined; events?: undefined } | Unread> {
   // asText, not String: an upstream value may be an object String() cannot convert ({"toString": …}).
   let from = Infinity;
@@ -61,7 +63,7 @@ export async function readExceptionsOf(
   if (!Number.isFinite(from)) return { unread: `the ${sessions.length === 1 ? "recording's metadata gives" : "recordings' metadata give"} no start time to bound the query with` };
   const built = sessionExceptionsQuery({ sessionIds: sessions.map((s) => s.id), from: new Date(from - MARGIN_MS), to: new Date(to + MARGIN_MS) });
   try {
-    const { rows } = await runHogQL(client, projectId, built, signal);
+    const { rows } = await runHogQL(client, projectId, built, signal, { reserved });
     const bySession = new Map<string, SessionException[]>();
     const only = sessions.length === 1 ? sessions[0]!.id : undefined;
     const asked = new Set(sessions.map((s) => s.id));
