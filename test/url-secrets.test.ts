@@ -7,7 +7,7 @@ import { startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
 const ID = 'url-secrets-0001';
-const SECRETS = ['RESETTOKEN123', 'LINKCODE77', 'APICODE55', 'ada@example.com', 'CONSOLETOKEN9'];
+const SECRETS = ['RESETTOKEN123', 'LINKCODE77', 'APICODE55', 'ada@example.com', 'CONSOLETOKEN9', 'NETERRTOKEN8'];
 const T = Date.parse('2026-11-20T10:00:00Z');
 const W = 'window-1';
 
@@ -27,7 +27,15 @@ function recording() {
     {
       type: 6,
       timestamp: T + 2_100,
-      data: { plugin: 'rrweb/network@1', payload: { requests: [{ name: 'https://shop.test/api/verify?code=APICODE55&email=ada%40example.com&x=1', method: 'POST', initiatorType: 'fetch', responseStatus: 500, timestamp: T + 2_100 }] } },
+      data: {
+        plugin: 'rrweb/network@1',
+        payload: {
+          requests: [
+            { name: 'https://shop.test/api/verify?code=APICODE55&email=ada%40example.com&x=1', method: 'POST', initiatorType: 'fetch', responseStatus: 500, timestamp: T + 2_100 },
+            { name: 'https://shop.test/api/session', method: 'GET', initiatorType: 'fetch', responseStatus: 0, error: 'TypeError: Failed to fetch https://shop.test/api/session?access_token=NETERRTOKEN8', timestamp: T + 2_120 },
+          ],
+        },
+      },
     },
     { type: 6, timestamp: T + 2_150, data: { plugin: 'rrweb/console@1', payload: { level: 'error', trace: [], payload: ['"Request failed: GET https://shop.test/api/me?access_token=CONSOLETOKEN9&v=2 (401)"'] } } },
     { type: 5, timestamp: T + 2_200, data: { tag: '$pageview', payload: { href: 'https://shop.test/done?token=RESETTOKEN123', $current_url: 'https://shop.test/done?token=RESETTOKEN123' } } },
@@ -51,6 +59,8 @@ describe('secrets in recorded URLs', () => {
     expect(text(r)).toContain('/api/verify?code=***&email=***&x=1');
     expect(all).toContain('verify?code=***');
     expect(text(r)).toContain('/api/me?access_token=***&v=2 (401)');
+    // A failed request's error words, which may quote its URL.
+    expect(text(r)).toContain('session?access_token=***');
   });
 
   it('session-recording-snapshots masks them by default, and returns them with reveal_input_values', async () => {

@@ -1,5 +1,6 @@
 /** Requests recorded by posthog-js's network plugin (`rrweb/network@1`): which failed, and how. */
 
+import { maskUrlSecretsInText } from '../../url-secrets.js';
 import { clip } from '../../words.js';
 import { shownUrl } from './pages.js';
 
@@ -21,7 +22,8 @@ export function readRequests(payload: Record<string, unknown>): { total: number;
     total++;
     const r = request as Record<string, unknown>;
     const status = Number(r.responseStatus ?? r.status);
-    const error = typeof r.error === 'string' && r.error.length > 0 ? clip(r.error, 100) : undefined;
+    // An error's words may carry the request's URL, token and all: masked as the URL is.
+    const error = typeof r.error === 'string' && r.error.length > 0 ? clip(maskUrlSecretsInText(r.error.slice(0, 400)), 100) : undefined;
     if (!((Number.isFinite(status) && status >= 400) || r.isFailed === true || error)) continue;
     // Performance-timing entries carry no method: none is made up.
     const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : undefined;
