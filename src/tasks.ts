@@ -30,6 +30,12 @@ const MAX_TTL_MS = 60 * 60_000;
 const MIN_TTL_MS = 60_000;
 /** Tasks one session may have running at once: each reads many recordings. */
 const MAX_RUNNING = 4;
+/**
+ * Tasks one session's store holds at once, running or finished and kept for their ttl: each
+ * holds a whole result (up to a triage's), so a client that starts tasks and never collects them
+ * cannot grow the server's memory without bound.
+ */
+export const MAX_KEPT = 100;
 /** What tasks/get advises between polls. */
 const POLL_INTERVAL_MS = 1_000;
 
@@ -51,6 +57,12 @@ export class ToolTasks implements TaskStore {
     if (!extra.taskStore) throw new McpError(ErrorCode.InternalError, 'Tasks are not enabled on this server.');
     if (this.running.size >= MAX_RUNNING) {
       throw new McpError(ErrorCode.InvalidRequest, `${MAX_RUNNING} tasks are already running in this session: wait for one to finish (tasks/get) or cancel one (tasks/cancel).`);
+    }
+    if (this.store.getAllTasks().length >= MAX_KEPT) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `This session already keeps ${MAX_KEPT} tasks (running, or finished and kept for their ttl): collect their results (tasks/result), let their ttl run out, or call without "task".`,
+      );
     }
     const asked = requested.ttl;
     if (asked !== undefined && (typeof asked !== 'number' || !Number.isFinite(asked) || asked < 0)) {

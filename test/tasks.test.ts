@@ -9,6 +9,7 @@ import { TOOLSETS } from '../src/config.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { DEMO, startSandbox } from '../src/sandbox/index.js';
 import { createServer } from '../src/server.js';
+import { MAX_KEPT } from '../src/tasks.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
@@ -127,6 +128,31 @@ describe('session-recordings-triage as a task', () => {
     expect(result.isError, text(result)).toBeFalsy();
     expect((result.structuredContent as { problems: unknown[] }).problems.length).toBeGreaterThan(0);
   });
+});
+
+describe('a session that starts tasks and never collects them', () => {
+  it(`keeps at most ${MAX_KEPT} tasks, then refuses a new one saying how to go on, and a plain call still runs`, async () => {
+    // A fresh server: the store's count is the subject. Failing triages (an unknown project) end at once.
+    const h = await startHarness();
+    try {
+      const start = () => h.client.request({ method: 'tools/call', params: { name: TRIAGE.name, arguments: { project_id: '987654' }, task: {} } }, CreateTaskResultSchema);
+      const ids: string[] = [];
+      while (ids.length < MAX_KEPT) {
+        const created = await start();
+        ids.push(created.task.taskId);
+        // Never more than the running cap at once.
+        if (ids.length % 4 === 0) for (const id of ids.slice(-4)) await settle(h, id);
+      }
+      for (const id of ids) await settle(h, id);
+      const refused = await start().catch((e: unknown) => e);
+      expect((refused as McpError).code).toBe(-32600);
+      expect((refused as McpError).message).toMatch(new RegExp(`already keeps ${MAX_KEPT} tasks .*collect their results \\(tasks/result\\), let their ttl run out, or call without "task"`));
+      const plain = (await h.client.callTool(TRIAGE)) as CallToolResult;
+      expect(plain.isError, text(plain)).toBeFalsy();
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
 });
 
 describe('servers that cannot keep a task between requests', () => {
