@@ -61,7 +61,7 @@ export class ToolTasks implements TaskStore {
     if (this.store.getAllTasks().length >= MAX_KEPT) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `This session already keeps ${MAX_KEPT} tasks (running, or finished and kept for their ttl): collect their results (tasks/result), let their ttl run out, or call without "task".`,
+        `This session already keeps ${MAX_KEPT} tasks (running, or finished and kept for their ttl): start the next once the oldest's ttl has run out (ask a short ttl, from one minute, for tasks you collect at once), or call without "task".`,
       );
     }
     const asked = requested.ttl;

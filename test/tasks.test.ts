@@ -146,7 +146,7 @@ describe('a session that starts tasks and never collects them', () => {
       for (const id of ids) await settle(h, id);
       const refused = await start().catch((e: unknown) => e);
       expect((refused as McpError).code).toBe(-32600);
-      expect((refused as McpError).message).toMatch(new RegExp(`already keeps ${MAX_KEPT} tasks .*collect their results \\(tasks/result\\), let their ttl run out, or call without "task"`));
+      expect((refused as McpError).message).toMatch(new RegExp(`already keeps ${MAX_KEPT} tasks .*start the next once the oldest's ttl has run out .*, or call without "task"`));
       const plain = (await h.client.callTool(TRIAGE)) as CallToolResult;
       expect(plain.isError, text(plain)).toBeFalsy();
     } finally {
