@@ -2,7 +2,7 @@ import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { runHogQL } from '../../posthog/hogql.js';
-import { sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
+import { MAX_SESSION_EXCEPTIONS, sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
 import { asText } from '../format.js';
 
 /**
@@ -67,7 +67,11 @@ export async function readExceptionsOf(
     const bySession = new Map<string, SessionException[]>();
     const only = sessions.length === 1 ? sessions[0]!.id : undefined;
     const asked = new Set(sessions.map((s) => s.id));
+    // The query's LIMIT, kept here too: a PostHog (or what stands in front of it) that answers
+    // more rows than asked for would otherwise grow the result without bound.
+    let room = MAX_SESSION_EXCEPTIONS * asked.size;
     for (const row of rows) {
+      if (room === 0) break;
       const at = Date.parse(asText(row.timestamp));
       if (!Number.isFinite(at)) continue;
       const id = only ?? asText(row.session_id);
@@ -78,6 +82,7 @@ export async function readExceptionsOf(
       const list = bySession.get(id) ?? [];
       list.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
       bySession.set(id, list);
+      room--;
     }
     return { bySession };
   } catch (err) {

@@ -1,0 +1,54 @@
+// Attacks on the uncaught-exceptions reading (summary and triage) with a query API that answers
+// what it likes: more rows than asked for, columns in another order, huge messages, the key
+// inside a message. The summary's result stays bounded and the key never shows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SESSION_EXCEPTIONS } from '../src/posthog/hogql-queries.js';
+import { DEMO } from '../src/sandbox/index.js';
+import { startHarness, text, type Harness } from './harness.js';
+
+const P = String(DEMO.mainProjectId);
+const ID = 'exceptions-hostile-1';
+const T = Date.parse('2026-11-20T10:00:00Z');
+const W = 'window-one';
+
+function recording() {
+  const lines = [
+    [W, { type: 4, timestamp: T, data: { href: 'https://shop.test/cart', width: 1200, height: 800 } }],
+    [W, { type: 2, timestamp: T + 10, data: { node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'html', attributes: {}, childNodes: [] }] }, initialOffset: { left: 0, top: 0 } } }],
+    [W, { type: 3, timestamp: T + 30_000, data: { source: 2, type: 2, id: 2, x: 1, y: 1 } }],
+  ] as Array<[string, { type: number; timestamp: number; data: unknown }]>;
+  return { id: ID, lines, captured: [] };
+}
+
+describe('exceptions: a query API that answers more than it was asked', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { recordings: [recording()] } });
+  });
+  afterAll(() => h.close());
+  const query = `/api/projects/${P}/query`;
+
+  it('10,000 rows, columns in another order, the key inside messages: the result keeps at most the per-session bound, no key', async () => {
+    const key = h.sandbox.apiKey;
+    const forms = [key, Buffer.from(key).toString('base64'), encodeURIComponent(`k=${key}`), JSON.stringify({ key })];
+    const rows = Array.from({ length: 10_000 }, (_, i) => [
+      `${forms[i % forms.length]} boom ${i} ${'x'.repeat(500)}`,
+      'TypeError',
+      new Date(T + 1_000 + i).toISOString(),
+      ID,
+      W,
+      null,
+    ]);
+    h.sandbox.injectFault({ method: 'POST', path: query, status: 200, body: { columns: ['message', 'type', 'timestamp', 'session_id', 'window_id', 'list'], results: rows } });
+    const r = await h.call('session-recording-summary', { project_id: P, id: ID, max_chars: 1_000 });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(text(r).length).toBeLessThanOrEqual(1_000);
+    const shown = (r.structuredContent as { exceptions?: Array<{ type: string; message: string }> }).exceptions;
+    expect(shown?.[0]?.type).toBe('TypeError');
+    // The query asks for at most MAX_SESSION_EXCEPTIONS a session: an answer past it is not kept whole.
+    expect(shown!.length).toBeLessThanOrEqual(MAX_SESSION_EXCEPTIONS);
+    const all = JSON.stringify(r);
+    for (const form of forms) expect(all).not.toContain(form);
+    expect(all).not.toContain(key.slice(4, 20));
+  });
+});
