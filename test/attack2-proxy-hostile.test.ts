@@ -1,0 +1,166 @@
+// A hostile outbound proxy on loopback in front of the sandbox (plain HTTP, so the proxy sees
+// and may cut what passes): it refuses tunnels with 502 or 403, or cuts every tunnel's answer
+// after a number of bytes. The built server at its defaults plus HTTP_PROXY: an error that names
+// the proxy without its password, asked once where asking again cannot help, never a success
+// for what was not read, never the key.
+import { fileURLToPath } from 'node:url';
+import { connect as tcpConnect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIG_RECORDING_ID, DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const P = String(DEMO.mainProjectId);
+const PASSWORD = 'h0stileProxyPassw0rd';
+
+interface HostileProxy {
+  url: string;
+  tunnels: number;
+  /** Answer CONNECT with this status (and a body quoting the request's credentials). */
+  refuseWith?: number;
+  /** Pass on at most this many bytes of each tunnel's answer, then close both sides. */
+  cutAfter?: number;
+  close(): Promise<void>;
+}
+
+async function startHostileProxy(): Promise<HostileProxy> {
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    open.add(client);
+    client.on('close', () => open.delete(client));
+    client.on('error', () => {});
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      client.off('data', onData);
+      const text = head.subarray(0, end).toString('latin1');
+      const [, target] = text.split('\r\n')[0]!.split(' ');
+      proxy.tunnels++;
+      if (proxy.refuseWith !== undefined) {
+        const body = `<html>refused: ${text.replace(/\r\n/g, ' ')}</html>`;
+        client.end(`HTTP/1.1 ${proxy.refuseWith} No\r\ncontent-type: text/html\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        return;
+      }
+      const colon = target!.lastIndexOf(':');
+      const upstream = tcpConnect(Number(target!.slice(colon + 1)), target!.slice(0, colon), () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        client.pipe(upstream);
+        let passed = 0;
+        upstream.on('data', (data: Buffer) => {
+          const cut = proxy.cutAfter;
+          if (cut !== undefined && passed + data.length > cut) {
+            client.write(data.subarray(0, Math.max(0, cut - passed)));
+            client.destroy();
+            upstream.destroy();
+            return;
+          }
+          passed += data.length;
+          client.write(data);
+        });
+      });
+      open.add(upstream);
+      upstream.on('close', () => {
+        open.delete(upstream);
+        client.destroy();
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+    };
+    client.on('data', onData);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxy: HostileProxy = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tunnels: 0,
+    close: async () => {
+      for (const s of open) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return proxy;
+}
+
+describe('a hostile outbound proxy', () => {
+  let sandbox: Sandbox;
+  let proxy: HostileProxy;
+  let client: Client | undefined;
+  let stderr = '';
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ bigRecording: { copies: 10 } });
+    proxy = await startHostileProxy();
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    sandbox.reset();
+    proxy.tunnels = 0;
+    delete proxy.refuseWith;
+    delete proxy.cutAfter;
+    stderr = '';
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await sandbox.close();
+  });
+
+  async function connect(): Promise<Client> {
+    const c = new Client({ name: 'hostile-proxy-test', version: '1' });
+    const withAuth = proxy.url.replace('http://', `http://team:${PASSWORD}@`);
+    const env = { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, HTTP_PROXY: withAuth };
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await c.connect(transport);
+    return c;
+  }
+  const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+  const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as CallToolResult;
+  const noSecrets = (s: string) => {
+    expect(s).not.toContain(PASSWORD);
+    expect(s).not.toContain(Buffer.from(`team:${PASSWORD}`).toString('base64'));
+    expect(s).not.toContain(sandbox.apiKey);
+  };
+
+  for (const status of [502, 403]) {
+    it(`a proxy that answers ${status} to CONNECT: asked once, an error naming the proxy without its password`, async () => {
+      proxy.refuseWith = status;
+      client = await connect();
+      const r = await call(client, 'projects-list', {});
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain(`the proxy ${proxy.url} (HTTP_PROXY) refused the connection (${status}`);
+      expect(proxy.tunnels).toBe(1);
+      expect(sandbox.requests).toHaveLength(0);
+      noSecrets(JSON.stringify(r));
+      await client.close();
+      client = undefined;
+      noSecrets(stderr);
+    });
+  }
+
+  it('a proxy that cuts every answer short: never a success, the summary not whole, no secret', async () => {
+    proxy.cutAfter = 600;
+    client = await connect();
+    const r = await call(client, 'projects-list', {});
+    expect(r.isError, text(r)).toBe(true);
+    expect(text(r)).toMatch(/through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTP_PROXY\)/);
+    noSecrets(JSON.stringify(r));
+    // Retried as a network break, a bounded number of times.
+    expect(proxy.tunnels).toBeLessThanOrEqual(5);
+
+    // The metadata passes whole; the blocks are cut: a partial summary or an error, never whole.
+    proxy.cutAfter = 40_000;
+    const s = await call(client, 'session-recording-summary', { project_id: P, id: BIG_RECORDING_ID });
+    noSecrets(JSON.stringify(s));
+    if (!s.isError) {
+      const data = s.structuredContent as { partial?: unknown; notes?: string[] };
+      expect(data.partial ?? data.notes?.find((n) => /not read|could not|failed/i.test(n)), text(s).slice(0, 800)).toBeTruthy();
+    }
+    await client.close();
+    client = undefined;
+    noSecrets(stderr);
+  });
+});
