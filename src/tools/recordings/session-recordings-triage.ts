@@ -1,6 +1,7 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { aggregate, type Problem, type TriageInput } from '../../digest/aggregate.js';
+import { quote } from '../../digest/quote.js';
 import { UpstreamError, UserInputError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import { normalizePage } from '../../posthog/pagination.js';
@@ -313,17 +314,17 @@ function renderTriage(data: TriageData, maxChars: number): string {
         const last = p.last_seen?.slice(0, 16).replace('T', ' ');
         const seen = first && last ? ` (${first === last ? first : `${first} to ${last}`} UTC)` : '';
         const where = example ? ` e.g. ${example.session_id} at ${clock(example.at_s * 1000)}${example.link ? ` ${example.link}` : ''}` : '';
-        return `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${JSON.stringify(clip(p.signature, 160))}${seen}${where}`;
+        return `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${quote(clip(p.signature, 160))}${seen}${where}`;
       }),
     ]);
   }
-  if (data.pages.length) sections.push(['Pages with the most trouble:', ...data.pages.slice(0, 10).map((p) => `- ${JSON.stringify(clip(p.page, 120))}: ${plural(p.problems, 'problem')} in ${plural(p.sessions, 'session')}`)]);
+  if (data.pages.length) sections.push(['Pages with the most trouble:', ...data.pages.slice(0, 10).map((p) => `- ${quote(clip(p.page, 120))}: ${plural(p.problems, 'problem')} in ${plural(p.sessions, 'session')}`)]);
   if (data.sessions.length) {
     sections.push([
       'Sessions, most trouble first:',
       ...data.sessions.map((s) => {
         const parts = [s.console_errors && plural(s.console_errors, 'error'), s.exceptions && plural(s.exceptions, 'uncaught exception'), s.failed_requests && plural(s.failed_requests, 'failed request'), s.rage_clicks && plural(s.rage_clicks, 'rage click'), s.dead_clicks && plural(s.dead_clicks, 'dead click'), s.console_warnings && plural(s.console_warnings, 'warning')].filter(Boolean);
-        return `- ${s.id} (${duration(s.duration_s)}${s.start_url ? `, ${JSON.stringify(clip(s.start_url, 80))}` : ''}): ${parts.length ? parts.join(', ') : 'no trouble'}`;
+        return `- ${s.id} (${duration(s.duration_s)}${s.start_url ? `, ${quote(clip(s.start_url, 80))}` : ''}): ${parts.length ? parts.join(', ') : 'no trouble'}`;
       }),
     ]);
   }
