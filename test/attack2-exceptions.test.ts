@@ -72,3 +72,25 @@ describe('exceptions in the triage: text that tries to pass for the triage\'s ow
     }
   });
 });
+
+describe('exceptions: the key inside a message written with JSON escapes', () => {
+  it('is masked after decoding, in the summary and the triage', async () => {
+    const h = await startHarness({ sandbox: { recordings: [recording()] } });
+    try {
+      const key = h.sandbox.apiKey;
+      // Every character as a \uXXXX escape: the raw answer never holds the key, its decoding does.
+      const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      const body = `{"columns":["session_id","timestamp","type","message","list","window_id"],"results":[["${ID}","${new Date(T + 2_000).toISOString()}","Error","leaked ${escaped} here",null,"${W}"]]}`;
+      for (const tool of ['session-recording-summary', 'session-recordings-triage'] as const) {
+        h.sandbox.injectFault({ method: 'POST', path: `/api/projects/${P}/query`, status: 200, body });
+        const args = tool === 'session-recording-summary' ? { project_id: P, id: ID } : { project_id: P, session_ids: [ID], date_from: '-3000d' };
+        const r = await h.call(tool, args);
+        expect(r.isError, text(r)).toBeFalsy();
+        expect(JSON.stringify(r), tool).toContain('leaked ');
+        expect(JSON.stringify(r), tool).not.toContain(key.slice(0, 12));
+      }
+    } finally {
+      await h.close();
+    }
+  });
+});
