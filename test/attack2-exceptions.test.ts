@@ -94,3 +94,39 @@ describe('exceptions: the key inside a message written with JSON escapes', () =>
     }
   });
 });
+
+describe('exceptions with a cached digest (the CLI default: an in-memory cache)', () => {
+  it('the query still runs on a cached summary, and a note for a failed query does not stay in the cache', async () => {
+    const { createDigestCache } = await import('../src/cache/index.js');
+    // The cache is the setting under test: the CLI's default ("memory"); the harness's own default is none.
+    const cache = createDigestCache({ target: 'memory', maxMb: 64, ttlMs: 3_600_000 }, () => {});
+    const rec = recording();
+    const captured = [{ event: '$exception', timestamp: T + 5_000, properties: { $exception_type: 'TypeError', $exception_message: 'x is undefined', $window_id: W } }];
+    const h = await startHarness({ sandbox: { recordings: [{ ...rec, captured }] }, cache });
+    const queries = () => h.sandbox.requests.filter((q) => q.method === 'POST' && /\/query\/?$/.test(q.path)).length;
+    const blocks = () => h.sandbox.requests.filter((q) => q.path.includes('/snapshots')).length;
+    type S = { exceptions?: Array<{ message: string }>; notes: string[] };
+    try {
+      const first = (await h.call('session-recording-summary', { project_id: P, id: ID })).structuredContent as unknown as S;
+      expect(first.exceptions?.map((e) => e.message)).toEqual(['x is undefined']);
+      h.sandbox.requests.length = 0;
+
+      const cached = (await h.call('session-recording-summary', { project_id: P, id: ID })).structuredContent as unknown as S;
+      expect(blocks()).toBe(0);
+      expect(queries()).toBe(1);
+      expect(cached.exceptions).toEqual(first.exceptions);
+
+      h.sandbox.injectFault({ method: 'POST', path: `/api/projects/${P}/query`, status: 404 });
+      const failed = (await h.call('session-recording-summary', { project_id: P, id: ID })).structuredContent as unknown as S;
+      expect(failed.exceptions).toBeUndefined();
+      expect(failed.notes.some((n) => n.startsWith('Uncaught exceptions not read'))).toBe(true);
+
+      const again = (await h.call('session-recording-summary', { project_id: P, id: ID })).structuredContent as unknown as S;
+      expect(again.notes.some((n) => n.startsWith('Uncaught exceptions not read'))).toBe(false);
+      expect(again.exceptions).toEqual(first.exceptions);
+      expect(blocks()).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
