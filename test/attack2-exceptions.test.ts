@@ -130,3 +130,29 @@ describe('exceptions with a cached digest (the CLI default: an in-memory cache)'
     }
   });
 });
+
+describe('exceptions: a recording whose metadata gives dates at the edge of time', () => {
+  it('the summary and the triage answer, never an internal error', async () => {
+    const h = await startHarness({ sandbox: { recordings: [recording()] } });
+    try {
+      const path = `/api/projects/${P}/session_recordings/${ID}`;
+      const meta = (await h.call('session-recording-get', { project_id: P, id: ID })).structuredContent as Record<string, unknown>;
+      for (const [start, end] of [
+        ['2026-11-20T10:00:00Z', '+275760-09-13T00:00:00.000Z'],
+        ['+275760-09-13T00:00:00.000Z', null],
+        ['-271821-04-20T00:00:00.000Z', '2026-11-20T10:00:30Z'],
+      ]) {
+        h.sandbox.injectFault({ method: 'GET', path, status: 200, body: { ...meta, id: ID, start_time: start, end_time: end } });
+        const r = await h.call('session-recording-summary', { project_id: P, id: ID });
+        expect(r.isError, `${start}..${end}: ${text(r)}`).toBeFalsy();
+        // The triage takes each recording's span from the list's row.
+        h.sandbox.injectFault({ method: 'GET', path: `/api/projects/${P}/session_recordings`, status: 200, body: { results: [{ ...meta, id: ID, start_time: start, end_time: end }], has_next: false } });
+        const t = await h.call('session-recordings-triage', { project_id: P, session_ids: [ID], date_from: '-3000d' });
+        expect(t.isError, `triage ${start}..${end}: ${text(t)}`).toBeFalsy();
+        expect((t.structuredContent as { read: number }).read, text(t)).toBe(1);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+});

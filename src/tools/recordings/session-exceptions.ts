@@ -21,6 +21,8 @@ export interface SessionException {
 
 /** Exceptions are looked for this long around the recording's span (clocks of two systems). */
 const MARGIN_MS = 5 * 60_000;
+/** The latest (and, negated, the earliest) moment a Date holds. */
+const MAX_DATE_MS = 8.64e15;
 
 /** Why exceptions could not be read: a phrase that follows "Uncaught exceptions not …". */
 type Unread = { unread: string; events?: undefined; bySession?: undefined };
@@ -61,8 +63,10 @@ export async function readExceptionsOf(
     to = Math.max(to, Number.isFinite(end) && end >= start ? end : start + 86_400_000);
   }
   if (!Number.isFinite(from)) return { unread: `the ${sessions.length === 1 ? "recording's metadata gives" : "recordings' metadata give"} no start time to bound the query with` };
-  const built = sessionExceptionsQuery({ sessionIds: sessions.map((s) => s.id), from: new Date(from - MARGIN_MS), to: new Date(to + MARGIN_MS) });
+  // Clamped to the dates a Date can hold: metadata may give the edge of time (+275760-09-13).
+  const bound = (ms: number) => new Date(Math.min(Math.max(ms, -MAX_DATE_MS), MAX_DATE_MS));
   try {
+    const built = sessionExceptionsQuery({ sessionIds: sessions.map((s) => s.id), from: bound(from - MARGIN_MS), to: bound(to + MARGIN_MS) });
     const { rows } = await runHogQL(client, projectId, built, signal, { reserved });
     const bySession = new Map<string, SessionException[]>();
     const only = sessions.length === 1 ? sessions[0]!.id : undefined;
