@@ -156,3 +156,23 @@ describe('exceptions: a recording whose metadata gives dates at the edge of time
     }
   });
 });
+
+describe('exceptions in the triage: many distinct ones', () => {
+  it('max_chars is honoured and the rows kept are bounded', async () => {
+    const h = await startHarness({ sandbox: { recordings: [recording()] } });
+    try {
+      const rows = Array.from({ length: 5_000 }, (_, i) => [ID, new Date(T + 1_000 + i).toISOString(), `Error${i % 977}`, `distinct ${'y'.repeat(i % 300)} message ${i}`, null, W]);
+      h.sandbox.injectFault({ method: 'POST', path: `/api/projects/${P}/query`, status: 200, body: { columns: ['session_id', 'timestamp', 'type', 'message', 'list', 'window_id'], results: rows } });
+      for (const maxChars of [1_000, 2_500]) {
+        if (maxChars !== 1_000) h.sandbox.injectFault({ method: 'POST', path: `/api/projects/${P}/query`, status: 200, body: { columns: ['session_id', 'timestamp', 'type', 'message', 'list', 'window_id'], results: rows } });
+        const r = await h.call('session-recordings-triage', { project_id: P, session_ids: [ID], date_from: '-3000d', max_chars: maxChars });
+        expect(r.isError, text(r)).toBeFalsy();
+        expect(text(r).length).toBeLessThanOrEqual(maxChars);
+        const data = r.structuredContent as { sessions: Array<{ exceptions: number }> };
+        expect(data.sessions[0]!.exceptions).toBe(MAX_SESSION_EXCEPTIONS);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+});
