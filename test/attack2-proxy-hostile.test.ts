@@ -163,4 +163,22 @@ describe('a hostile outbound proxy', () => {
     client = undefined;
     noSecrets(stderr);
   });
+
+  it('a proxy that cuts the blocks mid-body: the summary is partial or an error, never whole', async () => {
+    const whole = await connect();
+    const full = await call(whole, 'session-recording-summary', { project_id: P, id: BIG_RECORDING_ID });
+    await whole.close();
+    expect(full.isError, text(full)).toBeFalsy();
+    const events = (full.structuredContent as { counts: { events: number } }).counts.events;
+
+    proxy.cutAfter = 200_000;
+    client = await connect();
+    const s = await call(client, 'session-recording-summary', { project_id: P, id: BIG_RECORDING_ID });
+    noSecrets(JSON.stringify(s));
+    if (!s.isError) {
+      const data = s.structuredContent as { partial?: unknown; counts: { events: number } };
+      expect(data.partial, text(s).slice(0, 800)).toBeTruthy();
+      expect(data.counts.events).toBeLessThan(events);
+    }
+  });
 });
