@@ -22,6 +22,8 @@ interface HostileProxy {
   refuseWith?: number;
   /** Pass on at most this many bytes of each tunnel's answer, then close both sides. */
   cutAfter?: number;
+  /** Take the CONNECT and never answer it. */
+  silent?: boolean;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ async function startHostileProxy(): Promise<HostileProxy> {
       const text = head.subarray(0, end).toString('latin1');
       const [, target] = text.split('\r\n')[0]!.split(' ');
       proxy.tunnels++;
+      if (proxy.silent) return;
       if (proxy.refuseWith !== undefined) {
         const body = `<html>refused: ${text.replace(/\r\n/g, ' ')}</html>`;
         client.end(`HTTP/1.1 ${proxy.refuseWith} No\r\ncontent-type: text/html\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
@@ -101,6 +104,7 @@ describe('a hostile outbound proxy', () => {
     proxy.tunnels = 0;
     delete proxy.refuseWith;
     delete proxy.cutAfter;
+    delete proxy.silent;
     stderr = '';
   });
   afterAll(async () => {
@@ -108,10 +112,10 @@ describe('a hostile outbound proxy', () => {
     await sandbox.close();
   });
 
-  async function connect(): Promise<Client> {
+  async function connect(extra: Record<string, string> = {}): Promise<Client> {
     const c = new Client({ name: 'hostile-proxy-test', version: '1' });
     const withAuth = proxy.url.replace('http://', `http://team:${PASSWORD}@`);
-    const env = { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, HTTP_PROXY: withAuth };
+    const env = { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, HTTP_PROXY: withAuth, ...extra };
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env, stderr: 'pipe' });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await c.connect(transport);
@@ -162,6 +166,19 @@ describe('a hostile outbound proxy', () => {
     await client.close();
     client = undefined;
     noSecrets(stderr);
+  });
+
+  it('a proxy that takes the CONNECT and never answers: the call ends at the request timeout, with an error', async () => {
+    proxy.silent = true;
+    // The request timeout is the setting under test: shortened from 30 s so the test is quick.
+    client = await connect({ POSTHOG_TIMEOUT_MS: '1500' });
+    // Before the fix the call was held for undici's 300 s wait for the CONNECT answer (the MCP
+    // client's own 60 s request timeout ended it first); the test's timeout (20 s) catches that.
+    const r = await call(client, 'projects-list', {});
+    expect(r.isError, text(r)).toBe(true);
+    expect(text(r)).toMatch(new RegExp(`^PostHog did not answer GET /api/projects/ through the proxy ${proxy.url.replace(/[.:/]/g, '\\$&')} \\(HTTP_PROXY; it may be the one not answering\\) within 1500 ms`));
+    expect(proxy.tunnels).toBe(1);
+    noSecrets(JSON.stringify(r));
   });
 
   it('a proxy that cuts the blocks mid-body: the summary is partial or an error, never whole', async () => {

@@ -171,7 +171,12 @@ class SharedPool {
   get(): Promise<Dispatcher> {
     return (this.creating ??= loadUndici().then(({ Pool, ProxyAgent }) => {
       const options = { connections: this.connections, connectTimeout: this.connectTimeoutMs, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 };
-      this.pool = this.proxy ? new ProxyAgent({ uri: this.proxy.url, ...options }) : new Pool(this.origin, options);
+      // The proxy's answer to CONNECT is part of connecting, bounded as connecting is: undici
+      // waits for it with its default headers timeout (300 s), and a request that was never
+      // connected does not end when its signal aborts, so a proxy that took the CONNECT and
+      // never answered held the call for five minutes, whatever POSTHOG_TIMEOUT_MS said.
+      const clientFactory = (origin: URL, opts: object) => new Pool(origin, { ...opts, headersTimeout: this.connectTimeoutMs });
+      this.pool = this.proxy ? new ProxyAgent({ uri: this.proxy.url, clientFactory, ...options }) : new Pool(this.origin, options);
       return this.pool;
     }));
   }
@@ -552,7 +557,7 @@ export class PostHogClient {
       return {
         error: new UpstreamUnavailableError(
           'timeout',
-          `PostHog did not answer ${where} within ${this.options.timeoutMs} ms. It may be under load: try again shortly, narrow the request (smaller limit or date range), or raise POSTHOG_TIMEOUT_MS.`,
+          `PostHog did not answer ${where}${proxy ? ` through the proxy ${proxy.shown} (${proxy.from}; it may be the one not answering)` : ''} within ${this.options.timeoutMs} ms. It may be under load: try again shortly, narrow the request (smaller limit or date range), or raise POSTHOG_TIMEOUT_MS.`,
         ),
         retryable: false,
       };
