@@ -41,3 +41,24 @@ describe('NO_PROXY edge cases, as curl reads them', () => {
     });
   }
 });
+
+describe('proxy credentials in percent-encoded forms', () => {
+  const raw = 's:cr@t/p%w';
+  const encoded = encodeURIComponent(raw);
+  const proxy = `http://te%40m:${encoded}@127.0.0.1:9`;
+
+  it('neither form on the start-up line', async () => {
+    const line = await startupLine('https://posthog.corp.test', { HTTPS_PROXY: proxy });
+    expect(line).toContain('through the proxy http://127.0.0.1:9 (HTTPS_PROXY)');
+    for (const form of [raw, encoded, 'te@m', 'te%40m', Buffer.from(`te@m:${raw}`).toString('base64')]) expect(line).not.toContain(form);
+  });
+
+  it('neither form in doctor, whose proxy cannot be reached', async () => {
+    const { execFile } = await import('node:child_process');
+    const env = { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: 'phx_attack2testkey0000000000000000000000000000', POSTHOG_HOST: 'http://127.0.0.1:9', HTTP_PROXY: proxy };
+    const out = await new Promise<string>((resolve) => execFile(process.execPath, [CLI, 'doctor'], { env, encoding: 'utf8' }, (_e, stdout, stderr) => resolve(stdout + stderr)));
+    expect(out).toMatch(/^PASS {2}proxy: requests to PostHog go through http:\/\/127\.0\.0\.1:9 \(HTTP_PROXY/m);
+    expect(out).toMatch(/^FAIL {2}host and key: .*through the proxy http:\/\/127\.0\.0\.1:9 \(HTTP_PROXY\)/m);
+    for (const form of [raw, encoded, 'te@m', 'te%40m', Buffer.from(`te@m:${raw}`).toString('base64'), 'phx_attack2testkey']) expect(out).not.toContain(form);
+  });
+});
