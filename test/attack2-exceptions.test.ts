@@ -176,3 +176,21 @@ describe('exceptions in the triage: many distinct ones', () => {
     }
   });
 });
+
+describe('query answers whose column names are objects String() cannot convert', () => {
+  it('the summary notes it; session-recording-properties says PostHog answered wrongly, never an internal error', async () => {
+    const h = await startHarness({ sandbox: { recordings: [recording()] } });
+    try {
+      const body = { columns: [{ toString: 'not a function' }, 'timestamp'], results: [[ID, new Date(T).toISOString()]] };
+      h.sandbox.injectFault({ method: 'POST', path: `/api/projects/${P}/query`, status: 200, body, times: 4 });
+      const s = await h.call('session-recording-summary', { project_id: P, id: ID });
+      expect(s.isError, text(s)).toBeFalsy();
+      expect(text(s)).toMatch(/Uncaught exceptions not read/);
+      const p = await h.call('session-recording-properties', { project_id: P, session_ids: [ID] });
+      expect(p.isError).toBe(true);
+      expect(text(p)).toMatch(/^PostHog answered the query API without the columns and rows of a HogQL result/);
+    } finally {
+      await h.close();
+    }
+  });
+});
