@@ -47,6 +47,8 @@ describe('exceptions: a query API that answers more than it was asked', () => {
     expect(shown?.[0]?.type).toBe('TypeError');
     // The query asks for at most MAX_SESSION_EXCEPTIONS a session: an answer past it is not kept whole.
     expect(shown!.length).toBeLessThanOrEqual(MAX_SESSION_EXCEPTIONS);
+    // And the count is not passed off as the session's whole.
+    expect((r.structuredContent as { notes: string[] }).notes).toContain(`Uncaught exceptions: the first ${MAX_SESSION_EXCEPTIONS} read (the most one query asks for); the session may have more.`);
     const all = JSON.stringify(r);
     for (const form of forms) expect(all).not.toContain(form);
     expect(all).not.toContain(key.slice(4, 20));
@@ -170,6 +172,7 @@ describe('exceptions in the triage: many distinct ones', () => {
         expect(text(r).length).toBeLessThanOrEqual(maxChars);
         const data = r.structuredContent as { sessions: Array<{ exceptions: number }> };
         expect(data.sessions[0]!.exceptions).toBe(MAX_SESSION_EXCEPTIONS);
+        expect((r.structuredContent as { notes?: string[] }).notes?.[0]).toMatch(/^Uncaught exceptions: only the first the query asks for were read/);
       }
     } finally {
       await h.close();

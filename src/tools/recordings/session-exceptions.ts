@@ -25,7 +25,7 @@ const MARGIN_MS = 5 * 60_000;
 const MAX_DATE_MS = 8.64e15;
 
 /** Why exceptions could not be read: a phrase that follows "Uncaught exceptions not …". */
-type Unread = { unread: string; events?: undefined; bySession?: undefined };
+type Unread = { unread: string; events?: undefined; bySession?: undefined; limited?: undefined };
 
 /**
  * The session's exceptions, oldest first; or why they could not be read (`unread`): a key that
@@ -38,9 +38,9 @@ export async function readSessionExceptions(
   id: string,
   meta: Record<string, unknown> | null | undefined,
   signal: AbortSignal,
-): Promise<{ events: SessionException[]; unread?: undefined } | Unread> {
+): Promise<{ events: SessionException[]; limited: boolean; unread?: undefined } | Unread> {
   const read = await readExceptionsOf(client, projectId, [{ id, meta }], signal);
-  return read.bySession ? { events: read.bySession.get(id) ?? [] } : read;
+  return read.bySession ? { events: read.bySession.get(id) ?? [], limited: read.limited } : read;
 }
 
 /** The same for many sessions in one query (a triage's), each with the metadata (or list row) that gives its span. */
@@ -51,7 +51,7 @@ export async function readExceptionsOf(
   signal: AbortSignal,
   /** Spend the request the call held back for this query (CallBudget.holdBack). */
   reserved = false,
-): Promise<{ bySession: Map<string, SessionException[]>; unread?: undefined; events?: undefined } | Unread> {
+): Promise<{ bySession: Map<string, SessionException[]>; /** The query's LIMIT was reached: there may be more. */ limited: boolean; unread?: undefined; events?: undefined } | Unread> {
   // asText, not String: an upstream value may be an object String() cannot convert ({"toString": …}).
   let from = Infinity;
   let to = -Infinity;
@@ -88,7 +88,7 @@ export async function readExceptionsOf(
       bySession.set(id, list);
       room--;
     }
-    return { bySession };
+    return { bySession, limited: rows.length >= MAX_SESSION_EXCEPTIONS * asked.size };
   } catch (err) {
     if (signal.aborted) throw err;
     if (err instanceof UpstreamError && err.status === 403) return { unread: "the key may not use the query API (add the query:read scope to read the session's $exception events)" };
