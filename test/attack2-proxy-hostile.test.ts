@@ -35,6 +35,11 @@ async function startHostileProxy(): Promise<HostileProxy> {
     client.on('error', () => {});
     let head = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
+      // A TLS hello to this plain-HTTP proxy: answered as plain proxies answer it.
+      if (head.length === 0 && chunk[0] === 0x16) {
+        client.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
+        return;
+      }
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end === -1) return;
@@ -112,9 +117,9 @@ describe('a hostile outbound proxy', () => {
     await sandbox.close();
   });
 
-  async function connect(extra: Record<string, string> = {}): Promise<Client> {
+  async function connect(extra: Record<string, string> = {}, scheme = 'http'): Promise<Client> {
     const c = new Client({ name: 'hostile-proxy-test', version: '1' });
-    const withAuth = proxy.url.replace('http://', `http://team:${PASSWORD}@`);
+    const withAuth = proxy.url.replace('http://', `${scheme}://team:${PASSWORD}@`);
     const env = { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: sandbox.apiKey, POSTHOG_HOST: sandbox.url, HTTP_PROXY: withAuth, ...extra };
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env, stderr: 'pipe' });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -178,6 +183,17 @@ describe('a hostile outbound proxy', () => {
     expect(r.isError, text(r)).toBe(true);
     expect(text(r)).toMatch(new RegExp(`^PostHog did not answer GET /api/projects/ through the proxy ${proxy.url.replace(/[.:/]/g, '\\$&')} \\(HTTP_PROXY; it may be the one not answering\\) within 1500 ms`));
     expect(proxy.tunnels).toBe(1);
+    noSecrets(JSON.stringify(r));
+  });
+
+  it('HTTP_PROXY written https:// for a plain proxy: the error says to change HTTP_PROXY, not POSTHOG_HOST', async () => {
+    client = await connect({}, 'https');
+    const r = await call(client, 'projects-list', {});
+    expect(r.isError).toBe(true);
+    const shown = proxy.url.replace('http://', 'https://');
+    expect(text(r)).toContain(`: the proxy ${shown} (HTTP_PROXY): it does not speak TLS there: HTTP_PROXY may need http:// instead of https://, or another port (`);
+    expect(text(r)).not.toContain('POSTHOG_HOST may need');
+    expect(proxy.tunnels).toBe(0);
     noSecrets(JSON.stringify(r));
   });
 

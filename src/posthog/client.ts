@@ -94,14 +94,19 @@ const UNTRUSTED_CERT_CODES = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
-/** What a TLS failure means for the user, or undefined when the failure is not about TLS. */
-function tlsProblem(code: string, message: string): string | undefined {
+/**
+ * What a TLS failure means for the user, or undefined when the failure is not about TLS.
+ * `setting` names what to change: POSTHOG_HOST, or the proxy's variable when it is the proxy
+ * that is reached over TLS.
+ */
+function tlsProblem(code: string, message: string, setting = 'POSTHOG_HOST'): string | undefined {
   if (UNTRUSTED_CERT_CODES.has(code)) {
-    return 'its certificate is not one this machine trusts. For a self-hosted PostHog with its own certificate authority, start this server with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
+    const whose = setting === 'POSTHOG_HOST' ? 'a self-hosted PostHog' : 'a proxy';
+    return `its certificate is not one this machine trusts. For ${whose} with its own certificate authority, start this server with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return "its certificate is outside its validity dates (check this machine's clock too)";
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate is for another host name: check POSTHOG_HOST';
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) return 'it does not speak TLS there: POSTHOG_HOST may need http:// instead of https://, or another port';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its certificate is for another host name: check ${setting}`;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) return `it does not speak TLS there: ${setting} may need http:// instead of https://, or another port`;
   return undefined;
 }
 
@@ -563,10 +568,13 @@ export class PostHogClient {
       };
     }
     const message = err instanceof Error ? err.message : String(err);
-    const tls = tlsProblem(code, message);
+    // A TLS failure with an http:// PostHog behind an https:// proxy can only be the proxy's.
+    const proxyTls = proxy !== undefined && proxy.shown.startsWith('https:') && !this.origin.startsWith('https:');
+    const tls = tlsProblem(code, message, proxyTls ? proxy.from : undefined);
     if (tls) {
       const notDone = options.method === 'GET' ? 'Nothing was read.' : 'Nothing was sent.';
-      return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: ${tls} (${code || 'TLS'}: ${this.redact(message).slice(0, 160)}). ${notDone}`), retryable: false, code };
+      const subject = proxyTls ? `the proxy ${proxy.shown} (${proxy.from}): ` : '';
+      return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: ${subject}${tls} (${code || 'TLS'}: ${this.redact(message).slice(0, 160)}). ${notDone}`), retryable: false, code };
     }
     return {
       error: new UpstreamUnavailableError(
