@@ -51,10 +51,13 @@ function parseProxy(raw: string, from: string): ProxyChoice {
 /**
  * Whether NO_PROXY exempts the host: `*` exempts all; an entry is a host name (it and its
  * subdomains, a leading dot or `*.` allowed), an IP address, either with `:port` to exempt that
- * port only, or an IPv4 range in CIDR form.
+ * port only, or an IPv4 range in CIDR form. Host names compare without a trailing dot; an address
+ * matches only itself (IPv6 in any written form) or a range, never as a suffix.
  */
 function bypassed(target: URL, noProxy: string): boolean {
-  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // As curl: a trailing dot (the root of a fully qualified name) is no part of the comparison.
+  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const hostIsIp = ipv4(host) !== undefined || host.includes(':');
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   for (const raw of noProxy.split(/[\s,]+/)) {
     const entry = raw.trim().toLowerCase();
@@ -66,10 +69,25 @@ function bypassed(target: URL, noProxy: string): boolean {
       if (inCidr(host, name)) return true;
       continue;
     }
-    const domain = name.replace(/^\*?\./, '');
-    if (host === domain || host.endsWith(`.${domain}`)) return true;
+    // An address is one host (or a CIDR range above): no suffix of it names others. IPv6 is
+    // compared in its canonical form (0:0:0:0:0:0:0:1 is ::1).
+    if (hostIsIp) {
+      if (name === host || (host.includes(':') && name.includes(':') && canonicalIpv6(name) === host)) return true;
+      continue;
+    }
+    const domain = name.replace(/^\*?\./, '').replace(/\.$/, '');
+    if (domain !== '' && (host === domain || host.endsWith(`.${domain}`))) return true;
   }
   return false;
+}
+
+/** An IPv6 address as URL writes it (compressed, lower case), or undefined. */
+function canonicalIpv6(text: string): string | undefined {
+  try {
+    return new URL(`http://[${text}]/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return undefined;
+  }
 }
 
 /** `name`, `name:port`, `[v6]:port`, or a bare IPv6 address (its colons are not a port's). */

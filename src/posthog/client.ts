@@ -94,14 +94,19 @@ const UNTRUSTED_CERT_CODES = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
-/** What a TLS failure means for the user, or undefined when the failure is not about TLS. */
-function tlsProblem(code: string, message: string): string | undefined {
+/**
+ * What a TLS failure means for the user, or undefined when the failure is not about TLS.
+ * `setting` names what to change: POSTHOG_HOST, or the proxy's variable when it is the proxy
+ * that is reached over TLS.
+ */
+function tlsProblem(code: string, message: string, setting = 'POSTHOG_HOST'): string | undefined {
   if (UNTRUSTED_CERT_CODES.has(code)) {
-    return 'its certificate is not one this machine trusts. For a self-hosted PostHog with its own certificate authority, start this server with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
+    const whose = setting === 'POSTHOG_HOST' ? 'a self-hosted PostHog' : 'a proxy';
+    return `its certificate is not one this machine trusts. For ${whose} with its own certificate authority, start this server with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return "its certificate is outside its validity dates (check this machine's clock too)";
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate is for another host name: check POSTHOG_HOST';
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) return 'it does not speak TLS there: POSTHOG_HOST may need http:// instead of https://, or another port';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its certificate is for another host name: check ${setting}`;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) return `it does not speak TLS there: ${setting} may need http:// instead of https://, or another port`;
   return undefined;
 }
 
@@ -171,7 +176,12 @@ class SharedPool {
   get(): Promise<Dispatcher> {
     return (this.creating ??= loadUndici().then(({ Pool, ProxyAgent }) => {
       const options = { connections: this.connections, connectTimeout: this.connectTimeoutMs, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 };
-      this.pool = this.proxy ? new ProxyAgent({ uri: this.proxy.url, ...options }) : new Pool(this.origin, options);
+      // The proxy's answer to CONNECT is part of connecting, bounded as connecting is: undici
+      // waits for it with its default headers timeout (300 s), and a request that was never
+      // connected does not end when its signal aborts, so a proxy that took the CONNECT and
+      // never answered held the call for five minutes, whatever POSTHOG_TIMEOUT_MS said.
+      const clientFactory = (origin: URL, opts: object) => new Pool(origin, { ...opts, headersTimeout: this.connectTimeoutMs });
+      this.pool = this.proxy ? new ProxyAgent({ uri: this.proxy.url, clientFactory, ...options }) : new Pool(this.origin, options);
       return this.pool;
     }));
   }
@@ -552,16 +562,19 @@ export class PostHogClient {
       return {
         error: new UpstreamUnavailableError(
           'timeout',
-          `PostHog did not answer ${where} within ${this.options.timeoutMs} ms. It may be under load: try again shortly, narrow the request (smaller limit or date range), or raise POSTHOG_TIMEOUT_MS.`,
+          `PostHog did not answer ${where}${proxy ? ` through the proxy ${proxy.shown} (${proxy.from}; it may be the one not answering)` : ''} within ${this.options.timeoutMs} ms. It may be under load: try again shortly, narrow the request (smaller limit or date range), or raise POSTHOG_TIMEOUT_MS.`,
         ),
         retryable: false,
       };
     }
     const message = err instanceof Error ? err.message : String(err);
-    const tls = tlsProblem(code, message);
+    // A TLS failure with an http:// PostHog behind an https:// proxy can only be the proxy's.
+    const proxyTls = proxy !== undefined && proxy.shown.startsWith('https:') && !this.origin.startsWith('https:');
+    const tls = tlsProblem(code, message, proxyTls ? proxy.from : undefined);
     if (tls) {
       const notDone = options.method === 'GET' ? 'Nothing was read.' : 'Nothing was sent.';
-      return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: ${tls} (${code || 'TLS'}: ${this.redact(message).slice(0, 160)}). ${notDone}`), retryable: false, code };
+      const subject = proxyTls ? `the proxy ${proxy.shown} (${proxy.from}): ` : '';
+      return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: ${subject}${tls} (${code || 'TLS'}: ${this.redact(message).slice(0, 160)}). ${notDone}`), retryable: false, code };
     }
     return {
       error: new UpstreamUnavailableError(

@@ -26,10 +26,12 @@ export async function runHogQL(client: PostHogClient, projectId: string, built: 
   });
   const columns = body?.columns;
   const results = body?.results;
-  if (!Array.isArray(columns) || !Array.isArray(results) || results.some((row) => !Array.isArray(row))) {
+  // Column names are strings in every HogQL result; anything else (an object String() cannot
+  // convert) is an answer this client cannot read, not an internal error.
+  if (!Array.isArray(columns) || columns.some((c) => typeof c !== 'string') || !Array.isArray(results) || results.some((row) => !Array.isArray(row))) {
     throw new UpstreamUnavailableError('malformed', 'PostHog answered the query API without the columns and rows of a HogQL result; check POSTHOG_HOST points at the PostHog app.');
   }
-  const names = columns.map(String);
+  const names = columns as string[];
   return {
     columns: names,
     rows: (results as unknown[][]).map((row) => Object.fromEntries(names.map((name, i) => [name, row[i] ?? null]))),

@@ -2,7 +2,7 @@ import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { runHogQL } from '../../posthog/hogql.js';
-import { sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
+import { MAX_SESSION_EXCEPTIONS, sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
 import { asText } from '../format.js';
 
 /**
@@ -21,9 +21,11 @@ export interface SessionException {
 
 /** Exceptions are looked for this long around the recording's span (clocks of two systems). */
 const MARGIN_MS = 5 * 60_000;
+/** The latest (and, negated, the earliest) moment a Date holds. */
+const MAX_DATE_MS = 8.64e15;
 
 /** Why exceptions could not be read: a phrase that follows "Uncaught exceptions not …". */
-type Unread = { unread: string; events?: undefined; bySession?: undefined };
+type Unread = { unread: string; events?: undefined; bySession?: undefined; limited?: undefined };
 
 /**
  * The session's exceptions, oldest first; or why they could not be read (`unread`): a key that
@@ -36,9 +38,9 @@ export async function readSessionExceptions(
   id: string,
   meta: Record<string, unknown> | null | undefined,
   signal: AbortSignal,
-): Promise<{ events: SessionException[]; unread?: undefined } | Unread> {
+): Promise<{ events: SessionException[]; limited: boolean; unread?: undefined } | Unread> {
   const read = await readExceptionsOf(client, projectId, [{ id, meta }], signal);
-  return read.bySession ? { events: read.bySession.get(id) ?? [] } : read;
+  return read.bySession ? { events: read.bySession.get(id) ?? [], limited: read.limited } : read;
 }
 
 /** The same for many sessions in one query (a triage's), each with the metadata (or list row) that gives its span. */
@@ -49,7 +51,7 @@ export async function readExceptionsOf(
   signal: AbortSignal,
   /** Spend the request the call held back for this query (CallBudget.holdBack). */
   reserved = false,
-): Promise<{ bySession: Map<string, SessionException[]>; unread?: undefined; events?: undefined } | Unread> {
+): Promise<{ bySession: Map<string, SessionException[]>; /** The query's LIMIT was reached: there may be more. */ limited: boolean; unread?: undefined; events?: undefined } | Unread> {
   // asText, not String: an upstream value may be an object String() cannot convert ({"toString": …}).
   let from = Infinity;
   let to = -Infinity;
@@ -61,13 +63,19 @@ export async function readExceptionsOf(
     to = Math.max(to, Number.isFinite(end) && end >= start ? end : start + 86_400_000);
   }
   if (!Number.isFinite(from)) return { unread: `the ${sessions.length === 1 ? "recording's metadata gives" : "recordings' metadata give"} no start time to bound the query with` };
-  const built = sessionExceptionsQuery({ sessionIds: sessions.map((s) => s.id), from: new Date(from - MARGIN_MS), to: new Date(to + MARGIN_MS) });
+  // Clamped to the dates a Date can hold: metadata may give the edge of time (+275760-09-13).
+  const bound = (ms: number) => new Date(Math.min(Math.max(ms, -MAX_DATE_MS), MAX_DATE_MS));
   try {
+    const built = sessionExceptionsQuery({ sessionIds: sessions.map((s) => s.id), from: bound(from - MARGIN_MS), to: bound(to + MARGIN_MS) });
     const { rows } = await runHogQL(client, projectId, built, signal, { reserved });
     const bySession = new Map<string, SessionException[]>();
     const only = sessions.length === 1 ? sessions[0]!.id : undefined;
     const asked = new Set(sessions.map((s) => s.id));
+    // The query's LIMIT, kept here too: a PostHog (or what stands in front of it) that answers
+    // more rows than asked for would otherwise grow the result without bound.
+    let room = MAX_SESSION_EXCEPTIONS * asked.size;
     for (const row of rows) {
+      if (room === 0) break;
       const at = Date.parse(asText(row.timestamp));
       if (!Number.isFinite(at)) continue;
       const id = only ?? asText(row.session_id);
@@ -78,8 +86,9 @@ export async function readExceptionsOf(
       const list = bySession.get(id) ?? [];
       list.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
       bySession.set(id, list);
+      room--;
     }
-    return { bySession };
+    return { bySession, limited: rows.length >= MAX_SESSION_EXCEPTIONS * asked.size };
   } catch (err) {
     if (signal.aborted) throw err;
     if (err instanceof UpstreamError && err.status === 403) return { unread: "the key may not use the query API (add the query:read scope to read the session's $exception events)" };

@@ -92,7 +92,11 @@ export async function summarizeRecording(
   }
   const stopped = result.stopped ?? result.bounded;
   const exceptions = await exceptionsRead;
-  const unreadNote = exceptions?.unread ? [`Uncaught exceptions not read: ${exceptions.unread}.`] : [];
+  const unreadNote = exceptions?.unread
+    ? [`Uncaught exceptions not read: ${exceptions.unread}.`]
+    : exceptions?.limited
+      ? [`Uncaught exceptions: the first ${exceptions.events.length} read (the most one query asks for); the session may have more.`]
+      : [];
   // A copy when there is a note to add: the digest may be the cache's.
   const digest = unreadNote.length ? { ...result.digest, notes: [...result.digest.notes, ...unreadNote] } : result.digest;
   const shown = exceptions?.events ? exceptionsShown(exceptions.events, digest) : [];
