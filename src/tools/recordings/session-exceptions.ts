@@ -3,6 +3,8 @@ import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
 import { runHogQL } from '../../posthog/hogql.js';
 import { MAX_SESSION_EXCEPTIONS, sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
+import type { Digest } from '../../digest/digest.js';
+import { maskUrlSecretsInText } from '../../url-secrets.js';
 import { asText } from '../format.js';
 
 /**
@@ -81,8 +83,9 @@ export async function readExceptionsOf(
       const id = only ?? asText(row.session_id);
       if (!asked.has(id)) continue;
       const first = firstOfList(row.list);
-      const type = asText(row.type ?? first?.type ?? 'Error').slice(0, 100);
-      const message = asText(row.message ?? first?.value ?? '').slice(0, 300);
+      // A message may quote a URL, token and all: masked as the digest masks recorded URLs.
+      const type = maskUrlSecretsInText(asText(row.type ?? first?.type ?? 'Error').slice(0, 100));
+      const message = maskUrlSecretsInText(asText(row.message ?? first?.value ?? '').slice(0, 300));
       const list = bySession.get(id) ?? [];
       list.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
       bySession.set(id, list);
@@ -96,6 +99,16 @@ export async function readExceptionsOf(
     if (err instanceof BudgetExceeded) return { unread: err.message.replace(/\.$/, '') };
     return { unread: `the query for them failed (${err instanceof Error ? err.message.slice(0, 160) : String(err)})` };
   }
+}
+
+/** A session's exceptions on its recording's clock: ms from the digest's start, and the tab by the digest's label when it is one of the recording's. */
+export function onRecordingClock(events: readonly SessionException[], digest: Pick<Digest, 'start' | 'windows'>, fallbackStart?: number): Array<{ t_ms: number; w?: string; type: string; message: string }> {
+  const start = digest.start ?? (fallbackStart !== undefined && Number.isFinite(fallbackStart) ? fallbackStart : (events[0]?.at ?? 0));
+  const labels = new Map(digest.windows.filter((w) => w.window_id !== null).map((w) => [w.window_id!, w.w]));
+  return events.map((e) => {
+    const w = e.windowId === undefined ? undefined : labels.get(e.windowId);
+    return { t_ms: e.at - start, ...(w ? { w } : {}), type: e.type, message: e.message };
+  });
 }
 
 /** The first entry of `$exception_list` (newer posthog-js), sent as JSON text or as a list. */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Digest } from '../../digest/digest.js';
 import { MOMENT_KINDS } from '../../digest/model.js';
 import { momentsOf } from '../../digest/moments.js';
 import { quote } from '../../digest/quote.js';
@@ -9,10 +8,9 @@ import { apiPath } from '../../posthog/query.js';
 import { RecordingMeter } from '../../posthog/snapshots.js';
 import { defineTool, type ToolContext } from '../define.js';
 import { maxCharsField, projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { maskUrlSecretsInText } from '../../url-secrets.js';
 import { clip, clock, plural } from '../../words.js';
 import { digestRecording, partialOf, type DigestContext } from './recording-digest.js';
-import { readSessionExceptions, type SessionException } from './session-exceptions.js';
+import { onRecordingClock, readSessionExceptions } from './session-exceptions.js';
 import { recordingNotFound } from './session-recording-get.js';
 
 export const sessionRecordingSummary = defineTool({
@@ -99,7 +97,7 @@ export async function summarizeRecording(
       : [];
   // A copy when there is a note to add: the digest may be the cache's.
   const digest = unreadNote.length ? { ...result.digest, notes: [...result.digest.notes, ...unreadNote] } : result.digest;
-  const shown = exceptions?.events ? exceptionsShown(exceptions.events, digest) : [];
+  const shown: ShownException[] = exceptions?.events ? onRecordingClock(exceptions.events, digest) : [];
   const block = exceptionsBlock(shown, digest.windows.length > 1, Math.floor(input.max_chars * EXCEPTIONS_SHARE));
   const { renderDigest } = await loadRenderer();
   const person = personOf(meta);
@@ -146,16 +144,6 @@ interface ShownException {
   w?: string;
   type: string;
   message: string;
-}
-
-/** Exceptions as the summary returns them: times on the recording's clock, tabs by label, URL secrets masked. */
-function exceptionsShown(events: SessionException[], digest: Pick<Digest, 'start' | 'windows'>): ShownException[] {
-  const start = digest.start ?? events[0]?.at ?? 0;
-  const labels = new Map(digest.windows.filter((w) => w.window_id !== null).map((w) => [w.window_id!, w.w]));
-  return events.map((e) => {
-    const w = e.windowId === undefined ? undefined : labels.get(e.windowId);
-    return { t_ms: e.at - start, ...(w ? { w } : {}), type: maskUrlSecretsInText(e.type), message: maskUrlSecretsInText(e.message) };
-  });
 }
 
 /**
