@@ -249,7 +249,7 @@ export class PostHogClient {
 
   /** The same pool and settings with another key (per-user keys in HTTP mode). */
   withApiKey(apiKey: string): PostHogClient {
-    return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey, proxy: this.pool.proxy }, this.pool, true);
+    return new PostHogClient({ ...this.options, baseUrl: this.baseUrl, apiKey }, this.pool, true);
   }
 
   /**
@@ -543,6 +543,7 @@ export class PostHogClient {
     const name = (err as { name?: string })?.name;
     const code = (err as { code?: string })?.code ?? '';
     const proxy = this.pool.proxy;
+    const notDone = options.method === 'GET' ? 'Nothing was read.' : 'Nothing was sent.';
     // undici reports a proxy's refusal of the tunnel as an abort: it is the proxy's answer.
     const refusal = proxy ? /^Proxy response \((\d{3})\)/.exec(err instanceof Error ? err.message : '') : null;
     if (proxy && refusal) {
@@ -551,7 +552,6 @@ export class PostHogClient {
         status === 407
           ? 'it wants credentials: put them in the proxy URL (http://user:password@host:port)'
           : `it answered ${status}: check ${proxy.from}, and NO_PROXY if PostHog should be reached directly`;
-      const notDone = options.method === 'GET' ? 'Nothing was read.' : 'Nothing was sent.';
       return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: the proxy ${proxy.shown} (${proxy.from}) refused the connection (${status}: ${why}). ${notDone}`), retryable: false, code: 'PROXY_REFUSED' };
     }
     if (
@@ -572,7 +572,6 @@ export class PostHogClient {
     const proxyTls = proxy !== undefined && proxy.shown.startsWith('https:') && !this.origin.startsWith('https:');
     const tls = tlsProblem(code, message, proxyTls ? proxy.from : undefined);
     if (tls) {
-      const notDone = options.method === 'GET' ? 'Nothing was read.' : 'Nothing was sent.';
       const subject = proxyTls ? `the proxy ${proxy.shown} (${proxy.from}): ` : '';
       return { error: new UpstreamUnavailableError('connection', `Could not reach PostHog at ${this.baseUrl} for ${where}: ${subject}${tls} (${code || 'TLS'}: ${this.redact(message).slice(0, 160)}). ${notDone}`), retryable: false, code };
     }

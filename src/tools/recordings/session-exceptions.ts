@@ -101,8 +101,18 @@ export async function readExceptionsOf(
   }
 }
 
+/** An exception on its recording's clock, as the summary returns it and the triage counts it. */
+export interface ExceptionOnClock {
+  /** ms from the recording's start (negative: before its first event, within the query's margin). */
+  t_ms: number;
+  /** The window (tab) label the digest gives it, when it is one of the recording's. */
+  w?: string;
+  type: string;
+  message: string;
+}
+
 /** A session's exceptions on its recording's clock: ms from the digest's start, and the tab by the digest's label when it is one of the recording's. */
-export function onRecordingClock(events: readonly SessionException[], digest: Pick<Digest, 'start' | 'windows'>, fallbackStart?: number): Array<{ t_ms: number; w?: string; type: string; message: string }> {
+export function onRecordingClock(events: readonly SessionException[], digest: Pick<Digest, 'start' | 'windows'>, fallbackStart?: number): ExceptionOnClock[] {
   const start = digest.start ?? (fallbackStart !== undefined && Number.isFinite(fallbackStart) ? fallbackStart : (events[0]?.at ?? 0));
   const labels = new Map(digest.windows.filter((w) => w.window_id !== null).map((w) => [w.window_id!, w.w]));
   return events.map((e) => {
