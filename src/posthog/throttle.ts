@@ -8,7 +8,7 @@
  * replay-limiter.ts.
  */
 
-import { HOUR_MS, describeRates, type Rate } from '../replay-rates.js';
+import { HOUR_MS, type Rate } from '../replay-rates.js';
 
 /** GETs of the recordings list and of a recording's snapshots (listing and content). */
 export function isReplayThrottled(method: string, path: string): boolean {
