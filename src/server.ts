@@ -11,7 +11,7 @@ import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits.js';
 import { CallBudget, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
 import type { AnyToolDefinition, ToolContext } from './tools/define.js';
-import { clip } from './tools/format.js';
+import { RECORDED_DATA_NOTICE, clip } from './tools/format.js';
 import { ALL_APP_RESOURCES, ALL_TOOLS } from './tools/index.js';
 import { prepareArguments } from './tools/input.js';
 import type { AppResource } from './tools/recordings/player.js';
@@ -255,7 +255,10 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
-        return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(result.data) as Record<string, unknown> };
+        // Some clients give the model structuredContent instead of the text (SPEC §1): the notice
+        // that recorded strings are data comes first there too.
+        const data = tool.recordedData ? { notice: RECORDED_DATA_NOTICE, ...(result.data as Record<string, unknown>) } : result.data;
+        return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(data) as Record<string, unknown> };
       } catch (thrown) {
         // A call the client cancelled ends as cancelled, whatever its parts threw as they were
         // stopped (the digest worker: "the digest was stopped"), not as a bug of ours.

@@ -63,6 +63,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
   annotations: ToolAnnotations;
   inputSchema: (options: SchemaOptions) => Input;
   outputSchema: Output;
+  /**
+   * The result holds strings the recorded site or its visitors wrote: the structured view gets
+   * RECORDED_DATA_NOTICE as its first field, and the tool's text must say it too (tools/format.ts).
+   */
+  recordedData?: boolean;
   handler: (input: z.output<Input>, context: ToolContext) => Promise<ToolResult<z.input<Output>>>;
   /**
    * A tool-specific next step for an upstream error (e.g. which id was not found and which tool
