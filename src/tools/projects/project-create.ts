@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { changeLines, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectOutput, projectView, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFactsOutput, projectView, projectFacts, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
 
 export const projectCreate = defineTool({
   name: 'project-create',
@@ -17,7 +17,7 @@ Not idempotent: each call makes another project; check projects-list first.`,
     created: z.literal(true),
     not_applied: z.array(z.string()),
     settings: z.array(z.looseObject({ field: z.string(), after: z.unknown() })),
-    project: projectOutput,
+    project: projectFactsOutput,
   }),
   async handler(input, { client, signal }) {
     const body = requestBody(input);
@@ -27,11 +27,12 @@ Not idempotent: each call makes another project; check projects-list first.`,
     const unapplied = unappliedFields(body, raw ?? {});
     // As PostHog stored them (its answer), the name aside: the heading says it.
     const settings = fieldChanges(body, undefined, raw ?? {}).filter((c) => c.field !== 'name');
-    const lines = [projectDetail(project, `Created project ${project.id} "${project.name ?? ''}"`)];
+    const facts = projectFacts(project);
+    const lines = [projectDetail(facts, `Created project ${project.id} "${project.name ?? ''}"`)];
     if (settings.length) lines.push('Set as given (PostHog\'s answer):', ...changeLines(settings));
     if (unapplied.length) lines.push(unappliedText(unapplied));
     return {
-      data: { created: true as const, not_applied: unapplied.map((u) => u.field), settings: settings.map(({ field, after }) => ({ field, after })), project },
+      data: { created: true as const, not_applied: unapplied.map((u) => u.field), settings: settings.map(({ field, after }) => ({ field, after })), project: facts },
       text: lines.join('\n'),
     };
   },

@@ -3,7 +3,7 @@ import { UserInputError } from '../../errors.js';
 import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
-import { projectIdInput, projectLine, projectNotFound, projectOutput, projectView } from './shape.js';
+import { projectIdInput, projectLine, projectNotFound, projectView } from './shape.js';
 
 export const projectDelete = defineTool({
   name: 'project-delete',
@@ -12,7 +12,7 @@ export const projectDelete = defineTool({
   description: `Deletes a project and, in the background, all its data (events, persons, recordings, dashboards, flags); cannot be undone. Only when the user asks for that project: confirm id and name with project-get first.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput }),
-  outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), project: projectOutput }),
+  outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), name: z.string().optional(), organization: z.string().optional(), note: z.string() }),
   async handler(input, { client, signal, confirm }) {
     const path = apiPath('projects', input.id);
     // Read first so the result names what was deleted, and an unknown id deletes nothing.
@@ -28,9 +28,13 @@ export const projectDelete = defineTool({
       unchanged: 'Nothing was deleted.',
     });
     await client.json({ method: 'DELETE', path, signal });
+    // Both views say the same (SPEC §1 "What the model reads"): what was deleted, and what follows.
+    const note = 'PostHog removes its data in the background; this cannot be undone.';
+    const name = typeof project.name === 'string' ? project.name : undefined;
+    const organization = typeof project.organization === 'string' ? project.organization : undefined;
     return {
-      data: { deleted: true as const, id: input.id, project },
-      text: `Deleted project ${projectLine(project)} (organization ${project.organization ?? '?'}). PostHog removes its data in the background; this cannot be undone.`,
+      data: { deleted: true as const, id: input.id, ...(name !== undefined ? { name } : {}), ...(organization !== undefined ? { organization } : {}), note },
+      text: `Deleted project ${projectLine(project)} (organization ${organization ?? '?'}). ${note}`,
     };
   },
   explainError: (error, input) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectView } from './shape.js';
+import { projectDetail, projectIdInput, projectNotFound, projectFactsOutput, projectView, projectFacts } from './shape.js';
 
 export const includeSettingsField = z
   .boolean()
@@ -16,11 +16,12 @@ export const projectGet = defineTool({
 Next: project-update, session-recordings-list.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
-  outputSchema: z.looseObject({ project: projectOutput }),
+  outputSchema: z.looseObject({ project: projectFactsOutput }),
   async handler(input, { client, signal }) {
     const raw = await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', input.id), signal });
     const project = projectView(raw ?? {}, input.include_settings);
-    return { data: { project }, text: projectDetail(project, `Project ${project.id} "${project.name ?? ''}"`) };
+    const facts = projectFacts(project);
+    return { data: { project: facts }, text: projectDetail(facts, `Project ${project.id} "${project.name ?? ''}"`) };
   },
   explainError: (error, input) => (error.status === 404 ? projectNotFound(input.id) : undefined),
 });

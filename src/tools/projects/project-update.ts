@@ -3,7 +3,7 @@ import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
 import { changeLines, describeProjectChanges, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectIdInput, projectNotFound, projectOutput, projectView, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectIdInput, projectNotFound, projectFactsOutput, projectView, projectFacts, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
 
 export const projectUpdate = defineTool({
   name: 'project-update',
@@ -19,7 +19,7 @@ export const projectUpdate = defineTool({
     updated_fields: z.array(z.string()),
     not_applied: z.array(z.string()),
     changes: z.array(z.looseObject({ field: z.string(), before: z.unknown().optional(), after: z.unknown(), changed: z.boolean() })),
-    project: projectOutput,
+    project: projectFactsOutput,
   }),
   async handler(input, { client, signal, confirm }) {
     const { id, ...fields } = input;
@@ -49,8 +49,9 @@ export const projectUpdate = defineTool({
       : `Nothing updated in project ${project.id} "${project.name ?? ''}"${already}; before → after:`;
     const lines = [heading, ...changeLines(changes)];
     if (unapplied.length) lines.push(unappliedText(unapplied));
-    lines.push(projectDetail(project, 'Now:'));
-    return { data: { updated_fields: updated, not_applied: notApplied, changes, project }, text: lines.join('\n') };
+    const facts = projectFacts(project);
+    lines.push(projectDetail(facts, 'Now:'));
+    return { data: { updated_fields: updated, not_applied: notApplied, changes, project: facts }, text: lines.join('\n') };
   },
   explainError: (error, input) => {
     if (error.status === 404) return projectNotFound(input.id);

@@ -6,8 +6,6 @@ import { asText, clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields } from '../schemas.js';
 import { projectLine } from './shape.js';
 
-const LIST_FIELDS = ['id', 'uuid', 'organization', 'name', 'timezone', 'is_demo', 'ingested_event', 'completed_snippet_onboarding', 'access_control', 'api_token'] as const;
-
 export const projectsList = defineTool({
   name: 'projects-list',
   title: 'List projects',
@@ -31,22 +29,26 @@ export const projectsList = defineTool({
       signal,
     });
     const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list', input.limit);
+    // The row both views give (SPEC §1 "What the model reads"): what a next call or a choice
+    // between projects needs. PostHog's uuid, organization and public token are on project-get.
     const results = page.results
       .filter((p) => Number.isInteger(p.id))
       .map((p) => {
-        const item: Record<string, unknown> = {};
-        for (const key of LIST_FIELDS) if (p[key] !== undefined) item[key] = p[key];
-        if (item.name !== undefined && item.name !== null) item.name = asText(item.name);
-        return item as { id: number; name?: string | null };
+        const row: { id: number; name?: string; timezone?: string; is_demo?: true; ingested_event?: false } = { id: p.id as number };
+        if (p.name !== undefined && p.name !== null) row.name = clip(asText(p.name), 200);
+        if (typeof p.timezone === 'string') row.timezone = p.timezone;
+        if (p.is_demo === true) row.is_demo = true;
+        if (p.ingested_event === false) row.ingested_event = false;
+        return row;
       });
     const matching = input.search ? ` matching "${clip(input.search, 80)}"` : '';
     const header =
       results.length > 0
-        ? `${results.length} project${results.length === 1 ? '' : 's'}${page.count !== undefined ? ` of ${page.count}` : ''}:`
+        ? `${results.length} project${results.length === 1 ? '' : 's'}${matching}${page.count !== undefined ? ` of ${page.count}` : ''}:`
         : page.count && input.offset > 0
           ? `No projects at offset ${input.offset}: ${page.count} project${page.count === 1 ? '' : 's'}${matching} in all, before this offset. Call again with offset=0.`
           : `No projects${matching}.`;
-    const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : '';
+    const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
     return { data: { ...page, results }, text: [header, ...results.map(projectLine), footer].filter(Boolean).join('\n') };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UpstreamUnavailableError } from '../../errors.js';
+import { quote } from '../../digest/quote.js';
 import { asText, clip, joinParts, shortTime } from '../format.js';
 import { timezoneField } from '../schemas.js';
 
@@ -53,56 +54,103 @@ export function projectView(raw: Record<string, unknown>, includeSettings: boole
 
 export function projectLine(p: Record<string, unknown>): string {
   return joinParts([
-    `${asText(p.id)} "${clip(asText(p.name), 80)}"`,
-    p.timezone ? asText(p.timezone) : '',
-    p.is_demo ? 'demo' : '',
-    p.ingested_event === false ? 'no events yet' : '',
+    `${asText(p.id)} ${quote(clip(asText(p.name), 200))}`,
+    p.timezone ? `timezone ${asText(p.timezone)}` : '',
+    p.is_demo ? 'demo project' : '',
+    p.ingested_event === false ? 'no events yet' : 'has events',
   ]);
 }
 
-/** Shown in the heading line, or the same as the id: not repeated below it. */
-const HEADING_FIELDS = new Set(['id', 'project_id', 'name', 'timezone', 'organization', 'created_at', 'updated_at', 'is_demo', 'ingested_event', 'product_description', 'omitted_fields']);
+/** Said in the heading, or grouped apart, not among the settings. */
+const HEADING_FIELDS = new Set(['id', 'name', 'timezone', 'organization', 'created_at', 'updated_at', 'is_demo', 'ingested_event', 'product_description', 'omitted_fields']);
 /**
- * Returned in structuredContent, left out of the text: no tool takes them and they do not
- * describe the project's behaviour (its public token, uuids, onboarding and access bookkeeping).
+ * In neither view: bookkeeping that describes neither the project nor anything a tool takes, and
+ * the public token (not a secret, but nothing here needs it: PostHog's settings page shows it).
  */
-const STRUCTURED_ONLY = new Set(['api_token', 'uuid', 'organization', 'available_setup_task_ids', 'effective_membership_level', 'user_access_level']);
+const LEFT_OUT = new Set(['api_token', 'uuid', 'available_setup_task_ids', 'effective_membership_level', 'user_access_level']);
+
+/**
+ * A project as both views give it to the model (SPEC §1 "What the model reads"): the heading
+ * facts, switches grouped as `on` and `off` lists of PostHog's field names (project-update takes
+ * those names), every other setting as PostHog holds it. The text (projectDetail)
+ * renders exactly this, so neither view says what the other does not.
+ */
+export type ProjectFacts = {
+  id: number;
+  name?: string;
+  timezone?: string;
+  organization?: string;
+  created_at?: string;
+  updated_at?: string;
+  is_demo?: true;
+  /** false: the project has no events yet. */
+  ingested_event?: false;
+  product_description?: string;
+  /** The switches that are on, and those that are off, by PostHog's field names. */
+  on?: string[];
+  off?: string[];
+  /** Settings objects and long lists left out; include_settings=true adds them. */
+  omitted_fields?: string[];
+  /** Every other setting, under PostHog's name, as PostHog holds it. */
+  [setting: string]: unknown;
+};
+
+export function projectFacts(p: ProjectOutput): ProjectFacts {
+  const facts: ProjectFacts = { id: p.id };
+  for (const key of ['name', 'timezone', 'organization', 'created_at', 'updated_at', 'product_description'] as const) {
+    const value = p[key];
+    if (typeof value === 'string' && value !== '') facts[key] = value;
+  }
+  if (p.is_demo === true) facts.is_demo = true;
+  if (p.ingested_event === false) facts.ingested_event = false;
+  const on: string[] = [];
+  const off: string[] = [];
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(p)) {
+    if (HEADING_FIELDS.has(key) || LEFT_OUT.has(key) || SECRET_FIELDS.has(key) || value === null || value === undefined || value === '') continue;
+    if (typeof value === 'boolean') (value ? on : off).push(key);
+    else if (!Array.isArray(value) || value.length > 0) settings[key] = value;
+  }
+  if (on.length) facts.on = on;
+  if (off.length) facts.off = off;
+  Object.assign(facts, settings);
+  if (p.omitted_fields?.length) facts.omitted_fields = p.omitted_fields;
+  return facts;
+}
+
+/** ProjectFacts' own fields: every other one is a setting. */
+const FACT_FIELDS: ReadonlySet<string> = new Set([...HEADING_FIELDS, 'on', 'off']);
 
 /**
  * A project in a few lines: heading, then switches grouped as on/off, then other settings as
- * key=value. Every field a next call needs (project-update takes these names) at a fraction of
- * the bytes of one field per line; structuredContent has every field.
+ * key=value (a list of names as a,b,c; objects as their JSON): what projectFacts holds, no more.
  */
-export function projectDetail(p: ProjectOutput, heading: string): string {
-  const on: string[] = [];
-  const off: string[] = [];
-  const settings: string[] = [];
-  for (const [key, value] of Object.entries(p)) {
-    if (HEADING_FIELDS.has(key) || STRUCTURED_ONLY.has(key) || value === null || value === undefined || value === '') continue;
-    if (typeof value === 'boolean') (value ? on : off).push(key);
-    else if (Array.isArray(value)) {
-      // A list of names reads as a,b,c; a list of filter objects as the JSON it is.
-      const scalars = value.every((v) => v === null || typeof v !== 'object');
-      if (value.length) settings.push(`${key}=${clip(scalars ? value.map(asText).join(',') : asText(value), 120)}`);
-    } else settings.push(`${key}=${clip(asText(value), 120)}`);
-  }
+export function projectDetail(p: ProjectFacts, heading: string): string {
+  const settings = Object.entries(p).filter(([key]) => !FACT_FIELDS.has(key)).map(([key, value]) => {
+    const scalars = Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object');
+    return `${key}=${scalars ? value.map(asText).join(',') : asText(value)}`;
+  });
   const lines = [
     joinParts([
       heading,
-      p.timezone ? asText(p.timezone) : '',
+      p.timezone ?? '',
       p.is_demo ? 'demo' : '',
       p.ingested_event === false ? 'no events yet' : '',
-      p.created_at ? `created ${shortTime(asText(p.created_at)).slice(0, 10)}` : '',
-      p.updated_at ? `updated ${shortTime(asText(p.updated_at)).slice(0, 10)}` : '',
+      p.created_at ? `created ${shortTime(p.created_at)}` : '',
+      p.updated_at ? `updated ${shortTime(p.updated_at)}` : '',
+      p.organization ? `organization ${p.organization}` : '',
     ]),
   ];
-  if (typeof p.product_description === 'string' && p.product_description) lines.push(clip(p.product_description, 160));
-  if (on.length) lines.push(`on: ${on.join(' ')}`);
-  if (off.length) lines.push(`off: ${off.join(' ')}`);
+  if (p.product_description) lines.push(`product_description: ${p.product_description}`);
+  if (p.on?.length) lines.push(`on: ${p.on.join(' ')}`);
+  if (p.off?.length) lines.push(`off: ${p.off.join(' ')}`);
   if (settings.length) lines.push(settings.join(' '));
-  if (p.omitted_fields?.length) lines.push(`${p.omitted_fields.length} settings objects left out (include_settings=true adds them).`);
+  if (p.omitted_fields?.length) lines.push(`Left out (include_settings=true adds them): ${p.omitted_fields.join(' ')}.`);
   return lines.join('\n');
 }
+
+/** What output schemas declare of a project in a result: what the next call needs. */
+export const projectFactsOutput = z.looseObject({ id: z.number().int(), name: z.string().optional(), timezone: z.string().optional() });
 
 const json = z.record(z.string(), z.unknown());
 const stringList = z.array(z.string().max(2000)).max(1000);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
-import { clip, duration, shortTime } from '../format.js';
+import { RECORDED_DATA_NOTICE, clip, duration, shortTime } from '../format.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingNotFound } from './session-recording-get.js';
@@ -12,6 +12,7 @@ export const sessionRecordingDelete = defineTool({
   title: 'Delete a session recording',
   toolset: 'recordings',
   description: `Permanently deletes one recording and its replay data; cannot be undone. Only when the user asks to delete that recording.`,
+  recordedData: true,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
@@ -35,9 +36,9 @@ export const sessionRecordingDelete = defineTool({
       message: [
         `Permanently delete this session recording from PostHog project ${projectId}? This cannot be undone.`,
         `Recording: ${input.id}`,
-        `Started: ${shortTime(recording.start_time)}, lasting ${duration(recording.recording_duration)}`,
-        `Person: ${recording.person?.name ?? recording.distinct_id ?? 'anonymous'}`,
-        recording.start_url ? `Start URL: ${clip(recording.start_url, 160)}` : '',
+        `Started: ${shortTime(recording.start)}, lasting ${duration(recording.duration_s)}`,
+        `Person: ${recording.person ?? recording.distinct_id ?? 'anonymous'}`,
+        recording.url ? `Start URL: ${clip(recording.url, 160)}` : '',
       ]
         .filter(Boolean)
         .join('\n'),
@@ -47,7 +48,7 @@ export const sessionRecordingDelete = defineTool({
     await client.json({ method: 'DELETE', path, signal });
     return {
       data: { deleted: true as const, project_id: projectId, id: input.id, recording },
-      text: `Deleted recording ${input.id} from project ${projectId} (permanent):\n${recordingLine(recording)}`,
+      text: `${RECORDED_DATA_NOTICE}\nDeleted recording ${input.id} from project ${projectId} (permanent):\n${recordingLine(recording)}`,
     };
   },
   explainError: (error, input, { defaultProjectId }) =>

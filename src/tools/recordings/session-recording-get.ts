@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
+import { RECORDED_DATA_NOTICE } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingDetail, recordingOutput, recordingView } from './shape.js';
 
@@ -13,6 +14,7 @@ export const sessionRecordingGet = defineTool({
   toolset: 'recordings',
   description: `A recording's metadata: times, duration, activity and console counts, start URL, viewed, retention, person.
 Next: session-recording-summary.`,
+  recordedData: true,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
@@ -29,7 +31,7 @@ Next: session-recording-summary.`,
       signal,
     });
     const recording = recordingView(raw ?? {}, { detail: 'full', personProperties: input.include_person_properties });
-    return { data: { project_id: projectId, recording }, text: recordingDetail(recording) };
+    return { data: { project_id: projectId, recording }, text: `${RECORDED_DATA_NOTICE}\n${recordingDetail(recording)}` };
   },
   explainError: (error, input, { defaultProjectId }) =>
     error.status === 404 ? recordingNotFound(input.id, input.project_id ?? defaultProjectId) : undefined,

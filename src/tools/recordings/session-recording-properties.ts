@@ -5,7 +5,8 @@ import { SESSION_PROPERTY_KEYS, sessionPropertiesQuery } from '../../posthog/hog
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { defineTool } from '../define.js';
-import { asText, clip } from '../format.js';
+import { RECORDED_DATA_NOTICE, asText, clip } from '../format.js';
+import { quote } from '../../digest/quote.js';
 import { projectIdField, queryDateFromField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
@@ -18,6 +19,7 @@ export const sessionRecordingProperties = defineTool({
   title: 'Get recordings\' browser and location properties',
   toolset: 'recordings',
   description: `Each recording's first-pageview properties (OS, browser, device, URL, country), to compare sessions. May need key scope query:read; searches events since date_from.`,
+  recordedData: true,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
@@ -38,11 +40,22 @@ export const sessionRecordingProperties = defineTool({
       () => viaQuery(client, projectId, input.session_ids, input.date_from, signal),
     );
     // A page's URL may carry a token (a magic link): shown masked, as the list shows the start URL.
-    for (const r of results) for (const [key, value] of Object.entries(r.properties)) if (typeof value === 'string' && URL_PROPERTY.test(key)) r.properties[key] = maskUrlSecrets(value);
+    // Values are recorded data (the visitor's browser sent them): clipped alike in both views,
+    // null ones left out of both.
+    for (const r of results) {
+      const kept: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(r.properties)) {
+        if (value === null || value === undefined) continue;
+        const text = typeof value === 'string' ? value : asText(value);
+        kept[key] = typeof value === 'string' ? clip(URL_PROPERTY.test(key) ? maskUrlSecrets(text) : text, 300) : typeof value === 'number' || typeof value === 'boolean' ? value : clip(text, 300);
+      }
+      r.properties = kept;
+    }
     const missing = input.session_ids.filter((id) => !results.some((r) => r.id === id));
-    const lines = results.map((r) => `${r.id}: ${clip(Object.entries(r.properties).map(([k, v]) => `${k}=${asText(v)}`).join(' '), 400)}`);
-    if (missing.length) lines.push(`No properties for: ${clip(missing.join(', '), 400)} (no pageview recorded, or unknown id).`);
-    return { data: { project_id: projectId, results }, text: lines.join('\n') || 'No properties returned.' };
+    const lines = results.map((r) => `${r.id}: ${Object.entries(r.properties).map(([k, v]) => `${k}=${typeof v === 'string' ? quote(v) : asText(v)}`).join(' ')}`);
+    if (missing.length) lines.push(`No properties for: ${missing.join(', ')} (no pageview recorded, or unknown id).`);
+    const text = [RECORDED_DATA_NOTICE, lines.length ? lines.join('\n') : 'No properties returned.'].join('\n');
+    return { data: { project_id: projectId, results, ...(missing.length ? { missing } : {}) }, text };
   },
   explainError: (error) => explainQueryError(error) ?? explainInternalEndpoint(error, 'session_recordings/properties', INSTEAD),
 });

@@ -4,7 +4,8 @@ import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
 import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
-import { recordingLine, recordingOutput, recordingView } from './shape.js';
+import { RECORDED_DATA_NOTICE } from '../format.js';
+import { personPropertiesLine, recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const dateField = (what: string) =>
   z
@@ -19,6 +20,7 @@ export const sessionRecordingsList = defineTool({
   toolset: 'recordings',
   description: `A project's recordings: id, start, duration, activity and error counts, person, start URL. Last 3 days unless date_from; errors first: order="console_error_count".
 Next: session-recording-summary; for many, session-recordings-triage.`,
+  recordedData: true,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({
@@ -53,13 +55,16 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     const body = await client.json({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings') + query, signal });
     const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list', input.limit);
     const results = page.results.map((r) => recordingView(r, { detail: 'list', personProperties: input.include_person_properties }));
-    const data = { project_id: projectId, ...page, results };
+    // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
+    const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
+    const data = { project_id: projectId, ...page, results, ...(note ? { note } : {}) };
 
     const header =
       results.length === 0
-        ? `No recordings in project ${projectId} for these filters${input.date_from ? '' : ' (PostHog searched the last 3 days; pass date_from to look further back)'}.`
+        ? `No recordings in project ${projectId} for these filters.${note ? ` ${note}` : ''}`
         : `${results.length} recording${results.length === 1 ? '' : 's'} in project ${projectId} (offset ${input.offset}${page.count !== undefined ? ` of ${page.count}` : ''}):`;
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
-    return { data, text: [header, ...results.map(recordingLine), footer].filter(Boolean).join('\n') };
+    const rows = results.flatMap((r) => [recordingLine(r), personPropertiesLine(r)]);
+    return { data, text: [RECORDED_DATA_NOTICE, header, ...rows, footer].filter(Boolean).join('\n') };
   },
 });

@@ -1,91 +1,113 @@
 import { z } from 'zod';
 import { maskUrlSecrets } from '../../url-secrets.js';
+import { quote } from '../../digest/quote.js';
 import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
-
-/** Person as tools return it; `properties` only when asked for (they can be large and are end-user data). */
-const person = z.looseObject({
-  id: z.number().nullish(),
-  uuid: z.string().nullish(),
-  name: z.string().nullish(),
-  distinct_ids: z.array(z.string()).optional(),
-  properties: z.record(z.string(), z.unknown()).optional(),
-});
-
-const nullableInt = z.number().nullish();
-
-/** A recording as tools return it: the type every renderer below reads. */
-const recording = z.looseObject({
-  id: z.string(),
-  distinct_id: z.string().nullish(),
-  start_time: z.string().nullish(),
-  end_time: z.string().nullish(),
-  recording_duration: nullableInt,
-  active_seconds: nullableInt,
-  inactive_seconds: nullableInt,
-  click_count: nullableInt,
-  keypress_count: nullableInt,
-  mouse_activity_count: nullableInt,
-  console_log_count: nullableInt,
-  console_warn_count: nullableInt,
-  console_error_count: nullableInt,
-  start_url: z.string().nullish(),
-  viewed: z.boolean().nullish(),
-  ongoing: z.boolean().nullish(),
-  activity_score: z.number().nullish(),
-  person: person.nullish(),
-});
 
 /**
  * What output schemas declare of a recording: the fields an agent picks its next call by. Every
- * other field above is still returned (and coerced to its type); declaring each in every tool's
- * outputSchema would cost ~700 bytes of tool list per tool, read by the model in every session.
+ * other field of RecordingRow is still returned; declaring each in every tool's outputSchema
+ * would cost tool-list bytes read by the model in every session.
  */
-export const recordingOutput = recording.pick({ id: true, start_time: true, recording_duration: true });
+export const recordingOutput = z.looseObject({ id: z.string(), start: z.string().optional(), duration_s: z.number().nullish() });
 
-export type RecordingOutput = z.infer<typeof recording>;
+/**
+ * A recording as both views give it to the model (SPEC §1 "What the model reads"): the facts an
+ * agent chooses a recording by, under short names, zeros and defaults left out as the text leaves
+ * them out. Durations are seconds (the `_s` suffix). PostHog's own field names stay on the input
+ * side (filters, `order`).
+ */
+export interface RecordingRow {
+  id: string;
+  /** Start, ISO 8601 UTC to the second. */
+  start?: string;
+  duration_s?: number;
+  active_s?: number;
+  clicks?: number;
+  keys?: number;
+  console_errors?: number;
+  console_warnings?: number;
+  console_logs?: number;
+  ongoing?: true;
+  viewed?: false;
+  /** PostHog's activity score, 0-100. */
+  activity?: number;
+  /** The person's name (PostHog's display name: often the email). */
+  person?: string;
+  distinct_id?: string;
+  /** The start URL, secrets masked. */
+  url?: string;
+  person_properties?: Record<string, unknown>;
+  /** get only: the person's uuid (session-recordings-list takes it as person_uuid) and other distinct ids. */
+  person_uuid?: string;
+  other_distinct_ids?: string[];
+  mouse_activity?: number;
+  /** get only: every other field PostHog sent, under its own name. */
+  [field: string]: unknown;
+}
 
-/** Fields an agent needs to choose a recording; everything else is left out of list results. */
-const LIST_FIELDS = [
-  'id',
-  'distinct_id',
-  'start_time',
-  'end_time',
-  'recording_duration',
-  'active_seconds',
-  'inactive_seconds',
-  'click_count',
-  'keypress_count',
-  'mouse_activity_count',
-  'console_log_count',
-  'console_warn_count',
-  'console_error_count',
-  'start_url',
-  'viewed',
-  'ongoing',
-  'activity_score',
-] as const;
+/** PostHog fields the row carries under its own names (or drops as derivable), not repeated as "other". */
+const ROW_SOURCES: ReadonlySet<string> = new Set([
+  'id', 'distinct_id', 'start_time', 'end_time', 'recording_duration', 'active_seconds', 'inactive_seconds',
+  'click_count', 'keypress_count', 'mouse_activity_count', 'console_log_count', 'console_warn_count',
+  'console_error_count', 'start_url', 'viewed', 'ongoing', 'activity_score', 'person',
+]);
 
 /** Fields that carry nothing for an agent on a single recording (UI state, always-empty lists). */
 const DROPPED_FIELDS = new Set(['external_references', 'has_summary', 'matches_filters', 'pinned_count', 'segments', 'snapshots']);
 
 export interface RecordingViewOptions {
-  /** 'list': the fields of LIST_FIELDS; 'full': every field PostHog sent except the dropped ones. */
+  /** 'list': the row; 'full': the row, the person's uuid and every other field PostHog sent except the dropped ones. */
   detail: 'list' | 'full';
   personProperties: boolean;
 }
 
-export function recordingView(raw: Record<string, unknown>, options: RecordingViewOptions): RecordingOutput {
-  const view: Record<string, unknown> = {};
-  if (options.detail === 'list') {
-    for (const key of LIST_FIELDS) if (raw[key] !== undefined) view[key] = raw[key];
-  } else {
-    for (const key in raw) if (!DROPPED_FIELDS.has(key) && key !== 'person') view[key] = raw[key];
+export function recordingView(raw: Record<string, unknown>, options: RecordingViewOptions): RecordingRow {
+  const r = { ...raw };
+  conformFields(r);
+  const row: RecordingRow = { id: asText(raw.id) };
+  const put = (key: string, value: unknown, keep = value !== undefined && value !== null) => {
+    if (keep) row[key] = value;
+  };
+  put('start', typeof r.start_time === 'string' ? isoSecond(r.start_time) : undefined);
+  put('duration_s', r.recording_duration);
+  put('active_s', r.active_seconds);
+  for (const [from, to] of COUNTS) put(to, r[from], typeof r[from] === 'number' && r[from] !== 0);
+  put('ongoing', true, r.ongoing === true);
+  put('viewed', false, r.viewed === false);
+  put('activity', typeof r.activity_score === 'number' ? Math.round(r.activity_score) : undefined);
+  const person = typeof raw.person === 'object' && raw.person !== null ? (raw.person as Record<string, unknown>) : undefined;
+  put('person', typeof person?.name === 'string' && person.name !== '' ? clip(person.name, 200) : undefined);
+  put('distinct_id', typeof r.distinct_id === 'string' ? clip(r.distinct_id, 200) : undefined);
+  put('url', typeof r.start_url === 'string' ? clip(r.start_url, 500) : undefined);
+  if (options.personProperties && typeof person?.properties === 'object' && person.properties !== null) row.person_properties = person.properties as Record<string, unknown>;
+  if (options.detail === 'full') {
+    put('person_uuid', typeof person?.uuid === 'string' ? person.uuid : undefined);
+    const others = Array.isArray(person?.distinct_ids) ? person.distinct_ids.map(asText).filter((d) => d !== row.distinct_id).slice(0, 5) : [];
+    put('other_distinct_ids', others, others.length > 0);
+    put('mouse_activity', r.mouse_activity_count, typeof r.mouse_activity_count === 'number' && r.mouse_activity_count !== 0);
+    for (const key in raw) {
+      if (ROW_SOURCES.has(key) || DROPPED_FIELDS.has(key) || Object.hasOwn(row, key)) continue;
+      const value = raw[key];
+      if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+      row[key] = value;
+    }
   }
-  conformFields(view);
-  view.id = asText(raw.id);
-  const person = personView(raw.person, options.personProperties);
-  if (person) view.person = person;
-  return view as RecordingOutput;
+  return row;
+}
+
+/** PostHog's counts and the row's names for them, in the order the text gives them. */
+const COUNTS: ReadonlyArray<readonly [string, string]> = [
+  ['click_count', 'clicks'],
+  ['keypress_count', 'keys'],
+  ['console_error_count', 'console_errors'],
+  ['console_warn_count', 'console_warnings'],
+  ['console_log_count', 'console_logs'],
+];
+
+/** "2025-06-02T09:14:03.120000Z" → "2025-06-02T09:14:03Z"; anything else as it came. */
+function isoSecond(iso: string): string {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]00:?00)?$/.exec(iso);
+  return match ? `${match[1]}Z` : iso;
 }
 
 const NUMBER_FIELDS = ['recording_duration', 'active_seconds', 'inactive_seconds', 'click_count', 'keypress_count', 'mouse_activity_count', 'console_log_count', 'console_warn_count', 'console_error_count', 'activity_score'];
@@ -117,64 +139,49 @@ function toNumber(value: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-function personView(raw: unknown, withProperties: boolean): z.infer<typeof person> | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const person = raw as Record<string, unknown>;
-  const view: Record<string, unknown> = {
-    id: typeof person.id === 'number' ? person.id : null,
-    uuid: typeof person.uuid === 'string' ? person.uuid : null,
-    name: typeof person.name === 'string' ? person.name : null,
-  };
-  if (Array.isArray(person.distinct_ids)) view.distinct_ids = person.distinct_ids.slice(0, 3).map(asText);
-  if (withProperties && typeof person.properties === 'object' && person.properties !== null) view.properties = person.properties;
-  return view as z.infer<typeof person>;
-}
-
-/** One line per recording: id, when, how long, what happened, who, where. */
-export function recordingLine(r: RecordingOutput): string {
-  const active = r.active_seconds !== null && r.active_seconds !== undefined ? ` (${duration(r.active_seconds)} active)` : '';
+/** One line per recording: id, when, how long, what happened, who, where; recorded strings quoted. */
+export function recordingLine(r: RecordingRow): string {
+  const active = r.active_s !== undefined ? ` (${duration(r.active_s)} active)` : '';
   const activity = joinParts(
-    [
-      count(r.click_count, 'click'),
-      count(r.keypress_count, 'key'),
-      count(r.console_error_count, 'console error'),
-      count(r.console_warn_count, 'warning'),
-    ],
+    [count(r.clicks, 'click'), count(r.keys, 'key'), count(r.console_errors, 'console error'), count(r.console_warnings, 'console warning'), count(r.console_logs, 'console log')],
     ', ',
   );
   return joinParts([
     r.id,
-    shortTime(r.start_time),
-    `${duration(r.recording_duration)}${active}`,
+    shortTime(r.start),
+    `${duration(r.duration_s)}${active}`,
     activity,
     r.ongoing ? 'ongoing' : '',
     r.viewed === false ? 'unviewed' : '',
+    r.activity !== undefined ? `activity ${r.activity}` : '',
     personLabel(r),
-    r.start_url ? clip(r.start_url, 120) : '',
+    r.url ? quote(r.url) : '',
   ]);
 }
 
-function personLabel(r: RecordingOutput): string {
-  const name = r.person?.name;
-  if (name) return clip(name, 60);
-  return r.distinct_id ? `distinct_id ${clip(r.distinct_id, 60)}` : '';
+function personLabel(r: RecordingRow): string {
+  if (r.person) return `${quote(r.person)}${r.distinct_id ? ` (${quote(r.distinct_id)})` : ''}`;
+  return r.distinct_id ? `distinct_id ${quote(r.distinct_id)}` : '';
 }
 
-/** Already on recordingLine's line, or shown with the person: not repeated below it. */
-const SHOWN_IN_LINE: ReadonlySet<string> = new Set([...LIST_FIELDS, 'person']);
+/** Shown on recordingLine's line or with the person: not repeated below it. */
+const SHOWN_IN_LINE: ReadonlySet<string> = new Set(['id', 'start', 'duration_s', 'active_s', 'clicks', 'keys', 'console_errors', 'console_warnings', 'console_logs', 'ongoing', 'viewed', 'activity', 'person', 'distinct_id', 'url', 'person_properties', 'person_uuid', 'other_distinct_ids']);
+
+/** The person's properties, as asked for, on a line of their own (recorded data: JSON, quoted). */
+export function personPropertiesLine(r: RecordingRow): string {
+  return r.person_properties ? `  person properties: ${JSON.stringify(r.person_properties)}` : '';
+}
 
 /** Multi-line detail for one recording: its line, the person, then every other field PostHog sent. */
-export function recordingDetail(r: RecordingOutput): string {
+export function recordingDetail(r: RecordingRow): string {
   const lines = [`Recording ${recordingLine(r)}`];
-  const person = r.person;
-  if (person) {
-    lines.push(`person: ${joinParts([person.name ?? '', person.uuid ? `uuid ${person.uuid}` : '', person.distinct_ids?.length ? `distinct_ids ${person.distinct_ids.join(', ')}` : ''], ', ')}`);
-    if (person.properties) lines.push(`person properties: ${clip(asText(person.properties), 2000)}`);
-  }
+  const person = joinParts([r.person_uuid ? `person_uuid ${r.person_uuid}` : '', r.other_distinct_ids?.length ? `other distinct_ids ${r.other_distinct_ids.map((d) => quote(d)).join(', ')}` : ''], ', ');
+  if (person) lines.push(person);
+  if (r.person_properties) lines.push(personPropertiesLine(r).trim());
   for (const key in r) {
+    if (SHOWN_IN_LINE.has(key)) continue;
     const value = r[key];
-    if (SHOWN_IN_LINE.has(key) || value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    lines.push(`${key}: ${clip(asText(value), 300)}`);
+    lines.push(`${key}: ${typeof value === 'string' ? quote(value) : asText(value)}`);
   }
   return lines.join('\n');
 }
