@@ -236,6 +236,38 @@ describe('stateless Streamable HTTP with per-user keys', () => {
     expect(rpcError(batch).message).toMatch(/batches are not accepted/);
     expect(apiRequests(s.sandbox).length).toBe(before);
   });
+
+  // Protocol 2026-07-28 drops initialize: a dual-era client (Claude Code) first probes with
+  // server/discover and falls back to initialize on an answer that is not a 2026-era one. SDK v1
+  // serves up to 2025-11-25, so the probe must keep being refused in a way such clients fall back on.
+  it('refuses a protocol 2026-07-28 server/discover probe (400, -32000, the versions it serves); an initialize after it works', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'claude-code', version: '2' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const discover = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+    const auth = { ...MCP_HEADERS, authorization: `Bearer ${ALICE}` };
+    const before = apiRequests(s.sandbox).length;
+    // As the 2026 HTTP transport sends it: the version (and method) also in headers.
+    const probe = await raw(s.http.url, { headers: { ...auth, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }, body: discover });
+    expect(probe.status).toBe(400);
+    expect(probe.headers['content-type']).toMatch(/^application\/json/);
+    const refused = rpcError(probe);
+    expect(refused.code).toBe(-32000);
+    expect(refused.message).toMatch(/^Bad Request: Unsupported protocol version: 2026-07-28 \(supported versions: 2025-11-25, /);
+    // Without the header the method is unknown to a 2025 server: a JSON-RPC "method not found", also a fallback.
+    const bare = await raw(s.http.url, { headers: auth, body: discover });
+    expect(bare.status).toBe(200);
+    expect(JSON.parse(bare.body)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } });
+    // The probes asked PostHog nothing.
+    expect(apiRequests(s.sandbox).length).toBe(before);
+    // The fallback: the SDK client initializes (2025-11-25) on the same server and calls a tool.
+    const client = await connect(s.http.url, ALICE);
+    try {
+      expect(client.getServerVersion()?.name).toBe('posthog-replay-mcp');
+      const listed = await call(client, 'projects-list', { limit: 2 });
+      expect(listed.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('stateless Streamable HTTP with the server\'s own key', () => {

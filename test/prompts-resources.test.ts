@@ -52,10 +52,10 @@ describe('prompts', () => {
     const investigate = prompts.find((p) => p.name === 'investigate-recording')!;
     expect(investigate.arguments).toEqual([
       expect.objectContaining({ name: 'recording', required: true }),
-      expect.objectContaining({ name: 'project_id', required: false }),
+      expect.objectContaining({ name: 'project_id', required: true }),
     ]);
-    // Without a default project, triage needs one.
-    expect(prompts.find((p) => p.name === 'triage-period')!.arguments![0]).toMatchObject({ name: 'project_id', required: true });
+    // Without a default project, every prompt declares project_id required (a client then asks for it first).
+    for (const prompt of prompts) expect(prompt.arguments!.find((a) => a.name === 'project_id'), prompt.name).toMatchObject({ required: true });
   });
 
   it('investigate-recording takes a PostHog replay URL, names its tools in order, and links the digest', async () => {
@@ -159,8 +159,7 @@ describe('prompts', () => {
   it('a default project makes project_id optional in the prompts', async () => {
     const pinned = await startHarness({ defaultProjectId: P });
     try {
-      const triage = (await pinned.client.listPrompts()).prompts.find((p) => p.name === 'triage-period')!;
-      expect(triage.arguments![0]).toMatchObject({ name: 'project_id', required: false });
+      for (const prompt of (await pinned.client.listPrompts()).prompts) expect(prompt.arguments!.find((a) => a.name === 'project_id'), prompt.name).toMatchObject({ required: false });
       const result = await pinned.client.getPrompt({ name: 'investigate-recording', arguments: { recording: R } });
       expect((result.messages[0]!.content as TextContent).text).toContain(`recording ${R} in project ${P}`);
       const setup = await pinned.client.getPrompt({ name: 'set-up-replay', arguments: {} });

@@ -38,7 +38,9 @@ export const investigateRecording: PromptDefinition = {
   tools: ['session-recording-get', 'session-recording-summary', 'session-recording-replay'],
   arguments: (context) => [
     { name: 'recording', description: 'Recording id, or the PostHog replay URL copied from the browser.', required: true, complete: 'recording_id' },
-    { ...projectArgument(context, 'Project of the recording (a replay URL names it).'), required: false },
+    // Required without a default project, as in the other prompts: clients that ask for required
+    // arguments first then never send a bare id without one. A URL alone is still taken (it names the project).
+    projectArgument(context, 'Project of the recording (a replay URL names it: give that number, or "@current").'),
   ],
   schema: (context) => schema(context) as unknown as z.ZodType<Record<string, unknown>>,
   messages: (args, context) => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { didYouMean } from '../words.js';
+import { didYouMean, nearest } from '../words.js';
 import { clip } from './format.js';
 
 /**
@@ -11,26 +11,54 @@ import { clip } from './format.js';
  * - `null` for an optional field means "not given" (SPEC §1: hosts that make every field required
  *   send null for what the model left out), so the field's default applies;
  * - JSON text where a free-form value is expected is parsed: that is how the listing advertises
- *   free-form values to hosts that cannot express them (tools/listing-portable.ts).
+ *   free-form values to hosts that cannot express them (tools/listing-portable.ts);
+ * - fields some MCP clients add to every call on their own (CLIENT_ADDED_FIELDS) are dropped;
+ * - a number or boolean sent as a string is read when the string is exactly its JSON text ("10",
+ *   "-1", "1.5", "true"): some clients send every argument as a string. Anything else stays a
+ *   string, for the schema to refuse naming the field and the type it takes.
  */
 export type Prepared = { ok: true; value: unknown } | { ok: false; message: string };
 
 export const MAX_DEPTH = 32;
 const MAX_ISSUES = 5;
 
+/**
+ * Fields MCP clients add to a tool call's arguments by themselves, not from the tool's schema
+ * (docs/mcp-features.md names the client of each): accepted on every tool and dropped before its
+ * schema applies, so a strict schema does not refuse the call. Top level only; a tool declaring one
+ * of these names itself would keep it.
+ */
+export const CLIENT_ADDED_FIELDS: ReadonlySet<string> = new Set([
+  'wait_for_previous', // Gemini CLI: run this call after the ones before it
+  'toolCallId', // n8n's MCP Client Tool: its own call id
+  '_sessionID', // SiYuan's MCP client: its session
+  '_auth_auth_type', // mcpproxy-go (older releases): the caller's identity, meant for its own log
+  '_auth_agent_name',
+  '_auth_token_prefix',
+]);
+
 export function prepareArguments(schema: z.ZodType, args: unknown, context: { defaultProjectId?: string | undefined; upstream?: string | undefined } = {}): Prepared {
   const input = args ?? {};
   const problem = guard(input);
   if (problem) return { ok: false, message: problem };
-  const pasted = readReplayUrls(schema, input as Record<string, unknown>, context.upstream);
+  const pasted = readReplayUrls(schema, withoutClientFields(schema, input as Record<string, unknown>), context.upstream);
   if (!pasted.ok) return pasted;
   const normalized = normalize(schema, pasted.value);
   const result = schema.safeParse(normalized);
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues;
-  const lines = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, valueAt(normalized, issue.path), context));
+  const lines = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, valueAt(normalized, issue.path), schemaAt(schema, issue.path), context));
   if (issues.length > MAX_ISSUES) lines.push(`and ${issues.length - MAX_ISSUES} more`);
   return { ok: false, message: lines.join('; ') };
+}
+
+/** The arguments less the fields a client added on its own (CLIENT_ADDED_FIELDS) that the tool does not declare. */
+function withoutClientFields(schema: z.ZodType, input: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(input).some((key) => CLIENT_ADDED_FIELDS.has(key))) return input;
+  const shape = defOf(base(schema)).shape ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) if (!CLIENT_ADDED_FIELDS.has(key) || Object.hasOwn(shape, key)) out[key] = value;
+  return out;
 }
 
 /** The fields of a recording tool that name recordings, and so may be given as replay URLs. */
@@ -155,6 +183,9 @@ function guard(input: unknown): string | undefined {
 // zod's own definitions, read to walk a schema beside the value.
 interface Def {
   type: string;
+  format?: string;
+  checks?: Array<{ _zod: { def: { format?: string } } }>;
+  values?: unknown[];
   innerType?: z.ZodType;
   in?: z.ZodType;
   out?: z.ZodType;
@@ -189,6 +220,58 @@ function isFreeForm(schema: z.ZodType): boolean {
   return false;
 }
 
+/** A number's JSON text, as a client that sends every argument as a string writes it: no spaces, no "+", no hex. */
+const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** What a schema takes that may come as a string: 'integer', 'number', 'boolean', or undefined for anything else. */
+function scalarKind(schema: z.ZodType): 'integer' | 'number' | 'boolean' | undefined {
+  const def = defOf(base(schema));
+  if (def.type === 'boolean') return 'boolean';
+  if (def.type !== 'number') return undefined;
+  const formats = [def.format, ...(def.checks ?? []).map((c) => c._zod.def.format)];
+  return formats.some((f) => f !== undefined && /int/.test(f)) ? 'integer' : 'number';
+}
+
+/**
+ * The number or boolean a string stands for where the schema takes one and no string: exactly its
+ * JSON text ("10", "-1", "1.5", "1e3", "true", "false"; case as in JSON), a finite number. Undefined
+ * for anything else, which the schema then refuses (or, like project-get's id, reads its own way).
+ */
+/**
+ * What a field that takes a number or boolean (and no free text) expects, for a refusal: "a whole
+ * number like 10", "a number like 10 or 0.5 or "clear"", "true or false"; undefined for other fields.
+ */
+function expectedScalar(schema: z.ZodType): { what: string; read: string } | undefined {
+  const def = defOf(base(schema));
+  const options = def.type === 'union' ? (def.options ?? []) : [schema];
+  const defs = options.map((o) => defOf(base(o)));
+  if (defs.some((d) => d.type === 'string' || d.type === 'enum')) return undefined;
+  const kind = options.map(scalarKind).find((k) => k !== undefined);
+  if (kind === undefined) return undefined;
+  const words = defs.flatMap((d) => (d.type === 'literal' ? (d.values ?? []).filter((v) => typeof v === 'string').map((v) => JSON.stringify(v)) : []));
+  const example = kind === 'boolean' ? 'true or false' : kind === 'integer' ? 'a whole number like 10' : 'a number like 10 or 0.5';
+  const read = kind === 'boolean' ? 'a string is read as a boolean only when it is exactly "true" or "false"' : 'a string is read as a number only when it is exactly one, like "10"';
+  return { what: [example, ...words].join(' or '), read };
+}
+
+function fromString(schema: z.ZodType, text: string): number | boolean | undefined {
+  const def = defOf(base(schema));
+  const options = def.type === 'union' ? (def.options ?? []) : [schema];
+  // A union that takes strings (project_id, "clear" for a setting) keeps a string it takes.
+  const takesText = options.some((o) => {
+    const d = defOf(base(o));
+    return d.type === 'string' || d.type === 'enum' || (d.type === 'literal' && (d.values ?? []).includes(text));
+  });
+  if (takesText) return undefined;
+  const kinds = new Set(options.map(scalarKind));
+  if ((kinds.has('number') || kinds.has('integer')) && NUMBER_TEXT.test(text)) {
+    const n = Number(text);
+    if (Number.isFinite(n)) return n;
+  }
+  if (kinds.has('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  return undefined;
+}
+
 function normalize(schema: z.ZodType, value: unknown): unknown {
   let current = value;
   if (typeof current === 'string' && isFreeForm(schema)) {
@@ -198,6 +281,10 @@ function normalize(schema: z.ZodType, value: unknown): unknown {
     } catch {
       // Not JSON text: the schema's own message says what was expected.
     }
+  }
+  if (typeof current === 'string') {
+    const scalar = fromString(schema, current);
+    if (scalar !== undefined) return scalar;
   }
   const shapeSchema = base(schema);
   const def = defOf(shapeSchema);
@@ -231,6 +318,24 @@ function acceptsUndefined(schema: z.ZodType): boolean {
   return schema.safeParse(undefined).success;
 }
 
+/** The schema of the value at a path (object fields, array items, the object option of a union), or undefined. */
+function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (const key of path) {
+    if (current === undefined) return undefined;
+    let def = defOf(base(current));
+    if (def.type === 'union') {
+      const option = (def.options ?? []).find((o) => defOf(base(o)).type === (typeof key === 'number' ? 'array' : 'object'));
+      if (option === undefined) return undefined;
+      def = defOf(base(option));
+    }
+    if (def.type === 'object' && typeof key === 'string') current = def.shape && Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+    else if (def.type === 'array' && typeof key === 'number') current = def.element;
+    else return undefined;
+  }
+  return current;
+}
+
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let current = value;
   for (const key of path) {
@@ -245,7 +350,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** "limit: expected at most 100"; a missing field says it is required (and, for project_id, how to get one). */
-function describeIssue(issue: z.core.$ZodIssue, value: unknown, context: { defaultProjectId?: string | undefined }): string {
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodType | undefined, context: { defaultProjectId?: string | undefined }): string {
   const path = issue.path.map(String).join('.');
   const missing = issue.code === 'invalid_type' && value === undefined;
   if (missing && path === 'project_id' && context.defaultProjectId === undefined) {
@@ -254,7 +359,15 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, context: { defau
   if (missing) return `${path || 'arguments'} is required.`;
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(clip(k, 60))).join(', ');
-    return `${path ? `${path}: ` : ''}unrecognized field${issue.keys.length === 1 ? '' : 's'} ${keys}${issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : ''}; this tool does not take ${issue.keys.length === 1 ? 'it' : 'them'}.`;
+    const said = `${path ? `${path}: ` : ''}unrecognized field${issue.keys.length === 1 ? '' : 's'} ${keys}${issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : ''}; this tool does not take ${issue.keys.length === 1 ? 'it' : 'them'}.`;
+    return `${said}${nearFields(issue.keys, schema)}`;
+  }
+  // A string where a number or boolean goes, that is not one ("ten", "", " 2 "): say which type, and which strings are read.
+  // Not over a message of the schema's own (project-get's id says what an id is).
+  const defaultMessage = issue.code === 'invalid_union' || (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input:'));
+  if (defaultMessage && typeof value === 'string' && schema !== undefined) {
+    const expected = expectedScalar(schema);
+    if (expected !== undefined) return `${path || 'arguments'}: expected ${expected.what}, got the string ${clip(JSON.stringify(value), 60)} (${expected.read}).`;
   }
   // A near miss of an enumerated value (a timezone's case, a typo in an order field): name what was probably meant.
   if (issue.code === 'invalid_value' && typeof value === 'string') {
@@ -262,4 +375,18 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, context: { defau
     if (near) return `${clip(`${path ? `${path}: ` : ''}${issue.message}`, 300)}. ${near}`;
   }
   return clip(`${path ? `${path}: ` : ''}${issue.message}`, 300);
+}
+
+/** " Did you mean "limit"?" for unknown fields a few typos from the ones the object takes; else the empty string. */
+function nearFields(keys: readonly string[], schema: z.ZodType | undefined): string {
+  const shape = schema === undefined ? undefined : defOf(base(schema)).shape;
+  if (shape === undefined) return '';
+  const fields = Object.keys(shape);
+  const hints = keys.slice(0, 5).flatMap((key) => {
+    const [near] = nearest(key, fields, 1);
+    return near === undefined ? [] : [[key, near] as const];
+  });
+  if (hints.length === 0) return '';
+  if (keys.length === 1) return ` Did you mean "${hints[0]![1]}"?`;
+  return ` Did you mean ${hints.map(([key, near]) => `"${near}" for ${JSON.stringify(clip(key, 60))}`).join(', ')}?`;
 }
