@@ -1,6 +1,8 @@
 // The tools/list answer a client receives, per tool: `npm run build && node bench/tool-sizes.mjs`.
 // Through the SDK's Client over an in-memory transport against the built server (dist/), which
-// answers tools/list from dist/tools/listing.json. No upstream request is made.
+// answers tools/list from dist/tools/listing.json. No upstream request is made. Full listings
+// (every client but Codex, the default) and compact ones (MCP_TOOL_SCHEMAS=compact, or Codex
+// under auto: every input schema under 5,000 bytes, docs/mcp-features.md).
 // Tokens: OpenAI's o200k_base (gpt-tokenizer, from bench/node_modules; `cd bench && npm ci`),
 // else bytes / 4. Options: --json FILE writes the figures.
 import { writeFileSync } from 'node:fs';
@@ -25,13 +27,13 @@ const bytes = (value) => Buffer.byteLength(JSON.stringify(value));
 const ENUM = /"enum":\[[^\]]{4000,}\]/g;
 const APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
-async function list({ defaultProjectId, apps = false, readOnly = false }) {
+async function list({ defaultProjectId, apps = false, readOnly = false, toolSchemas = 'auto', clientName = 'bench' }) {
   const action = parseCli([], { POSTHOG_PERSONAL_API_KEY: 'phx_bench', POSTHOG_HOST: 'http://127.0.0.1:9' });
   const config = action.config;
   const posthog = new PostHogClient(clientOptionsFrom(config, { baseUrl: config.baseUrl, apiKey: 'phx_bench' }));
-  const server = createServer({ client: posthog, settings: { readOnly, toolsets: ['recordings', 'projects'], defaultProjectId }, callLimits: callLimitsFrom(config) });
+  const server = createServer({ client: posthog, settings: { readOnly, toolsets: ['recordings', 'projects'], defaultProjectId, toolSchemas }, callLimits: callLimitsFrom(config) });
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'bench', version: '1.0.0' }, apps ? { capabilities: APPS } : undefined);
+  const client = new Client({ name: clientName, version: '1.0.0' }, apps ? { capabilities: APPS } : undefined);
   await server.connect(b);
   await client.connect(a);
   const result = await client.listTools();
@@ -46,6 +48,8 @@ const configs = [
   ['default project set', { defaultProjectId: '1' }],
   ['client with MCP Apps', { apps: true }],
   ['MCP Apps + default project', { apps: true, defaultProjectId: '1' }],
+  ['compact (MCP_TOOL_SCHEMAS=compact)', { toolSchemas: 'compact' }],
+  ['compact, Codex under auto (clientInfo codex-mcp-client), MCP Apps + default project', { clientName: 'codex-mcp-client', apps: true, defaultProjectId: '1' }],
 ];
 const figures = { tokenizer, configs: {} };
 console.log(`tokens: ${tokenizer}`);
@@ -72,10 +76,11 @@ for (const [label, options] of configs) {
   const enumTokens = rows.reduce((n, r) => n + r.enumTokens, 0);
   total.outside = { bytes: total.bytes - enumBytes, tokens: total.tokens - enumTokens, perTool: Math.round((total.bytes - enumBytes) / rows.length) };
   total.largestInput = Math.max(...rows.map((r) => r.input));
+  total.largestInputBytes = Math.max(...result.tools.map((tool) => bytes(tool.inputSchema)));
   figures.configs[label] = { rows, total };
-  console.log(`\n## ${label}: ${total.count} tools, ${total.bytes} B / ${total.tokens} tk; outside the enums ${total.outside.bytes} B / ${total.outside.tokens} tk (${total.outside.perTool} B a tool); largest input schema ${total.largestInput} chars`);
+  console.log(`\n## ${label}: ${total.count} tools, ${total.bytes} B / ${total.tokens} tk; outside the enums ${total.outside.bytes} B / ${total.outside.tokens} tk (${total.outside.perTool} B a tool); largest input schema ${total.largestInput} chars, ${total.largestInputBytes} B`);
   if (label === 'defaults (key + host)') floor(result.tools, enumBytes, figures);
-  if (label !== 'defaults (key + host)' && label !== 'client with MCP Apps') continue;
+  if (label !== 'defaults (key + host)' && label !== 'client with MCP Apps' && !label.startsWith('compact (')) continue;
   console.log('tool                                   bytes  tokens   enum B  outside B  descr B  input ch  output B');
   for (const r of rows) {
     console.log(`${r.name.padEnd(36)} ${String(r.bytes).padStart(7)} ${String(r.tokens).padStart(7)} ${String(r.enumBytes).padStart(8)} ${String(r.bytes - r.enumBytes).padStart(10)} ${String(r.description).padStart(8)} ${String(r.input).padStart(9)} ${String(r.output).padStart(9)}`);

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const cache = createDigestCache(config.cache, log);
   const sharedLimits = cache.kind === 'redis' ? (cache as RedisDigestCache).limitStore() : undefined;
   const client = new PostHogClient(clientOptionsFrom(config, { baseUrl, apiKey, sharedLimits }));
-  const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive };
+  const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive, toolSchemas: config.toolSchemas };
   const toolCount = toolCounts(settings);
   const callLimits = callLimitsFrom(config);
   // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.

@@ -10,6 +10,9 @@ export type Toolset = (typeof TOOLSETS)[number];
 
 export const PROJECT_ID_PATTERN = /^(\d+|@current)$/;
 
+/** How input schemas are listed: whole, each under 5,000 bytes, or compact only for clients known to cut larger ones (tools/listing-compact.ts). */
+export const TOOL_SCHEMA_MODES = ['full', 'compact', 'auto'] as const;
+
 const CLOUD_HOSTS: Record<string, string> = {
   us: 'https://us.posthog.com',
   eu: 'https://eu.posthog.com',
@@ -45,6 +48,7 @@ const configSchema = z.object({
   }),
   /** Ask the user (MCP elicitation, when the client supports it) before a delete or a project change. */
   confirmDestructive: z.boolean(),
+  toolSchemas: z.enum(TOOL_SCHEMA_MODES),
   /** HTTP transport only (issue 4): access control, rebinding checks, limits. */
   http: z.object({
     /** Callers must send it as Bearer when the server uses its own PostHog key. A secret, like the key. */
@@ -116,6 +120,8 @@ Environment:
   POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots/triage may wait for that throttle (default 40000)
   POSTHOG_MAX_CONCURRENCY_PER_KEY  upstream requests in flight per API key (default 8)
   POSTHOG_SANDBOX=on        same as --sandbox
+  MCP_TOOL_SCHEMAS          full | compact (every input schema under 5,000 bytes, timezone as a
+                            string) | auto (default: compact for Codex, full for other clients)
 
 HTTP transport:
   Without POSTHOG_PERSONAL_API_KEY, each caller sends its own PostHog personal API key as
@@ -249,6 +255,7 @@ export const SETTINGS = {
   sandbox: setting({ env: 'POSTHOG_SANDBOX', flag: '--sandbox', flagValue: true, ...onOff(false) }),
   sandboxApi: setting({ env: 'POSTHOG_SANDBOX_API', flag: '--sandbox-api', appliesWith: ['--sandbox'], ...oneOf(['today', '2024'], 'today') }),
   confirmDestructive: setting({ env: 'POSTHOG_CONFIRM_DESTRUCTIVE', flag: '--no-confirm', flagValue: false, ...onOff(true) }),
+  toolSchemas: setting({ env: 'MCP_TOOL_SCHEMAS', ...oneOf(TOOL_SCHEMA_MODES, 'auto') }),
   timeoutMs: setting({ env: 'POSTHOG_TIMEOUT_MS', ...wholeNumber(30_000, 100, 600_000, ' (ms)') }),
   maxResponseBytes: setting({ env: 'POSTHOG_MAX_RESPONSE_BYTES', ...wholeNumber(8 * 1024 * 1024, 1024, 1024 * 1024 * 1024, ' (bytes)') }),
   maxConcurrencyPerKey: setting({ env: 'POSTHOG_MAX_CONCURRENCY_PER_KEY', ...wholeNumber(8, 1, 1_000) }),
@@ -435,6 +442,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     },
     cache: { target: v.cacheTarget, maxMb: v.cacheMb, ttlMs: v.cacheTtlS * 1000 },
     confirmDestructive: v.confirmDestructive,
+    toolSchemas: v.toolSchemas,
     http,
     warnings,
   });

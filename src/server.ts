@@ -26,6 +26,8 @@ import { TASK_EXECUTION, TASK_TOOLS, TASKS_CAPABILITY, ToolTasks } from './tasks
 export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
   /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
   confirmDestructive?: boolean;
+  /** MCP_TOOL_SCHEMAS: how input schemas are listed (default auto). */
+  toolSchemas?: Config['toolSchemas'];
 };
 
 /** What a tools/call reads of the settings, with the upstream's base URL. */
@@ -132,8 +134,10 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
         closed?.();
       };
     }
-    server.server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const listed = forClient(await listing, server.server.getClientCapabilities());
+    server.server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      const compact = wantsCompact(settings.toolSchemas, server.server.getClientVersion()?.name, extra.requestInfo?.headers['user-agent']);
+      const listings = await listing;
+      const listed = forClient(compact ? listings.compact : listings.full, server.server.getClientCapabilities());
       const tools = tasks ? listed.map((tool) => (TASK_TOOLS.has(tool.name) ? { ...tool, execution: TASK_EXECUTION } : tool)) : listed;
       // The client has what it needs to start; load the HTTP stack while the model thinks.
       setImmediate(() => client.warm());
@@ -141,6 +145,20 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
     });
     return server;
   };
+}
+
+/** What Codex calls itself in initialize's clientInfo, and at the start of its HTTP User-Agent. */
+const CODEX = 'codex-mcp-client';
+
+/**
+ * Whether this client gets the compact listing (tools/listing-compact.ts): by the setting, or under
+ * auto for a client known to cut input schemas over 5,000 bytes, Codex, known by the name it gave
+ * at initialize (stdio) or, over stateless HTTP where no initialize is remembered, its User-Agent.
+ */
+export function wantsCompact(mode: ServerSettings['toolSchemas'], clientName: string | undefined, userAgent: string | string[] | undefined): boolean {
+  if (mode === 'full' || mode === 'compact') return mode === 'compact';
+  const agent = Array.isArray(userAgent) ? userAgent[0] : userAgent;
+  return clientName === CODEX || (agent !== undefined && agent.startsWith(`${CODEX}/`));
 }
 
 /** The SDK's Ajv-based validator, made on the first schema it is asked to check. */

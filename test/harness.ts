@@ -23,6 +23,10 @@ export interface HarnessOptions {
   clientCapabilities?: ClientCapabilities;
   /** The digest cache the server uses (default: none, every digest made afresh). */
   cache?: DigestCache;
+  /** The name the MCP client gives at initialize (default test-client). */
+  clientName?: string;
+  /** MCP_TOOL_SCHEMAS (default: what the CLI sets, auto). */
+  toolSchemas?: Config['toolSchemas'];
 }
 
 export interface Harness {
@@ -53,13 +57,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const stderr: string[] = [];
   const server = createServer({
     client: posthog,
-    settings: { readOnly: options.readOnly ?? false, toolsets: options.toolsets ?? [...TOOLSETS], defaultProjectId: options.defaultProjectId },
+    settings: { readOnly: options.readOnly ?? false, toolsets: options.toolsets ?? [...TOOLSETS], defaultProjectId: options.defaultProjectId, toolSchemas: options.toolSchemas ?? config.toolSchemas },
     log: (message) => stderr.push(message),
     callLimits: options.callLimits ?? callLimitsFrom(config),
     ...(options.cache ? { cache: options.cache } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, options.clientCapabilities ? { capabilities: options.clientCapabilities } : undefined);
+  const client = new Client({ name: options.clientName ?? 'test-client', version: '1.0.0' }, options.clientCapabilities ? { capabilities: options.clientCapabilities } : undefined);
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AnyToolDefinition, SchemaOptions, ToolAnnotations } from './define.js';
+import { compactListing } from './listing-compact.js';
 import { portableInput, portableOutput } from './listing-portable.js';
 
 /** A tools/list entry: what a client, and through it the model, reads about a tool. */
@@ -26,50 +27,90 @@ export function buildListing(tools: readonly AnyToolDefinition[], options: Schem
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: portableInput(lean(z.toJSONSchema(tool.inputSchema(options), { target: 'draft-7', io: 'input' }))),
+    inputSchema: portableInput(lean(z.toJSONSchema(tool.inputSchema(options), { target: 'draft-7', io: 'input', override: advertised }))),
     outputSchema: portableOutput(lean(z.toJSONSchema(tool.outputSchema, { target: 'draft-7', io: 'output' }))),
     annotations: tool.annotations,
     ...(tool._meta ? { _meta: tool._meta } : {}),
   }));
 }
 
+/** Schemas the listing shows narrower than the server accepts them (see advertiseAs). */
+const ADVERTISED = new WeakMap<z.ZodType, z.ZodType>();
+
 /**
- * The listing for every tool, built when `npm run build` runs (listing-build.ts), in the two
- * forms the configuration can ask for: without a default project, and with one (its id written
- * as this placeholder). Converting the schemas costs more than anything else a server does
- * before its first answer, and a client asks for the list at every launch.
+ * Lists `schema` as `shown`, keeping its description: for a form the server still takes but a
+ * model should not write (one PostHog no longer requires), whose bytes every conversation pays.
+ * The server validates with `schema` either way.
+ */
+export function advertiseAs<T extends z.ZodType>(schema: T, shown: z.ZodType): T {
+  ADVERTISED.set(schema, shown);
+  return schema;
+}
+
+function advertised(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const shown = ADVERTISED.get(ctx.zodSchema as z.ZodType);
+  if (!shown) return;
+  const { description } = ctx.jsonSchema;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, z.toJSONSchema(shown, { target: 'draft-7', io: 'input' }), description === undefined ? {} : { description });
+}
+
+/**
+ * The listing for every tool, built when `npm run build` runs (listing-build.ts), in the forms
+ * the configuration and the client can ask for: without a default project, and with one (its id
+ * written as this placeholder); each in full and compact (listing-compact.ts). Converting the
+ * schemas costs more than anything else a server does before its first answer, and a client asks
+ * for the list at every launch.
  */
 export const PREBUILT_FILE = 'listing.json';
 export const DEFAULT_PROJECT_PLACEHOLDER = '{{POSTHOG_PROJECT_ID}}';
 
+/** The same tools, advertised with every schema whole (full) or each input schema under 5,000 bytes (compact). */
+export interface Listings {
+  full: ToolListing[];
+  compact: ToolListing[];
+}
+
 export interface Prebuilt {
-  plain: ToolListing[];
-  pinned: ToolListing[];
+  plain: Listings;
+  pinned: Listings;
+}
+
+export function buildListings(tools: readonly AnyToolDefinition[], options: SchemaOptions): Listings {
+  const full = buildListing(tools, options);
+  return { full, compact: compactListing(full) };
 }
 
 export function prebuild(tools: readonly AnyToolDefinition[]): Prebuilt {
-  return { plain: buildListing(tools, {}), pinned: buildListing(tools, { defaultProjectId: DEFAULT_PROJECT_PLACEHOLDER }) };
+  return { plain: buildListings(tools, {}), pinned: buildListings(tools, { defaultProjectId: DEFAULT_PROJECT_PLACEHOLDER }) };
 }
 
 /**
- * The listing for these tools and options: from the file the build wrote next to this module
+ * The listings for these tools and options: from the file the build wrote next to this module
  * when it is there, reads as JSON and matches these tools (names, titles and descriptions: a file
  * left over from an older build is not served), else converted now (tests run from source).
  */
-export async function loadListing(tools: readonly AnyToolDefinition[], options: SchemaOptions): Promise<ToolListing[]> {
+export async function loadListing(tools: readonly AnyToolDefinition[], options: SchemaOptions): Promise<Listings> {
   const id = options.defaultProjectId;
   let prebuilt: Prebuilt;
   try {
     const text = await readFile(new URL(PREBUILT_FILE, import.meta.url), 'utf8');
     prebuilt = JSON.parse(id === undefined ? text : text.replaceAll(DEFAULT_PROJECT_PLACEHOLDER, JSON.stringify(id).slice(1, -1))) as Prebuilt;
   } catch {
-    return buildListing(tools, options);
+    return buildListings(tools, options);
   }
   const listed = id === undefined ? prebuilt.plain : prebuilt.pinned;
-  const byName = new Map((Array.isArray(listed) ? listed : []).map((entry) => [entry.name, entry]));
+  const full = pick(tools, listed?.full);
+  const compact = pick(tools, listed?.compact);
+  return full && compact ? { full, compact } : buildListings(tools, options);
+}
+
+/** These tools' entries of a prebuilt listing, in their order; undefined unless every one is there and current. */
+function pick(tools: readonly AnyToolDefinition[], listed: unknown): ToolListing[] | undefined {
+  const byName = new Map((Array.isArray(listed) ? (listed as ToolListing[]) : []).map((entry) => [entry.name, entry]));
   const entries = tools.map((tool) => byName.get(tool.name));
   const current = entries.every((entry, i) => entry !== undefined && entry.title === tools[i]!.title && entry.description === tools[i]!.description && JSON.stringify(entry._meta) === JSON.stringify(tools[i]!._meta));
-  return current ? (entries as ToolListing[]) : buildListing(tools, options);
+  return current ? (entries as ToolListing[]) : undefined;
 }
 
 /** zod's `int()` bounds: true of every JSON number a client sends, so they say nothing. */

@@ -72,13 +72,13 @@ export const queryDateFromField = z
   .max(40)
   .refine(...unlisted(DATE_PATTERN, 'date_from is a relative date like "-30d", "-24h", "-2w", "-3m", "-1y" or an ISO date like "2025-06-01"'))
   .default('-90d')
-  .describe('"-30d" or "2025-06-01".');
+  .describe('"-30d", "-24h" or an ISO date, UTC.');
 
 /** The text budget of a digest's or triage's text (structured content is not cut). */
-export const maxCharsField = z.number().int().min(1_000).max(20_000).default(4_000).describe('Text budget.');
+export const maxCharsField = z.number().int().min(1_000).max(20_000).default(4_000).describe('Text budget, in characters.');
 
-/** The JSON Schema carries the range and the default; the name says the rest. */
-export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback);
+/** The JSON Schema carries the range and the default. */
+export const limitField = (fallback: number) => z.number().int().min(1).max(100).default(fallback).describe('Page size.');
 
 export const offsetField = z.number().int().min(0).max(1_000_000).default(0).describe('Previous next_offset.');
 

@@ -87,6 +87,13 @@ describe('config', () => {
     expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_CONFIRM_DESTRUCTIVE: 'sometimes' })).toThrow(/POSTHOG_CONFIRM_DESTRUCTIVE must be/);
   });
 
+  it('lists input schemas per MCP_TOOL_SCHEMAS: full, compact or auto (default); another word is refused naming the setting', () => {
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY }).toolSchemas).toBe('auto');
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_TOOL_SCHEMAS: 'Compact' }).toolSchemas).toBe('compact');
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_TOOL_SCHEMAS: 'full' }).toolSchemas).toBe('full');
+    expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_TOOL_SCHEMAS: 'compat' })).toThrow(/^MCP_TOOL_SCHEMAS must be "full" or "compact" or "auto"; got "compat"\. Did you mean "compact"\?/);
+  });
+
   it('treats a setting a bundle host left as its ${user_config.…} placeholder as unset', () => {
     const config = run([], {
       POSTHOG_PERSONAL_API_KEY: KEY,

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_TOOLS } from '../../src/tools/index.js';
-import { DEFAULT_PROJECT_PLACEHOLDER, PREBUILT_FILE, buildListing, lean, loadListing, type Prebuilt } from '../../src/tools/listing.js';
+import { DEFAULT_PROJECT_PLACEHOLDER, PREBUILT_FILE, buildListing, buildListings, lean, loadListing, type Prebuilt } from '../../src/tools/listing.js';
+import { COMPACT_LIMIT_BYTES, compactInput, shorter, size } from '../../src/tools/listing-compact.js';
 import { portableInput, portableOutput } from '../../src/tools/listing-portable.js';
 
 const DIST_LISTING = new URL(`../../dist/tools/${PREBUILT_FILE}`, import.meta.url);
@@ -33,19 +34,62 @@ describe('lean JSON Schema', () => {
 });
 
 describe('the tools/list entries', () => {
-  it('are written by the build exactly as the tools convert now, without and with a default project', async () => {
+  it('are written by the build exactly as the tools convert now, without and with a default project, full and compact', async () => {
     const prebuilt = JSON.parse(await readFile(DIST_LISTING, 'utf8')) as Prebuilt;
-    expect(prebuilt.plain).toEqual(buildListing(ALL_TOOLS, {}));
+    expect(prebuilt.plain).toEqual(buildListings(ALL_TOOLS, {}));
     const pinned = JSON.parse(JSON.stringify(prebuilt.pinned).replaceAll(DEFAULT_PROJECT_PLACEHOLDER, '1002'));
-    expect(pinned).toEqual(buildListing(ALL_TOOLS, { defaultProjectId: '1002' }));
+    expect(pinned).toEqual(buildListings(ALL_TOOLS, { defaultProjectId: '1002' }));
+    expect(prebuilt.plain.full).toEqual(buildListing(ALL_TOOLS, {}));
+    expect(prebuilt.plain.compact.map((t) => t.name)).toEqual(prebuilt.plain.full.map((t) => t.name));
   });
 
   it('are read for the configured tools and default project, and converted on the spot without the file', async () => {
     const dist = (await import(new URL('../../dist/tools/listing.js', import.meta.url).href)) as typeof import('../../src/tools/listing.js');
     const some = ALL_TOOLS.filter((tool) => tool.toolset === 'projects');
-    expect(await dist.loadListing(some, { defaultProjectId: '@current' })).toEqual(buildListing(some, { defaultProjectId: '@current' }));
+    expect(await dist.loadListing(some, { defaultProjectId: '@current' })).toEqual(buildListings(some, { defaultProjectId: '@current' }));
     // From source there is no prebuilt file next to the module: the same entries, converted now.
-    expect(await loadListing(ALL_TOOLS, {})).toEqual(buildListing(ALL_TOOLS, {}));
+    expect(await loadListing(ALL_TOOLS, {})).toEqual(buildListings(ALL_TOOLS, {}));
+  });
+});
+
+describe('compact input schemas (MCP_TOOL_SCHEMAS=compact)', () => {
+  const zones = Array.from({ length: 60 }, (_, i) => `Zone/${i}`);
+  const big = (words: number) => ({
+    type: 'object',
+    properties: {
+      timezone: { description: 'IANA, e.g. Europe/Berlin.', anyOf: [{ type: 'string', enum: zones }, { type: 'null' }] },
+      order: { description: 'Order.', anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }] },
+      flag: {
+        description: 'Flag.',
+        anyOf: [{ type: 'object', properties: { id: { type: 'integer', description: 'Id.' }, variant: { description: 'V.', anyOf: [{ type: 'string' }, { type: 'null' }] } }, required: ['id'], additionalProperties: false }, { type: 'null' }],
+      },
+      filters: { description: `Filters, e.g. [${'"x",'.repeat(words)}"y"]. JSON text.`, anyOf: [{ type: 'string' }, { type: 'null' }] },
+    },
+    required: [],
+    additionalProperties: false,
+  });
+
+  it('lists a long enum as its type and keeps short ones; a small schema changes no further', () => {
+    const out = compactInput(big(0));
+    expect(out.properties).toMatchObject({ timezone: { description: 'IANA, e.g. Europe/Berlin.', anyOf: [{ type: 'string' }, { type: 'null' }] }, order: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] } });
+    expect((out.properties as Record<string, unknown>).flag).toEqual(big(0).properties.flag);
+  });
+
+  it('past the limit, nested objects become a shape line, then examples go, longest first, null branches kept', () => {
+    const schema = big(1_000);
+    expect(size(schema)).toBeGreaterThan(COMPACT_LIMIT_BYTES);
+    const out = compactInput(schema);
+    expect(size(out)).toBeLessThan(COMPACT_LIMIT_BYTES);
+    expect(out.properties).toMatchObject({
+      flag: { description: 'Flag.', anyOf: [{ type: 'object', description: '{id: integer, variant?: string}' }, { type: 'null' }] },
+      filters: { description: 'Filters. JSON text.', anyOf: [{ type: 'string' }, { type: 'null' }] },
+    });
+  });
+
+  it('cuts a description to what it says without its example, else its first clause', () => {
+    expect(shorter('Internal users, e.g. [{"key":"$host"}]. JSON text.')).toBe('Internal users. JSON text.');
+    expect(shorter('Kept this long; plan may cap it.')).toBe('Kept this long.');
+    expect(shorter('Record sessions.')).toBeUndefined();
   });
 });
 

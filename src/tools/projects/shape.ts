@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UpstreamUnavailableError } from '../../errors.js';
 import { quote } from '../../digest/quote.js';
 import { asText, clip, joinParts, shortTime } from '../format.js';
+import { advertiseAs } from '../listing.js';
 import { timezoneField } from '../schemas.js';
 
 /** Project secrets and credentials never reach the model, even when settings are asked for. */
@@ -158,7 +159,8 @@ const objectList = z.array(json).max(500);
 /**
  * PostHog requires arrays for these settings (posthog-api-facts.md §7); api-interface.md
  * documents them as objects. Both are accepted and sent as given: plain unions, no type arrays,
- * so the schema stays portable to strict-mode hosts.
+ * so the schema stays portable to strict-mode hosts. A list of strings is listed as that alone
+ * (advertiseAs): the object form is what PostHog refuses.
  */
 const filtersOrObject = z.union([objectList, json]);
 const stringsOrObject = z.union([stringList, json]);
@@ -169,32 +171,32 @@ const stringsOrObject = z.union([stringList, json]);
  * most; descriptions add the rest in few words (the model reads them in every session).
  */
 export const writableProjectFields = {
-  name: z.string().trim().min(1).max(200).describe('Unique in the organization.'),
-  app_urls: stringList.describe('For toolbar, heatmaps.'),
-  slack_incoming_webhook: z.string().max(2000),
-  anonymize_ips: z.boolean(),
-  completed_snippet_onboarding: z.boolean(),
-  test_account_filters: filtersOrObject.describe('E.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
-  test_account_filters_default_checked: z.boolean(),
-  path_cleaning_filters: filtersOrObject.describe('E.g. [{"regex":"^/users/[0-9]+","alias":"/users/<id>"}].'),
-  is_demo: z.boolean(),
-  timezone: timezoneField,
-  data_attributes: stringsOrObject.describe('E.g. ["data-attr"].'),
-  person_display_name_properties: stringList,
-  correlation_config: json,
-  autocapture_opt_out: z.boolean(),
-  autocapture_exceptions_opt_in: z.boolean(),
-  autocapture_exceptions_errors_to_ignore: stringsOrObject,
-  capture_console_log_opt_in: z.boolean(),
+  name: z.string().trim().min(1).max(200).describe('Unique in the org, any case.'),
+  app_urls: stringList.describe('Site URLs (toolbar, heatmaps).'),
+  slack_incoming_webhook: z.string().max(2000).describe('Newer PostHog ignores it.'),
+  anonymize_ips: z.boolean().describe("Drop visitors' IPs."),
+  completed_snippet_onboarding: z.boolean().describe('Snippet installed.'),
+  test_account_filters: filtersOrObject.describe('Internal users, e.g. [{"key":"$host","operator":"not_regex","value":"localhost","type":"event"}].'),
+  test_account_filters_default_checked: z.boolean().describe('Insights skip internal users.'),
+  path_cleaning_filters: filtersOrObject.describe('URL rewrites, e.g. [{"regex":"/[0-9]+","alias":"/<id>"}].'),
+  is_demo: z.boolean().describe('Demo data.'),
+  timezone: timezoneField.describe('IANA, e.g. Europe/Berlin; dates use it.'),
+  data_attributes: advertiseAs(stringsOrObject.describe('Element attributes for actions, e.g. ["data-attr"].'), stringList),
+  person_display_name_properties: stringList.describe('Shown as person name, e.g. ["email"].'),
+  correlation_config: json.describe('Funnel correlation exclusions.'),
+  autocapture_opt_out: z.boolean().describe('true turns autocapture off.'),
+  autocapture_exceptions_opt_in: z.boolean().describe('Capture JS exceptions.'),
+  autocapture_exceptions_errors_to_ignore: advertiseAs(stringsOrObject.describe('Messages not to capture.'), stringList),
+  capture_console_log_opt_in: z.boolean().describe('Console logs in recordings.'),
   capture_performance_opt_in: z.boolean().describe('Network timing.'),
-  session_recording_opt_in: z.boolean(),
+  session_recording_opt_in: z.boolean().describe('Record sessions.'),
   access_control: z.boolean().describe('Members only.'),
-  primary_dashboard: z.number().int().positive(),
-  live_events_columns: stringList,
-  recording_domains: stringList.describe('Allowed to record.'),
-  inject_web_apps: z.boolean(),
-  extra_settings: json,
-  has_completed_onboarding_for: json,
+  primary_dashboard: z.number().int().positive().describe('Home dashboard id.'),
+  live_events_columns: stringList.describe('Live events view columns.'),
+  recording_domains: stringList.describe('Record only on these origins.'),
+  inject_web_apps: z.boolean().describe('Load site apps into pages.'),
+  extra_settings: json.describe('Other settings by key.'),
+  has_completed_onboarding_for: json.describe('E.g. {"session_replay":true}.'),
 };
 
 /**
@@ -220,19 +222,31 @@ const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-
  * newest serializer enforces; the tool description says what "clear" does, once.
  */
 export const replaySettingsFields = {
-  product_description: z.string().trim().max(1000),
+  product_description: z.string().trim().max(1000).describe('What the product does.'),
   week_start_day: clearable(z.number().int().min(0).max(1)).describe('0 Sunday, 1 Monday.'),
-  session_recording_sample_rate: clearable(z.number().min(0).max(1).refine(twoDecimals, 'at most 2 decimal places, e.g. 0.25')),
-  session_recording_minimum_duration_milliseconds: clearable(z.number().int().min(0).max(30_000)),
-  session_recording_retention_period: z.enum(RETENTION_PERIODS).describe('Plan may cap it.'),
+  session_recording_sample_rate: clearable(z.number().min(0).max(1).refine(twoDecimals, 'at most 2 decimal places, e.g. 0.25')).describe(
+    'Share recorded, 0-1 (0.25 = 25%).',
+  ),
+  session_recording_minimum_duration_milliseconds: clearable(z.number().int().min(0).max(30_000)).describe('Skip shorter sessions.'),
+  session_recording_retention_period: z.enum(RETENTION_PERIODS).describe('Kept this long; plan may cap it.'),
   session_recording_linked_flag: clearable(
-    z.strictObject({ id: z.number().int().positive(), key: z.string().min(1).max(400), variant: z.string().max(400).optional() }),
-  ).describe('Record only when on.'),
-  session_recording_network_payload_capture_config: clearable(z.strictObject({ recordHeaders: z.boolean(), recordBody: z.boolean() })),
+    z.strictObject({
+      id: z.number().int().positive().describe('Flag id.'),
+      key: z.string().min(1).max(400).describe('Flag key.'),
+      variant: z.string().max(400).optional().describe('Only this variant.'),
+    }),
+  ).describe('Record only while this flag is on.'),
+  session_recording_network_payload_capture_config: clearable(
+    z.strictObject({ recordHeaders: z.boolean().describe('Headers.'), recordBody: z.boolean().describe('Bodies.') }),
+  ).describe('Network payloads to record.'),
   session_recording_masking_config: clearable(
-    z.strictObject({ maskAllInputs: z.boolean().optional(), maskTextSelector: z.string().max(2000).optional(), blockSelector: z.string().max(2000).optional() }),
-  ).describe('Replaces the stored one.'),
-  session_replay_config: z.strictObject({ record_canvas: z.boolean() }).describe('Merged into the stored one.'),
+    z.strictObject({
+      maskAllInputs: z.boolean().optional().describe('Mask all inputs.'),
+      maskTextSelector: z.string().max(2000).optional().describe('CSS of text to hide.'),
+      blockSelector: z.string().max(2000).optional().describe('CSS of elements to block.'),
+    }),
+  ).describe('Masking; replaces the stored one.'),
+  session_replay_config: z.strictObject({ record_canvas: z.boolean().describe('Record <canvas>.') }).describe('Merged into the stored one.'),
 };
 
 /** Which settings PostHog merges into the stored value rather than replacing it. */
@@ -307,7 +321,8 @@ export const projectIdInput = z
   .preprocess(
     (v) => (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v),
     z.number('id must be a project number like 12345 (see projects-list)').int('id must be a whole project number like 12345').positive('id must be a project number like 12345 (see projects-list)'),
-  );
+  )
+  .describe('Project id (projects-list).');
 
 export const projectNotFound = (id: number) => `No project ${id} visible to this key: it may not exist, be deleted, or be in another organization. Call projects-list to see valid ids.`;
 

@@ -15,7 +15,7 @@ const eventFilter = z
     properties: z.array(z.record(z.string(), z.unknown())).max(50).optional().describe('Property filters.'),
   });
 
-const actionFilter = z.looseObject({ id: z.number().int().positive() });
+const actionFilter = z.looseObject({ id: z.number().int().positive().describe('Action id.') });
 
 const INSTEAD =
   'Instead: read the recording with session-recording-snapshots (clicks, page changes, console errors are in its events), or find recordings with session-recordings-list.';
