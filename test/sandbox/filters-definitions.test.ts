@@ -90,7 +90,7 @@ describe('event and property definitions', () => {
     try {
       const res = await fetch(`${scoped.url}/api/projects/${MAIN}/event_definitions/`, { headers: { Authorization: `Bearer ${SANDBOX_API_KEY}` } });
       expect(res.status).toBe(403);
-      expect((await res.json()).detail).toBe("API key missing required scope 'event_definition:read'");
+      expect(((await res.json()) as { detail: string }).detail).toBe("API key missing required scope 'event_definition:read'");
     } finally {
       await scoped.close();
     }
