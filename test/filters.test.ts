@@ -187,3 +187,20 @@ describe('recording-filter-options', () => {
     }
   });
 });
+
+describe('session-recording-matching-events names each match', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('gives the event and, for a page view, its URL (through the query API on today\'s PostHog)', async () => {
+    const r = await h.call('session-recording-matching-events', { project_id: P, session_id: ID.checkoutFailure, events: [{ id: '$pageview' }, { id: '$exception' }] });
+    expect(r.isError, text(r)).toBeFalsy();
+    const results = (r.structuredContent as { results: Array<{ event: string; url: string | null }> }).results;
+    expect(results.filter((m) => m.event === '$exception')).toHaveLength(2);
+    expect(results.filter((m) => m.event === '$pageview').map((m) => m.url)).toContain('https://shop.example.com/products/trail-runner-2');
+    expect(text(r)).toMatch(/\$pageview "https:\/\/shop\.example\.com\/products\/trail-runner-2"/);
+  });
+});
