@@ -91,7 +91,7 @@ describe('the built CLI', () => {
     child.stdin.end();
     await new Promise((r) => child.on('close', r));
 
-    expect(list.result.tools).toHaveLength(15);
+    expect(list.result.tools).toHaveLength(16);
     expect(call.result.isError).toBeFalsy();
     expect(call.result.structuredContent.results.length).toBeGreaterThan(0);
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0');
@@ -141,7 +141,7 @@ describe('the built CLI', () => {
       writeFileSync(listing, JSON.stringify(good));
       const fresh = await list();
       expect(fresh[0]!.description).not.toBe('An old description from an older build.');
-      expect(fresh).toHaveLength(15);
+      expect(fresh).toHaveLength(16);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
@@ -176,7 +176,7 @@ describe('the built CLI', () => {
       const client = new Client({ name: 'mcp-json-test', version: '1' });
       await client.connect(transport);
       const tools = await client.listTools();
-      expect(tools.tools).toHaveLength(15);
+      expect(tools.tools).toHaveLength(16);
       const ok = await client.callTool({ name: 'projects-list', arguments: { limit: 2 } });
       const failed = await client.callTool({ name: 'project-get', arguments: { id: 999_999 } });
       await client.close();

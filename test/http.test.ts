@@ -110,6 +110,7 @@ describe('stateless Streamable HTTP with per-user keys', () => {
       ['session-recording-replay', () => ({ project_id: P, id: R.recordedCheckout, start_at: '0:05' })],
       ['session-recording-reproduce', () => ({ project_id: P, id: R.recordedCheckout })],
       ['session-recordings-triage', () => ({ project_id: P, date_from: '-30d', max_recordings: 3 })],
+      ['recording-filter-options', () => ({ project_id: P, kind: 'person_properties' })],
       // Stateless HTTP knows no client capabilities: the app-only tool is listed (hosts filter it).
       ['session-recording-replay-events', () => ({ project_id: P, id: R.recordedCheckout })],
       ['session-recording-matching-events', () => ({ project_id: P, session_id: R.checkoutFailure, events: [{ id: '$pageview' }] })],

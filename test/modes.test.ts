@@ -8,7 +8,7 @@ describe('configuration shapes the tool list', () => {
     try {
       const tools = (await h.client.listTools()).tools;
       expect(tools.map((t) => t.name).sort()).toEqual(
-        ['project-get', 'projects-list', 'session-recording-get', 'session-recording-matching-events', 'session-recording-properties', 'session-recording-replay', 'session-recording-reproduce', 'session-recording-snapshots', 'session-recording-summary', 'session-recordings-list', 'session-recordings-triage'].sort(),
+        ['project-get', 'projects-list', 'recording-filter-options', 'session-recording-get', 'session-recording-matching-events', 'session-recording-properties', 'session-recording-replay', 'session-recording-reproduce', 'session-recording-snapshots', 'session-recording-summary', 'session-recordings-list', 'session-recordings-triage'].sort(),
       );
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
       // A tool this configuration does not offer is unknown: a JSON-RPC error, as for any unknown name.
@@ -24,8 +24,8 @@ describe('configuration shapes the tool list', () => {
     const recordings = await startHarness({ toolsets: ['recordings'] });
     try {
       expect((await projects.client.listTools()).tools.map((t) => t.name)).toEqual(['projects-list', 'project-create', 'project-get', 'project-update', 'project-delete']);
-      expect((await recordings.client.listTools()).tools.every((t) => t.name.startsWith('session-recording'))).toBe(true);
-      expect((await recordings.client.listTools()).tools).toHaveLength(10);
+      expect((await recordings.client.listTools()).tools.every((t) => t.name.startsWith('session-recording') || t.name === 'recording-filter-options')).toBe(true);
+      expect((await recordings.client.listTools()).tools).toHaveLength(11);
     } finally {
       await projects.close();
       await recordings.close();
@@ -37,7 +37,7 @@ describe('configuration shapes the tool list', () => {
     try {
       const tool = (await h.client.listTools()).tools.find((t) => t.name === 'session-recordings-list')!;
       expect(tool.inputSchema.required ?? []).not.toContain('project_id');
-      expect((tool.inputSchema.properties as Record<string, { description: string }>).project_id!.description).toMatch(`Defaults to ${DEMO.marketingProjectId}`);
+      expect((tool.inputSchema.properties as Record<string, { description: string }>).project_id!.description).toMatch(`default ${DEMO.marketingProjectId}`);
       const r = await h.call('session-recordings-list', { date_from: '-30d' });
       expect(r.isError, text(r)).toBeFalsy();
       expect(h.sandbox.requests[0]!.path).toBe(`/api/projects/${DEMO.marketingProjectId}/session_recordings/`);

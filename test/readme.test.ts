@@ -95,6 +95,23 @@ describe('README', () => {
     }
   });
 
+  it('shows filtered list calls that find recordings in the sandbox', async () => {
+    const examples = blocks('jsonc');
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    const h = await startHarness({ defaultProjectId: '1001' });
+    try {
+      for (const example of examples) {
+        const [comment, ...json] = example.trim().split('\n');
+        const tool = /^\/\/ ([a-z-]+)$/.exec(comment!)![1]!;
+        const r = await h.call(tool, JSON.parse(json.join('\n')) as Record<string, unknown>);
+        expect(r.isError, text(r)).toBeFalsy();
+        expect((r.structuredContent as { results: unknown[] }).results.length, example).toBeGreaterThan(0);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
   describe('client configurations, started as a client starts them', () => {
     let sandbox: Sandbox;
     beforeAll(async () => {

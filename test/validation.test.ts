@@ -37,6 +37,19 @@ const CASES: Array<[string, string, Record<string, unknown>, RegExp]> = [
   ['an order field with a typo', 'session-recordings-list', { project_id: P, order: 'start_tme' }, /order: .*Did you mean "start_time"\?/],
   ['an order direction in lower case', 'session-recordings-triage', { project_id: P, order_direction: 'desc' }, /Did you mean "DESC"\?/],
   ['project-get with a word for an id', 'project-get', { id: 'first' }, /id must be a project number like 12345/],
+  // Recording filters (issue 31): checked whole before any request, near misses named.
+  ['a filter type with a typo', 'session-recordings-list', { project_id: P, properties: [{ type: 'persn', key: 'email', operator: 'icontains', value: 'x' }] }, /properties\.0\.type: .*Did you mean "person"\?/],
+  ['"contains" for an operator', 'session-recordings-triage', { project_id: P, properties: [{ type: 'person', key: 'email', operator: 'contains', value: 'x' }] }, /Did you mean "icontains"\?/],
+  ['"equals" for an operator, in an event entity', 'session-recordings-list', { project_id: P, events: [{ id: '$pageview', properties: [{ type: 'event', key: '$current_url', operator: 'equals', value: '/' }] }] }, /events\.0\.properties\.0\.operator: .*Did you mean "exact"\?/],
+  ['an unknown recording key', 'session-recordings-list', { project_id: P, properties: [{ type: 'recording', key: 'console_errors', operator: 'gt', value: 0 }] }, /Did you mean "console_error_count"\?/],
+  ['a text operator on a number', 'session-recordings-list', { project_id: P, properties: [{ type: 'recording', key: 'duration', operator: 'icontains', value: '60' }] }, /not an operator for a number/],
+  ['gte, which PostHog\'s list does not take', 'session-recordings-list', { project_id: P, having_predicates: [{ key: 'duration', operator: 'gte', value: 60 }] }, /use gt/],
+  ['is_set with a value', 'session-recordings-list', { project_id: P, properties: [{ type: 'person', key: 'email', operator: 'is_set', value: 'yes' }] }, /is_set takes no value/],
+  ['a cohort without its id', 'session-recordings-list', { project_id: P, properties: [{ type: 'cohort', key: 'id', value: 'vip' }] }, /cohort id/],
+  ['a group filter without its type index', 'session-recordings-list', { project_id: P, properties: [{ type: 'group', key: 'plan', operator: 'exact', value: ['pro'] }] }, /group_type_index/],
+  ['an event name in actions', 'session-recordings-list', { project_id: P, actions: [{ id: 'order_completed' }] }, /event name goes in events/],
+  ['a console key with a typo', 'session-recordings-list', { project_id: P, console_log_filters: [{ key: 'mesage', operator: 'icontains', value: 'x' }] }, /Did you mean "message"\?/],
+  ['values_of for session properties', 'recording-filter-options', { project_id: P, kind: 'session_properties', values_of: '$entry_pathname' }, /values_of works with kind/],
   ['a retention period in the wrong case', 'project-update', { id: DEMO.mainProjectId, session_recording_retention_period: '90D' }, /Did you mean "90d"\?/],
 ];
 

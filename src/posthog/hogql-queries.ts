@@ -51,7 +51,8 @@ export function matchingEventsQuery(options: MatchingEventsOptions): BuiltQuery 
     conditions.push(`matchesAction({action_${i}})`);
   });
   const query = [
-    'SELECT uuid, timestamp FROM events',
+    // The event and its page name each match (a page view is told by its URL).
+    'SELECT uuid, event, timestamp, properties.$current_url AS url FROM events',
     'WHERE $session_id = {session_id} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
     `AND (${conditions.join(' OR ')})`,
     `ORDER BY timestamp ASC LIMIT ${MAX_MATCHES}`,

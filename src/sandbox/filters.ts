@@ -1,6 +1,8 @@
 // The subset of PostHog's recording filters the sandbox evaluates: event and action filters,
 // property filters on persons, events, sessions and recording metrics, console log filters,
-// and the project's test-account filters.
+// and the project's test-account filters. Filters it cannot evaluate (cohorts, groups, HogQL
+// expressions, elements) are refused with a 400, never ignored: an ignored filter would answer
+// with recordings PostHog would have left out.
 
 import { ACTIONS } from './demo/catalog.js';
 import type { CapturedEvent, LiveRecording } from './demo/dataset.js';
@@ -95,9 +97,30 @@ function propertyMatches(filter: Filter, facts: RecordingFacts): boolean {
       return matchProperty(filter, session);
     }
     default:
-      // cohort, group, hogql…: not modelled here, so they do not narrow the results.
+      // Refused before any recording is looked at (assertEvaluable); kept total for the compiler.
       return true;
   }
+}
+
+/** Property filter types the sandbox evaluates; PostHog also has cohort, group, hogql and element filters. */
+const EVALUATED = new Set(['person', 'event', 'recording', 'session', undefined]);
+
+/**
+ * A 400 in PostHog's error shape for a filter the sandbox cannot evaluate, wherever it stands
+ * (top-level properties, an entity's properties, having predicates), before any recording is read.
+ */
+export function assertEvaluable(query: RecordingsQuery): void {
+  const check = (filters: unknown, attr: string) => {
+    if (!Array.isArray(filters)) return;
+    for (const filter of filters as Filter[]) {
+      if (EVALUATED.has(filter.type as string | undefined)) continue;
+      throw errors.validation(`The sandbox cannot evaluate ${String(filter.type)} filters (PostHog can): remove it, or try it against a real PostHog.`, attr, 'unsupported_filter');
+    }
+  };
+  check(query.properties, 'properties');
+  check(query.having_predicates, 'having_predicates');
+  for (const entity of query.events) check(entity.properties, 'events');
+  for (const entity of query.actions) check(entity.properties, 'actions');
 }
 
 function referringDomain(referrer: string): string {
@@ -108,10 +131,13 @@ function referringDomain(referrer: string): string {
   }
 }
 
-function consoleMatches(filters: Filter[], facts: RecordingFacts): boolean {
-  return facts.rec.script.console.some((entry) =>
-    filters.every((f) => matchProperty(f, { level: entry.level === 'info' ? 'info' : entry.level, message: entry.message })),
-  );
+/** One console entry has to satisfy the console filters, combined by the query's operand as PostHog does. */
+function consoleMatches(filters: Filter[], operand: 'AND' | 'OR', facts: RecordingFacts): boolean {
+  return facts.rec.script.console.some((entry) => {
+    // PostHog stores console.log entries at level "info" (what console_log_count counts too).
+    const fields = { level: entry.level === 'log' ? 'info' : entry.level, message: entry.message };
+    return operand === 'OR' ? filters.some((f) => matchProperty(f, fields)) : filters.every((f) => matchProperty(f, fields));
+  });
 }
 
 /** Whether a recording passes the query's entity, property and console filters. */
@@ -121,7 +147,7 @@ export function recordingMatches(query: RecordingsQuery, facts: RecordingFacts):
     ...query.actions.map((f) => facts.events.some((e) => entityMatches(f, 'actions', e))),
     ...query.properties.map((f) => propertyMatches(f, facts)),
   ];
-  if (query.console_log_filters.length > 0) checks.push(consoleMatches(query.console_log_filters, facts));
+  if (query.console_log_filters.length > 0) checks.push(consoleMatches(query.console_log_filters, query.operand, facts));
   const combined = checks.length === 0 || (query.operand === 'OR' ? checks.some(Boolean) : checks.every(Boolean));
   return combined && query.having_predicates.every((f) => propertyMatches({ type: 'recording', ...f }, facts));
 }

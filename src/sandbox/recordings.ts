@@ -3,7 +3,7 @@
 
 import type { LiveRecording } from './demo/dataset.js';
 import type { PersonSeed } from './demo/catalog.js';
-import { entityMatches, matchProperty, recordingMatches, type RecordingFacts } from './filters.js';
+import { assertEvaluable, entityMatches, matchProperty, recordingMatches, type RecordingFacts } from './filters.js';
 import { errors, json, noContent, pageLinks, parseJsonBody, type Reply } from './http.js';
 import { decodeParam, parseRecordingsQuery, resolveDate, type Filter, type RecordingsQuery } from './query.js';
 import type { RequestContext, SandboxState } from './state.js';
@@ -125,6 +125,7 @@ function isTestAccount(state: SandboxState, projectId: number, rec: LiveRecordin
 export function listRecordings(ctx: RequestContext, projectId: number): Reply {
   const { state } = ctx;
   const query = parseRecordingsQuery(ctx.query);
+  assertEvaluable(query);
   const clock = state.clock();
   const from = resolveDate(query.date_from, clock, 'date_from', false);
   const to = resolveDate(query.date_to, clock, 'date_to', true);
@@ -218,6 +219,7 @@ export function matchingEvents(ctx: RequestContext, projectId: number): Reply {
   const { state } = ctx;
   const query = parseRecordingsQuery(ctx.query);
   if (!query.session_ids || query.session_ids.length !== 1) throw errors.validation('Must specify exactly one session_id');
+  assertEvaluable(query);
   const eventProperties = query.properties.filter((p) => p.type === 'event');
   if (query.events.length === 0 && query.actions.length === 0 && eventProperties.length === 0) {
     throw errors.validation('Must specify at least one event or action filter, or event properties filter');

@@ -2,6 +2,7 @@
 // allowed methods, and the project-id resolution shared by nested routes.
 
 import { ORGANIZATION } from './demo/catalog.js';
+import { eventDefinitions, eventPropertyValues, personPropertyValues, propertyDefinitions } from './definitions.js';
 import { ApiError, errors, json, type Reply } from './http.js';
 import { runQuery } from './hogql.js';
 import { createProject, destroyProject, listProjects, resolveProjectId, retrieveProject, updateProject } from './projects.js';
@@ -80,6 +81,11 @@ const ROUTES: Route[] = [
     scope: 'query',
     readOnly: true,
   },
+  // What a project can be filtered on (definitions.ts). The values' scopes are this sandbox's reading (docs/filter-options.md).
+  { name: 'event_definitions', pattern: /^\/api\/projects\/([^/]+)\/event_definitions$/, methods: { GET: nested((ctx, p) => eventDefinitions(ctx, p)) }, scope: 'event_definition' },
+  { name: 'property_definitions', pattern: /^\/api\/projects\/([^/]+)\/property_definitions$/, methods: { GET: nested((ctx, p) => propertyDefinitions(ctx, p)) }, scope: 'property_definition' },
+  { name: 'event_values', pattern: /^\/api\/(?:projects|environments)\/([^/]+)\/events\/values$/, methods: { GET: nested((ctx, p) => eventPropertyValues(ctx, p)) }, scope: 'query' },
+  { name: 'person_values', pattern: /^\/api\/(?:projects|environments)\/([^/]+)\/persons\/values$/, methods: { GET: nested((ctx, p) => personPropertyValues(ctx, p)) }, scope: 'person' },
   { name: 'session_recordings', pattern: new RegExp(`${TEAM}$`), methods: { GET: nested((ctx, p) => listRecordings(ctx, p)) }, scope: 'session_recording' },
   { name: 'matching_events', pattern: new RegExp(`${TEAM}/matching_events$`), methods: { GET: nested((ctx, p) => matchingEvents(ctx, p)) }, internal: true },
   {

@@ -8,6 +8,7 @@ import { sessionRecordingDelete } from './recordings/session-recording-delete.js
 import { sessionRecordingGet } from './recordings/session-recording-get.js';
 import { sessionRecordingMatchingEvents } from './recordings/session-recording-matching-events.js';
 import { playerResource, type AppResource } from './recordings/player.js';
+import { recordingFilterOptions } from './recordings/recording-filter-options.js';
 import { sessionRecordingProperties } from './recordings/session-recording-properties.js';
 import { sessionRecordingReplay } from './recordings/session-recording-replay.js';
 import { sessionRecordingReplayEvents } from './recordings/session-recording-replay-events.js';
@@ -25,6 +26,7 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   sessionRecordingSnapshots,
   sessionRecordingSummary,
   sessionRecordingsTriage,
+  recordingFilterOptions,
   sessionRecordingReplay,
   sessionRecordingReplayEvents,
   sessionRecordingReproduce,

@@ -22,7 +22,7 @@ export function projectIdField(options: SchemaOptions) {
   const description = 'Project id or "@current".';
   return options.defaultProjectId === undefined
     ? field.describe(description)
-    : field.optional().describe(`${description} Defaults to ${options.defaultProjectId}.`);
+    : field.optional().describe(`Project id or "@current"; default ${options.defaultProjectId}.`);
 }
 
 /** The project a recording tool addresses: the input's, else the configured default. */

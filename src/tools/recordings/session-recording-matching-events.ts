@@ -4,6 +4,8 @@ import type { PostHogClient } from '../../posthog/client.js';
 import { explainQueryError, resolveDate, runHogQL, withQueryFallback } from '../../posthog/hogql.js';
 import { MAX_MATCHES, matchingEventsQuery } from '../../posthog/hogql-queries.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
+import { quote } from '../../digest/quote.js';
+import { maskUrlSecrets } from '../../url-secrets.js';
 import { defineTool } from '../define.js';
 import { asText, clip, shortTime } from '../format.js';
 import { projectIdField, queryDateFromField, recordingIdField, resolveProjectId } from '../schemas.js';
@@ -29,13 +31,14 @@ type Input = {
   actions?: Array<z.infer<typeof actionFilter>> | undefined;
   date_from: string;
 };
-type Match = { uuid: string | null; timestamp: string | null };
+/** A match: its event's name and the page it happened on, where known (the internal endpoint answers uuid and time only). */
+type Match = { uuid: string | null; timestamp: string | null; event?: string | null; url?: string | null };
 
 export const sessionRecordingMatchingEvents = defineTool({
   name: 'session-recording-matching-events',
   title: 'Find events matching a filter in a recording',
   toolset: 'recordings',
-  description: `Events (uuid, timestamp) in one recording matching event and/or action filters (at least one), e.g. "$rageclick", "$exception": when it happened, to find in session-recording-snapshots. May need key scope query:read.`,
+  description: `Events (name, page URL, time, uuid) in one recording matching event and/or action filters (at least one), e.g. "$rageclick", "$exception": when it happened, to find in session-recording-snapshots. May need key scope query:read.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z
@@ -53,7 +56,7 @@ export const sessionRecordingMatchingEvents = defineTool({
   outputSchema: z.looseObject({
     project_id: z.string(),
     session_id: z.string(),
-    results: z.array(z.looseObject({ uuid: z.string().nullable(), timestamp: z.string().nullable() })),
+    results: z.array(z.looseObject({ uuid: z.string().nullable(), timestamp: z.string().nullable(), event: z.string().nullish(), url: z.string().nullish() })),
   }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
@@ -68,7 +71,7 @@ export const sessionRecordingMatchingEvents = defineTool({
     const text =
       results.length === 0
         ? `No events matching ${clip(filters, 200)} in recording ${input.session_id}.`
-        : [`${results.length} event${results.length === 1 ? '' : 's'}${capped} matching ${clip(filters, 200)} in recording ${input.session_id}:`, ...results.map((r) => `${shortTime(r.timestamp)} ${r.uuid ?? ''}`)].join('\n');
+        : [`${results.length} event${results.length === 1 ? '' : 's'}${capped} matching ${clip(filters, 200)} in recording ${input.session_id}:`, ...results.map((r) => [shortTime(r.timestamp), r.event ?? '', r.url ? quote(clip(r.url, 200)) : '', r.uuid ?? ''].filter(Boolean).join(' '))].join('\n');
     return { data: { project_id: projectId, session_id: input.session_id, results }, text };
   },
   explainError: (error, input) => {
@@ -93,7 +96,9 @@ async function viaEndpoint(client: PostHogClient, projectId: string, input: Inpu
     path: apiPath('projects', projectId, 'session_recordings', 'matching_events') + query,
     signal,
   });
-  return Array.isArray(body?.results) ? (body.results as unknown[]).map(normalizeMatch) : [];
+  // With one event filter and no action, every match is that event.
+  const only = input.events?.length === 1 && !input.actions?.length ? input.events[0]!.id : undefined;
+  return Array.isArray(body?.results) ? (body.results as unknown[]).map(normalizeMatch).map((m) => (only !== undefined ? { ...m, event: only } : m)) : [];
 }
 
 /**
@@ -115,7 +120,12 @@ async function viaQuery(client: PostHogClient, projectId: string, input: Input, 
     to,
   });
   const { rows } = await runHogQL(client, projectId, built, signal);
-  return rows.map((row) => ({ uuid: row.uuid != null ? asText(row.uuid) : null, timestamp: utcTime(row.timestamp) }));
+  return rows.map((row) => ({
+    uuid: row.uuid != null ? asText(row.uuid) : null,
+    timestamp: utcTime(row.timestamp),
+    event: row.event != null ? asText(row.event) : null,
+    url: row.url != null && row.url !== '' ? maskUrlSecrets(asText(row.url)) : null,
+  }));
 }
 
 /**

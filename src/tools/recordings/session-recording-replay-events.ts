@@ -24,7 +24,7 @@ export const sessionRecordingReplayEvents = defineTool({
   name: 'session-recording-replay-events',
   title: 'Recording events for the player',
   toolset: 'recordings',
-  description: `Only for the session-recording-replay player (an MCP App); agents use session-recording-summary or -snapshots. Decoded rrweb events in large pages.`,
+  description: `The replay player's feed (app-only): decoded rrweb events in large pages. Agents use session-recording-summary or -snapshots.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z.strictObject({

@@ -5,6 +5,7 @@ import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
 import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
+import { filterParams, recordingFilterFields } from './filters.js';
 import { personPropertiesLine, recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const dateField = (what: string) =>
@@ -34,6 +35,7 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
       person_uuid: personUuidField.optional(),
       session_ids: recordingIdsField(100).optional().describe('Only these ids or replay URLs.'),
       include_person_properties: z.boolean().default(false).describe('Large.'),
+      ...recordingFilterFields(),
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),
@@ -51,6 +53,7 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
       order_direction: input.order_direction,
       person_uuid: input.person_uuid,
       session_ids: input.session_ids,
+      ...filterParams(input),
     });
     const body = await client.json({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings') + query, signal });
     const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list', input.limit);
