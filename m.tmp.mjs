@@ -20,6 +20,8 @@ await call('session-recording-properties', { project_id: pid, session_ids: [id] 
 await call('session-recording-matching-events', { project_id: pid, session_id: id, events: [{id:'$pageview'}] });
 await call('session-recording-reproduce', { project_id: pid, id });
 await call('session-recording-replay', { project_id: pid, id });
+await call("recording-filter-options", { project_id: pid });
+await call("recording-filter-options", { project_id: pid, kind: "person_properties" });
 
 if (process.argv[2]) { const r = await c.callTool({ name: process.argv[2], arguments: JSON.parse(process.argv[3]||'{}') }); console.log(r.content.map(x=>x.text).join('\n---\n')); console.log(JSON.stringify(r.structuredContent, null, 1)); }
 await c.close();

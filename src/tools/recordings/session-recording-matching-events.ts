@@ -7,7 +7,7 @@ import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { quote } from '../../digest/quote.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { defineTool } from '../define.js';
-import { asText, clip, shortTime } from '../format.js';
+import { RECORDED_DATA_NOTICE, asText, clip } from '../format.js';
 import { projectIdField, queryDateFromField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
@@ -39,6 +39,7 @@ export const sessionRecordingMatchingEvents = defineTool({
   title: 'Find events matching a filter in a recording',
   toolset: 'recordings',
   description: `Events (name, page URL, time, uuid) in one recording matching event and/or action filters (at least one), e.g. "$rageclick", "$exception": when it happened, to find in session-recording-snapshots. May need key scope query:read.`,
+  recordedData: true,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: (options) =>
     z
@@ -67,12 +68,25 @@ export const sessionRecordingMatchingEvents = defineTool({
       () => viaQuery(client, projectId, input, signal),
     );
     const filters = [...(input.events ?? []).map((e) => e.id), ...(input.actions ?? []).map((a) => `action ${a.id}`)].join(', ');
-    const capped = via === 'query' && results.length >= MAX_MATCHES ? ` (the first ${MAX_MATCHES})` : '';
-    const text =
+    const capped = via === 'query' && results.length >= MAX_MATCHES;
+    // One model view for both (SPEC §1 "What the model reads"): times to the millisecond, the URL
+    // clipped alike, and the event name said once when every match has the same one.
+    const names = new Set(results.map((r) => r.event ?? ''));
+    const event = results.length > 0 && names.size === 1 && results[0]!.event ? results[0]!.event : undefined;
+    const rows = results.map((r) => {
+      const row: { uuid: string | null; timestamp: string | null; event?: string; url?: string } = { uuid: r.uuid, timestamp: r.timestamp };
+      if (r.event && event === undefined) row.event = r.event;
+      if (r.url) row.url = clip(r.url, 300);
+      return row;
+    });
+    const note = capped ? `Only the first ${MAX_MATCHES} matches were read.` : undefined;
+    const heading =
       results.length === 0
         ? `No events matching ${clip(filters, 200)} in recording ${input.session_id}.`
-        : [`${results.length} event${results.length === 1 ? '' : 's'}${capped} matching ${clip(filters, 200)} in recording ${input.session_id}:`, ...results.map((r) => [shortTime(r.timestamp), r.event ?? '', r.url ? quote(clip(r.url, 200)) : '', r.uuid ?? ''].filter(Boolean).join(' '))].join('\n');
-    return { data: { project_id: projectId, session_id: input.session_id, results }, text };
+        : `${results.length} event${results.length === 1 ? '' : 's'}${event ? ` ${event}` : ''} matching ${clip(filters, 200)} in recording ${input.session_id} (UTC time, ${event ? '' : 'event, '}page URL, event uuid):`;
+    const lines = rows.map((r) => [r.timestamp ? r.timestamp.replace('T', ' ') : '?', r.event ?? '', r.url ? quote(r.url) : '', r.uuid ?? ''].filter(Boolean).join(' '));
+    const text = [RECORDED_DATA_NOTICE, heading, ...lines, note ?? ''].filter(Boolean).join('\n');
+    return { data: { project_id: projectId, session_id: input.session_id, ...(event ? { event } : {}), results: rows, ...(note ? { note } : {}) }, text };
   },
   explainError: (error, input) => {
     // PostHog's text for an unknown action id says "cohort" (matchesAction's message); 2024's endpoint names the action.
