@@ -161,7 +161,7 @@ describe('session-recording-reproduce at the edges', () => {
       const data = result.structuredContent as unknown as Reproduced;
       expect(data.partial).toMatchObject({ reason: 'requests' });
       expect(data.skipped[0]).toMatch(/^PARTIAL: .*POSTHOG_CALL_MAX_REQUESTS/);
-      expect(text(result)).toContain('Note: PARTIAL:');
+      expect(text(result)).toContain('\n- PARTIAL:');
       expect(data.steps.length).toBeGreaterThan(0);
       expect(parses(data.code)).toBe(true);
     } finally {
