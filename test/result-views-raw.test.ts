@@ -90,6 +90,32 @@ describe('session-recording-snapshots: the text carries the page the structured 
       expect(view).toContain(`"responseBody":${JSON.stringify(request.responseBody)}`);
     }
   });
+
+  it('a response body too large for one page is cut to fit, not the request left out', async () => {
+    const id = 'big-response';
+    const base = `/api/projects/${P}/session_recordings/${id}`;
+    const t0 = Date.UTC(2026, 10, 1, 9);
+    const body = JSON.stringify({ error: 'validation_failed', detail: 'x'.repeat(30_000) });
+    const request = { name: 'https://shop.test/api/orders', method: 'POST', responseStatus: 422, duration: 87, requestBody: '{"sku":"A1"}', responseBody: body };
+    const events = [
+      { type: 4, timestamp: t0, data: { href: 'https://shop.test/', width: 800, height: 600 } },
+      { type: 6, timestamp: t0 + 500, data: { plugin: 'rrweb/network@1', payload: { requests: [request] } } },
+    ];
+    h.sandbox.injectFault({ path: `${base}/snapshots`, query: { source: 'blob_v2' }, times: Infinity, status: 200, body: events.map((e) => JSON.stringify(['w1', e])).join('\n') });
+    h.sandbox.injectFault({ path: `${base}/snapshots`, times: Infinity, status: 200, body: { sources: [{ source: 'blob_v2', blob_key: '0', start_timestamp: null, end_timestamp: null }] } });
+    const v = views(await h.call('session-recording-snapshots', { project_id: P, id }));
+    const page = v.data as unknown as Page;
+    expect(page.events[1]!.omitted).toBeUndefined();
+    const shown = (page.events[1]!.data as { payload: { requests: NetworkRequest[] } }).payload.requests[0]!;
+    expect(shown.responseStatus).toBe(422);
+    expect(shown.responseBody).toMatch(/^\{"error":"validation_failed","detail":"x+… \[\d+ more characters not shown\]$/);
+    expectTwoViews(v, { recorded: true });
+    expectSamePage(v);
+    expect(v.text).toContain('POST "https://shop.test/api/orders" → 422, 87 ms');
+    expectInBoth(v, ['validation_failed', 'more characters not shown']);
+    // The request body stays masked, as before.
+    expect(shown).toMatchObject({ requestBody: '{"sku":"**"}' });
+  });
 });
 
 describe('session-recording-reproduce: the text shows what the structured view holds', () => {
