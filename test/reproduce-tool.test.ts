@@ -17,7 +17,7 @@ interface Reproduced {
   failures: Array<{ n: number; step: number; kind: string; says: string }>;
   placeholders: Array<{ env: string; default: string; source: string; withheld?: string }>;
   skipped: string[];
-  partial?: { reason: string };
+  partial?: { reason: string; not_read?: string };
 }
 
 function parses(code: string): boolean {
@@ -161,7 +161,10 @@ describe('session-recording-reproduce at the edges', () => {
       const data = result.structuredContent as unknown as Reproduced;
       expect(data.partial).toMatchObject({ reason: 'requests' });
       expect(data.skipped[0]).toMatch(/^PARTIAL: .*POSTHOG_CALL_MAX_REQUESTS/);
-      expect(text(result)).toContain('Note: PARTIAL:');
+      expect(text(result)).toContain('\n- PARTIAL:');
+      // What was not read is said in both views.
+      expect(data.partial!.not_read).toEqual(expect.any(String));
+      expect(text(result)).toContain(`Not read: ${data.partial!.not_read}.`);
       expect(data.steps.length).toBeGreaterThan(0);
       expect(parses(data.code)).toBe(true);
     } finally {

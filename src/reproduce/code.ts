@@ -6,6 +6,7 @@
  */
 
 import { UserInputError } from '../errors.js';
+import { quote } from '../digest/quote.js';
 import { commentText, lit } from './literal.js';
 import { isMasked, placeholderFor, sensitiveReason, envName, type Placeholder } from './privacy.js';
 import { describeProblem, type Problem, type Reproduction, type Step } from './session.js';
@@ -177,7 +178,7 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says: `the journey ends at ${final.path}` });
     if (final.heading) {
       body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true })).toBeVisible();`);
-      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says: `the heading ${JSON.stringify(final.heading)} is visible` });
+      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says: `the heading ${quote(final.heading)} is visible` });
     } else skipped.push('No usable heading on the last page: only its path is asserted.');
   }
 

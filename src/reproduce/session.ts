@@ -5,6 +5,7 @@
  * Memory stays bounded: capped windows, steps and problems, and the mirror's own node cap.
  */
 
+import { quote } from '../digest/quote.js';
 import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
 import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { consoleText } from '../posthog/snapshots.js';
@@ -469,8 +470,8 @@ export function describeProblem(problem: Problem): string {
     const what = `${problem.method ? `${problem.method} ` : ''}${problem.host ? `//${problem.host}` : ''}${problem.path ?? '?'}`;
     return `${what} answered ${problem.status ?? problem.error ?? 'with a network error'}`;
   }
-  if (problem.kind === 'console') return `console error ${JSON.stringify((problem.text ?? '').slice(0, 120))}`;
-  return `uncaught exception ${JSON.stringify((problem.text ?? '').slice(0, 120))}`;
+  if (problem.kind === 'console') return `console error ${quote((problem.text ?? '').slice(0, 120))}`;
+  return `uncaught exception ${quote((problem.text ?? '').slice(0, 120))}`;
 }
 
 function labelsField(mirror: NodeMirror, label: MirrorNode): boolean {

@@ -95,7 +95,7 @@ export function maskRequestBodies(event: { type: number; data?: unknown }): void
 }
 
 /** The request records of a network-plugin event (posthog-js's `rrweb/network@1`); none for any other event. */
-function networkRequests(event: { type: number; data?: unknown }): Array<Record<string, unknown>> {
+export function networkRequests(event: { type: number; data?: unknown }): Array<Record<string, unknown>> {
   if (event.type !== PLUGIN) return [];
   const data = event.data as { plugin?: unknown; payload?: { requests?: unknown } } | null | undefined;
   if (typeof data !== 'object' || data === null || data.plugin !== 'rrweb/network@1') return [];

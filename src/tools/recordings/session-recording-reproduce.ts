@@ -8,6 +8,9 @@ import { fetchListing, partialOf, snapshotsPath } from './recording-digest.js';
 import { recordingNotFound } from './session-recording-get.js';
 import { readSessionExceptions } from './session-exceptions.js';
 import { walkUnits } from './unit-walk.js';
+import { quote } from '../../digest/quote.js';
+import type { Rendered } from '../../reproduce/code.js';
+import { RECORDED_DATA_NOTICE } from '../format.js';
 
 export const sessionRecordingReproduce = defineTool({
   name: 'session-recording-reproduce',
@@ -15,6 +18,7 @@ export const sessionRecordingReproduce = defineTool({
   toolset: 'recordings',
   description: `A runnable @playwright/test spec replaying the person's steps, failing where the session failed (failed requests, console errors, exceptions, asserted at their step). Typed values become REPRO_* env placeholders.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  recordedData: true,
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
@@ -22,7 +26,7 @@ export const sessionRecordingReproduce = defineTool({
       failure: z.number().int().min(1).max(100).optional().describe('Which of failures to assert; default the first.'),
       copy_typed_values: z.boolean().default(false).describe('Copy typed values (never secret, payment or masked).'),
     }),
-  // Declared: what an agent saves and runs. Also returned: steps [{at_ms, tab, page, action,
+  // Declared: what an agent saves and runs. Also returned (and said in the text): steps [{at_ms, tab, page, action,
   // selector, note}], asserts [{n, step, kind, says}], failures (every one the recording shows,
   // numbered for `failure`), placeholders [{env, default, field…}],
   // skipped, and partial when reading stopped short (undeclared: the tool list has a size budget).
@@ -41,21 +45,9 @@ export const sessionRecordingReproduce = defineTool({
     const rendered = renderSpec(reproducer.finish(), { recordingId: input.id, projectId, copyTypedValues: input.copy_typed_values, failure: input.failure });
     const skipped = [...read.notes, ...(exceptions.unread ? [`Uncaught exceptions not asserted: ${exceptions.unread}.`] : []), ...rendered.skipped];
     const partial = read.stopped ? partialOf(read.stopped, read.notRead) : undefined;
-    if (partial) skipped.unshift(`PARTIAL: ${partial.message} The test covers the recording up to where reading stopped${partial.retry_after_seconds !== undefined ? `; call again in about ${partial.retry_after_seconds} s for all of it` : ''}.`);
-    const failing = rendered.asserts.filter((a) => a.kind === 'request' || a.kind === 'console' || a.kind === 'exception');
-    const fence = '`'.repeat(Math.max(3, ...[...rendered.code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    const text = [
-      `Playwright test for recording ${input.id}: ${rendered.steps.length} steps; ${failing.length > 0 ? `fails today at ${failing.map((a) => `step ${a.step} (${a.says})`).join('; ')}` : 'the recording shows nothing wrong: it checks the journey ends where the person\'s did'}.`,
-      ...(rendered.failures.length > failing.length ? [`The recording shows ${rendered.failures.length} failures in all (see failures); call again with failure=n for a test of another.`] : []),
-      `Save as ${rendered.filename}; point it at a site in playwright.config.ts${rendered.base_url ? `, e.g. the recorded one: use: { baseURL: ${JSON.stringify(rendered.base_url)} }` : ' (use.baseURL)'}.`,
-      ...(rendered.placeholders.length ? [`Placeholders: ${rendered.placeholders.map((p) => p.env).join(', ')}.`] : []),
-      ...skipped.map((s) => `Note: ${s}`),
-      `${fence}ts\n${rendered.code}${fence}`,
-    ].join('\n');
-    return {
-      data: { project_id: projectId, id: input.id, ...rendered, skipped, ...(partial ? { partial } : {}) },
-      text,
-    };
+    if (partial) skipped.unshift(`PARTIAL: ${partial.message}${partial.not_read ? ` Not read: ${partial.not_read}.` : ''} The test covers the recording up to where reading stopped${partial.retry_after_seconds !== undefined ? `; call again in about ${partial.retry_after_seconds} s for all of it` : ''}.`);
+    const data = { project_id: projectId, id: input.id, ...rendered, skipped, ...(partial ? { partial } : {}) };
+    return { data, text: renderText(data) };
   },
   explainError: (error, input, { defaultProjectId }) => {
     if (error.status === 404) return recordingNotFound(input.id, input.project_id ?? defaultProjectId);
@@ -90,3 +82,45 @@ async function readRecording(client: PostHogClient, projectId: string, id: strin
   return { stopped: walk.stopped, notRead: walk.notRead, notes };
 }
 
+
+/**
+ * The text says what the structured view holds, in the same order a reader needs it: what the test
+ * does and where it fails, every failure the recording shows, the asserts, the steps, the
+ * placeholders, what was left out and why, then the spec itself. Recorded strings (pages,
+ * selectors, values) are quoted; the failures' and asserts' wording quotes its recorded parts.
+ */
+function renderText(data: Rendered & { id: string; project_id: string }): string {
+  const checks = data.asserts.filter((a) => a.kind === 'request' || a.kind === 'console' || a.kind === 'exception');
+  const asserted = (f: Rendered['failures'][number]) => checks.some((a) => a.step === f.step && a.kind === f.kind);
+  const lines = [
+    RECORDED_DATA_NOTICE,
+    `Playwright test for recording ${data.id} (project ${data.project_id}): ${data.steps.length} step(s); ${
+      checks.length > 0 ? `it fails today at step ${checks[0]!.step}, where the session failed, and passes once that is fixed` : "the recording shows nothing wrong: it checks the journey ends where the person's did"
+    }.`,
+    `Save it as ${data.filename} and point it at a site in playwright.config.ts${data.base_url ? `, e.g. the recorded one: use: { baseURL: ${quote(data.base_url)} }` : ' (use.baseURL)'}.`,
+  ];
+  if (data.failures.length > 0) {
+    lines.push(`Failures the recording shows (${data.failures.length}; this test asserts those marked "asserted"; call again with failure=n for a test of another):`);
+    for (const f of data.failures) lines.push(`${f.n}. step ${f.step}, ${f.kind}: ${f.says}${asserted(f) ? ' (asserted)' : ''}`);
+  }
+  lines.push(`Asserts (${data.asserts.length}):`, ...data.asserts.map((a) => `${a.n}. step ${a.step}, ${a.kind}: ${a.says}`));
+  lines.push('Steps (time, tab, page, action, target, note):');
+  data.steps.forEach((step, i) => {
+    const target = step.selector === null ? '' : ` ${quote(step.selector)}`;
+    lines.push(`${i + 1}. ${clock(step.at_ms)} tab ${step.tab} ${quote(step.page)} ${step.action}${target}${step.note ? `; ${step.note}` : ''}`);
+  });
+  if (data.placeholders.length > 0) {
+    lines.push('Placeholders (environment variable = default, for the field; how the default was chosen):');
+    for (const p of data.placeholders) lines.push(`${p.env} = ${quote(p.default)} for ${quote(p.field)}; ${p.source}${p.withheld ? ` (${p.withheld})` : ''}`);
+  }
+  if (data.skipped.length > 0) lines.push('Left out:', ...data.skipped.map((s) => `- ${s}`));
+  const fence = '`'.repeat(Math.max(3, ...[...data.code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  lines.push(`${fence}ts\n${data.code}${fence}`);
+  return lines.join('\n');
+}
+
+/** m:ss from the start of the journey. */
+function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
