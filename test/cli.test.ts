@@ -174,7 +174,7 @@ describe('the built CLI', () => {
     it('starts the built server with the SPEC §2 variables, and the key never shows', async () => {
       const config = JSON.parse(readFileSync(new URL('../mcp.json', import.meta.url), 'utf8'));
       // The clone-and-build entry (the npx one is started from a packed tarball in test/install/npm-pack.test.ts).
-      const entry = config.mcpServers['posthog-replay-from-source'];
+      const entry = config.mcpServers['posthog-replay-source'];
       expect(Object.keys(entry.env)).toEqual(
         expect.arrayContaining(['POSTHOG_PERSONAL_API_KEY', 'POSTHOG_HOST', 'POSTHOG_PROJECT_ID', 'POSTHOG_READ_ONLY', 'POSTHOG_TOOLSETS', 'POSTHOG_TIMEOUT_MS']),
       );

@@ -134,8 +134,8 @@ describe('README', () => {
       const args = ['-y', `--package=${PLACEHOLDER_PATH}/posthog-replay-mcp-0.1.0.tgz`, 'posthog-replay-mcp'];
       expect(README).toContain(`"args": ${JSON.stringify(args).replace(/","/g, '", "')}`);
       const mcpJson = JSON.parse(readFileSync(join(ROOT, 'mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
-      expect(mcpJson.mcpServers['posthog-replay-from-tarball']).toMatchObject({ command: 'npx', args });
-      expect(mcpJson.mcpServers['posthog-replay-from-source']).toMatchObject({ command: 'node', args: [`${PLACEHOLDER_PATH}/dist/cli.js`] });
+      expect(mcpJson.mcpServers['posthog-replay-tarball']).toMatchObject({ command: 'npx', args });
+      expect(mcpJson.mcpServers['posthog-replay-source']).toMatchObject({ command: 'node', args: [`${PLACEHOLDER_PATH}/dist/cli.js`] });
     });
 
     it('names the tarball npm pack writes for this version', () => {
