@@ -59,6 +59,7 @@ const CASES: Array<{ kind: string; env: () => Record<string, string>; args?: str
   // A page of the app pasted as the host: were it taken as a base path, requests would reach the counter.
   { kind: 'a browser URL as POSTHOG_HOST', env: () => ({ POSTHOG_HOST: `${url}/project/1/replay/abc?t=5`, POSTHOG_PERSONAL_API_KEY: SECRET }), error: () => new RegExp(`POSTHOG_HOST must be .*page of PostHog's app.*POSTHOG_HOST=${url.replace(/\./g, '\\.')}(?!/)`) },
   { kind: 'a number it cannot read', env: () => ({ POSTHOG_HOST: url, POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_TIMEOUT_MS: 'soon' }), error: /POSTHOG_TIMEOUT_MS must be .*got "soon"/ },
+  { kind: 'a proxy no proxy can be', env: () => ({ POSTHOG_HOST: url, POSTHOG_PERSONAL_API_KEY: SECRET, HTTP_PROXY: 'socks5://127.0.0.1:1080' }), error: /HTTP_PROXY names a socks5 proxy/ },
   { kind: 'an unknown flag', args: ['--read-onyl'], env: () => ({ POSTHOG_HOST: url, POSTHOG_PERSONAL_API_KEY: SECRET }), error: /Unknown option '--read-onyl'/ },
 ];
 
