@@ -459,6 +459,7 @@ export interface Refusal {
   tools: { readOnly: boolean; toolsets: Toolset[]; defaultProjectId: string | undefined };
 }
 
+/** Reads a Refusal from the same flags and environment parseCli refused; never throws. */
 export function readDespiteError(argv: readonly string[], env: Env): Refusal {
   let flags: Flags = {};
   let positionals: string[] = [];
