@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createDigestCache } from './cache/index.js';
 import type { RedisDigestCache } from './cache/redis.js';
-import { ConfigurationError, USAGE, parseCli, type Config } from './config.js';
+import { ConfigurationError, USAGE, parseCli, readDespiteError, type Config } from './config.js';
 import { PostHogClient } from './posthog/client.js';
 import { keepWasmOnBaselineCompiler } from './posthog/wasm-tier.js';
 import { callLimitsFrom, clientOptionsFrom } from './posthog/from-config.js';
-import { serverFactory, toolCounts } from './server.js';
+import { createMisconfiguredServer, serverFactory, toolCounts } from './server.js';
 import { serveStdio } from './transports/stdio.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
@@ -19,8 +19,11 @@ async function main(): Promise<void> {
   try {
     action = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
-    log(error instanceof ConfigurationError ? error.message : `invalid configuration: ${String(error)}`);
-    process.exit(2);
+    if (!(error instanceof ConfigurationError)) {
+      log(`invalid configuration: ${String(error)}`);
+      process.exit(2);
+    }
+    return refuseToServe(error);
   }
   if (action.kind === 'help') return void process.stdout.write(USAGE);
   if (action.kind === 'version') return void process.stdout.write(`${VERSION}\n`);
@@ -108,6 +111,23 @@ async function main(): Promise<void> {
   }
   await serveStdio(makeServer(client));
   await shutdown(0);
+}
+
+/**
+ * Settings that cannot be used. `doctor`, HTTP and a person at a terminal get the line and exit 2;
+ * an MCP client over stdio would show only "Connection closed", so for it the server starts
+ * anyway and answers every call with the error (SPEC §2; createMisconfiguredServer).
+ */
+async function refuseToServe(error: ConfigurationError): Promise<void> {
+  const refusal = readDespiteError(process.argv.slice(2), process.env);
+  if (refusal.command === 'doctor' || refusal.transport !== 'stdio' || process.stdin.isTTY) {
+    log(error.message);
+    process.exit(2);
+  }
+  log(`${error.message} (Serving over stdio anyway so the MCP client shows this: every tool call answers with it, and nothing is sent to PostHog.)`);
+  onStopSignal(async () => process.exit(0));
+  await serveStdio(createMisconfiguredServer({ error, settings: refusal.tools }));
+  process.exit(0);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_CALL_LIMITS } from './call-limits.js';
+import { ConfigurationError } from './errors.js';
 import { ProxyRefused, proxyFor } from './proxy-env.js';
 import { PLAN_RATES, parseReplayPolicy, type ReplayPolicy } from './replay-rates.js';
 import { didYouMean } from './words.js';
@@ -71,9 +72,7 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-export class ConfigurationError extends Error {
-  override readonly name = 'ConfigurationError';
-}
+export { ConfigurationError };
 
 export type Env = Record<string, string | undefined>;
 
@@ -82,7 +81,8 @@ export const USAGE = `Usage: posthog-replay-mcp [options]         serve MCP (std
        posthog-replay-mcp doctor [options]  check the key, host, scopes and PostHog's throttle, then exit
 
 MCP server for PostHog session recordings and projects. On/off settings take 1/true/yes/on or
-0/false/no/off; a value a setting does not accept stops the start (exit 2), naming it.
+0/false/no/off; a value a setting does not accept is refused, naming it: doctor and HTTP exit 2,
+and over stdio the server answers every call with the error (nothing is sent to PostHog).
 Every setting: docs/configuration.md.
 
 Options:
@@ -392,9 +392,13 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
   const sandbox = readSetting(SETTINGS.sandbox, flags, env, warn);
   const values = {} as Record<string, unknown>;
   for (const [name, spec] of Object.entries(SETTINGS) as Array<[keyof typeof SETTINGS, Setting<unknown>]>) {
-    // The sandbox brings its own key: one left in a config (even the placeholder) is not read.
+    // The sandbox brings its own key and address: ones left in a config (even the placeholder) are not read.
     if (name === 'apiKey' && sandbox) {
       if (nonEmpty(env.POSTHOG_PERSONAL_API_KEY) !== undefined) warn('POSTHOG_PERSONAL_API_KEY is ignored with --sandbox (the sandbox has its own key).');
+      continue;
+    }
+    if (name === 'baseUrl' && sandbox) {
+      if (nonEmpty(env.POSTHOG_HOST) !== undefined) warn('POSTHOG_HOST is ignored with --sandbox (the sandbox serves its demo data on 127.0.0.1; nothing goes to that host).');
       continue;
     }
     values[name] = readSetting(spec, flags, env, warn);
@@ -447,6 +451,49 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     warnings,
   });
   return command === 'doctor' ? { kind: 'doctor', config } : { kind: 'run', config };
+}
+
+/**
+ * What a server whose settings were refused (parseCli threw) may still offer, read setting by
+ * setting so one bad value does not hide the others (SPEC §2: over stdio the server starts anyway,
+ * to say what is wrong in the chat). `command` and `transport` decide whether it starts at all
+ * (doctor and HTTP do not); a transport that cannot be read is taken as stdio, its default.
+ * Safety fails closed: a read-only switch or toolset list that cannot be read lists the
+ * read-only tools only. Every call of such a server is refused, whatever it lists.
+ */
+export interface Refusal {
+  command: 'serve' | 'doctor';
+  transport: 'stdio' | 'http';
+  tools: { readOnly: boolean; toolsets: Toolset[]; defaultProjectId: string | undefined };
+}
+
+/** Reads a Refusal from the same flags and environment parseCli refused; never throws. */
+export function readDespiteError(argv: readonly string[], env: Env): Refusal {
+  let flags: Flags = {};
+  let positionals: string[] = [];
+  try {
+    // Not strict: an unknown flag (perhaps the error itself) leaves the others readable.
+    const parsed = parseArgs({ args: [...argv], strict: false, allowPositionals: true, options: flagOptions() });
+    flags = parsed.values as Flags;
+    positionals = parsed.positionals;
+  } catch {
+    // Nothing readable: the defaults below.
+  }
+  const ignore = () => {};
+  const attempt = <T>(spec: Setting<T>): T | undefined => {
+    try {
+      return readSetting(spec, flags, env, ignore);
+    } catch {
+      return undefined;
+    }
+  };
+  const readOnly = attempt(SETTINGS.readOnly);
+  const toolsets = attempt(SETTINGS.toolsets);
+  return {
+    command: positionals[0] === 'doctor' ? 'doctor' : 'serve',
+    transport: attempt(SETTINGS.transport) ?? 'stdio',
+    tools: { readOnly: readOnly === undefined || toolsets === undefined ? true : readOnly, toolsets: toolsets ?? [...TOOLSETS], defaultProjectId: attempt(SETTINGS.defaultProjectId) },
+  };
 }
 
 function parseCommand(positionals: readonly string[]): 'serve' | (typeof COMMANDS)[number] {
@@ -576,6 +623,8 @@ export function resolveHost(raw: string, warn: (message: string) => void): strin
   if (shorthand) return shorthand;
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
     const near = didYouMean(raw, Object.keys(CLOUD_HOSTS));
+    const page = /^[\w.-]+(:\d+)?\//.test(raw) ? appPageBase(`https://${raw}`) : undefined;
+    if (page) refuse(appPageAdvice(page));
     refuse(near || (/^[\w.-]+(:\d+)?(\/\S*)?$/.test(raw) ? `Write the scheme too: https://${raw.replace(/\/+$/, '')}` : ''));
   }
   let url: URL;
@@ -585,6 +634,8 @@ export function resolveHost(raw: string, warn: (message: string) => void): strin
     refuse('It is not a valid URL.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('Only http and https are served.');
+  const page = appPageBase(raw);
+  if (page) refuse(appPageAdvice(page));
   if (url.username || url.password || url.search || url.hash) refuse('Give the plain base URL: no credentials, query or fragment.');
   const ingestion = /^([a-z0-9-]+)\.i\.posthog\.com$/i.exec(url.hostname);
   if (ingestion) {
@@ -595,6 +646,34 @@ export function resolveHost(raw: string, warn: (message: string) => void): strin
   }
   const basePath = url.pathname.replace(/\/+$/, '').replace(/\/api$/, '');
   return `${url.origin}${basePath}`;
+}
+
+/** PostHog Cloud's app hosts (app.posthog.com is the US one's older name): their API is at the root. */
+const CLOUD_APP_HOST = /^(us|eu|app)\.posthog\.com$/i;
+
+/**
+ * The base URL a page of PostHog's app was copied from (a replay, a project's settings), or
+ * undefined when the URL is no such page: on PostHog Cloud any path; elsewhere a path with
+ * `/project/<id>`, which is where the app's pages live (under a base path, kept).
+ */
+function appPageBase(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (CLOUD_APP_HOST.test(url.hostname)) {
+    const path = url.pathname.replace(/\/+$/, '');
+    return path === '' || path === '/api' ? undefined : url.origin;
+  }
+  const at = /\/project\/(\d+|@current)(\/|$)/.exec(url.pathname);
+  return at ? `${url.origin}${url.pathname.slice(0, at.index)}` : undefined;
+}
+
+function appPageAdvice(base: string): string {
+  const shorthand = Object.entries(CLOUD_HOSTS).find(([, host]) => host === base)?.[0];
+  return `It is the address of a page of PostHog's app, not of PostHog itself: set POSTHOG_HOST=${base}${shorthand ? ` (or ${shorthand})` : ''}.`;
 }
 
 function parseToolsets(list: string): Toolset[] {

@@ -40,7 +40,12 @@ const NEEDS: Record<Toolset, { read: Array<[string, string]>; write: Array<[stri
   },
 };
 
-const CLOUD_REGIONS: Record<string, string> = { 'https://us.posthog.com': 'PostHog Cloud US', 'https://eu.posthog.com': 'PostHog Cloud EU' };
+/** app.posthog.com is PostHog Cloud US under its older name (docs/configuration.md, POSTHOG_HOST). */
+const CLOUD_REGIONS: Record<string, { name: string; region: 'us' | 'eu' }> = {
+  'https://us.posthog.com': { name: 'PostHog Cloud US', region: 'us' },
+  'https://app.posthog.com': { name: 'PostHog Cloud US, under its older name; POSTHOG_HOST=us is the current one', region: 'us' },
+  'https://eu.posthog.com': { name: 'PostHog Cloud EU', region: 'eu' },
+};
 
 /** Runs every check in order, printing each as it is known; returns the exit status (1 when a check failed). */
 export async function runDoctor(config: Config, target: DoctorTarget, print: (line: string) => void): Promise<number> {
@@ -74,11 +79,12 @@ export async function runDoctor(config: Config, target: DoctorTarget, print: (li
 
 function settingsChecks(config: Config, target: DoctorTarget): Check[] {
   const checks: Check[] = [];
-  const keyWarning = config.warnings.find((w) => w.startsWith('POSTHOG_PERSONAL_API_KEY'));
+  // With --sandbox a key left in the settings is ignored: that warning is a settings line like the others.
+  const keyWarning = config.sandbox ? undefined : config.warnings.find((w) => w.startsWith('POSTHOG_PERSONAL_API_KEY'));
   if (config.sandbox) checks.push({ status: 'PASS', name: 'key', detail: 'the sandbox\'s own key (--sandbox).' });
   else if (keyWarning) checks.push({ status: 'WARN', name: 'key', detail: keyWarning });
   else checks.push({ status: 'PASS', name: 'key', detail: `a personal API key (${target.apiKey?.slice(0, 4) ?? ''}…, ${target.apiKey?.length ?? 0} characters) from POSTHOG_PERSONAL_API_KEY.` });
-  const region = config.sandbox ? 'the embedded sandbox' : (CLOUD_REGIONS[target.baseUrl] ?? 'self-hosted PostHog');
+  const region = config.sandbox ? 'the embedded sandbox' : (CLOUD_REGIONS[target.baseUrl]?.name ?? 'self-hosted PostHog');
   checks.push({ status: 'PASS', name: 'host', detail: `${target.baseUrl} (${region}).` });
   const proxy = config.upstream.proxy;
   if (proxy) checks.push({ status: 'PASS', name: 'proxy', detail: `requests to PostHog go through ${proxy.shown} (${proxy.from}; NO_PROXY does not list the host).` });
@@ -105,7 +111,8 @@ async function keyCheck(client: PostHogClient, config: Config, target: DoctorTar
       return { status: 'FAIL', name, detail };
     }
     if (error instanceof UpstreamError && error.status === 401) {
-      const other = target.baseUrl === 'https://us.posthog.com' ? 'eu' : target.baseUrl === 'https://eu.posthog.com' ? 'us' : undefined;
+      const cloud = CLOUD_REGIONS[target.baseUrl]?.region;
+      const other = cloud === 'us' ? 'eu' : cloud === 'eu' ? 'us' : undefined;
       const region = other ? ` Keys belong to one region: if your PostHog account is on ${other.toUpperCase()} Cloud, set POSTHOG_HOST=${other}.` : '';
       return { status: 'FAIL', name, detail: `PostHog at ${target.baseUrl} did not accept the key (401${error.detail ? `: ${error.detail}` : ''}). Check it is a valid, unexpired personal API key (Settings → Personal API keys).${region}` };
     }

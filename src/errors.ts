@@ -3,6 +3,14 @@
  * Every message is written for an agent: what went wrong and what to do next.
  */
 
+/**
+ * The settings (flags and environment) cannot be used as given. Its message is one line for stderr
+ * and for the chat: the setting, what it takes, and how to fix it; never a secret's value.
+ */
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+}
+
 /** The caller's input cannot be sent upstream (caught before any request). */
 export class UserInputError extends Error {
   override readonly name = 'UserInputError';

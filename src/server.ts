@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { DigestCache } from './cache/index.js';
 import type { Config } from './config.js';
-import { UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
+import { ConfigurationError, UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits.js';
 import { CallBudget, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
@@ -159,6 +159,45 @@ export function wantsCompact(mode: ServerSettings['toolSchemas'], clientName: st
   if (mode === 'full' || mode === 'compact') return mode === 'compact';
   const agent = Array.isArray(userAgent) ? userAgent[0] : userAgent;
   return clientName === CODEX || (agent !== undefined && agent.startsWith(`${CODEX}/`));
+}
+
+/**
+ * The server a stdio client gets when the settings were refused (SPEC §2): a client shows a server
+ * that exits at start as "Connection closed" and nothing more, so this one starts and says what is
+ * wrong where the user and the model look. It lists the tools the readable settings select (the
+ * client shows them, and a model calls them), its instructions carry the error and the fix, and
+ * every tool call, resource read and completion answers with that error. It has no PostHog client:
+ * nothing is sent upstream, not even a warm-up.
+ */
+export function createMisconfiguredServer({ error, settings }: { error: ConfigurationError; settings: ServerSettings }): McpServer {
+  const selected = selectTools(settings);
+  const toolNames: ReadonlySet<string> = new Set(selected.map((tool) => tool.name));
+  const listing = loadListing(selected, { defaultProjectId: settings.defaultProjectId });
+  const text = misconfiguredText(error);
+  const server = new McpServer(
+    { name: PRODUCT_NAME, version: VERSION, title: SERVER_TITLE, icons: SERVER_ICONS },
+    { instructions: `${text}\n\n${INSTRUCTIONS}`, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator: lazyValidator() },
+  );
+  const refuse = async (): Promise<CallToolResult> => ({ isError: true, content: [{ type: 'text', text }] });
+  server.server.setRequestHandler(RawCallToolRequest, refuse);
+  server.server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const listings = await listing;
+    const compact = wantsCompact(settings.toolSchemas, server.server.getClientVersion()?.name, extra.requestInfo?.headers['user-agent']);
+    return { tools: forClient(compact ? listings.compact : listings.full, server.server.getClientCapabilities()) };
+  });
+  for (const resource of ALL_APP_RESOURCES.filter((r) => selected.some((tool) => uiOf(tool)?.resourceUri === r.uri))) registerAppResource(server, resource);
+  registerResources(server, { callTool: refuse, tools: toolNames });
+  registerPrompts(server, { callTool: refuse, tools: toolNames, recent: new RecentRecordings(), defaultProjectId: settings.defaultProjectId });
+  return server;
+}
+
+/** The configuration error as the chat reads it: what is wrong, how to fix it, that nothing was sent. */
+export function misconfiguredText(error: ConfigurationError): string {
+  return [
+    `This server is not configured correctly, so it sends nothing to PostHog and every tool call answers with this message: ${error.message}`,
+    'To fix it: change the setting named above where this server is configured (the "env" or "args" of its entry in the MCP client\'s configuration), then restart the server or reload the client. `npx posthog-replay-mcp doctor` (or `node dist/cli.js doctor` in a clone), run with the same settings, checks them.',
+    'Tell the user this error and the fix; calling the tools again will not help until the configuration is changed.',
+  ].join('\n');
 }
 
 /** The SDK's Ajv-based validator, made on the first schema it is asked to check. */

@@ -1,6 +1,7 @@
 // `posthog-replay-mcp doctor`, run as users run it (the built CLI), against sandboxes whose key
 // has all scopes, too few, or is throttled right now; and a key PostHog does not know.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
@@ -103,6 +104,25 @@ describe('doctor', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/placeholder/);
     expect(sandbox!.requests).toHaveLength(0);
+  });
+
+  it('says --sandbox ignores a key and a host left in the settings', async () => {
+    const r = await doctor(['--sandbox'], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'eu' });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^WARN +settings: POSTHOG_PERSONAL_API_KEY is ignored with --sandbox/m);
+    expect(r.stdout).toMatch(/^WARN +settings: POSTHOG_HOST is ignored with --sandbox/m);
+    expect(r.stdout).not.toContain(KEY);
+  });
+
+  it('calls https://app.posthog.com US Cloud (its older name), not self-hosted', async () => {
+    // Through a proxy on a loopback port nobody listens on: the request fails at once, on this machine.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const r = await doctor([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'https://app.posthog.com', HTTPS_PROXY: `http://127.0.0.1:${port}` });
+    expect(r.stdout).toMatch(/^PASS +host: https:\/\/app\.posthog\.com \(PostHog Cloud US, under its older name/m);
+    expect(r.stdout).not.toMatch(/self-hosted/);
   });
 
   it('checks the embedded sandbox with --sandbox', async () => {

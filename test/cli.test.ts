@@ -25,29 +25,46 @@ function runToExit(args: string[], env: Record<string, string>): Promise<{ code:
 }
 
 describe('the built CLI', () => {
-  it('refuses to start without a key, with one clear line on stderr and nothing on stdout', async () => {
+  // Over stdio a refused setting does not stop the server (its answers carry the error: test/cli-misconfigured.test.ts);
+  // with stdin closed at once, as here, it says so on stderr and exits 0 like any stdio server.
+  it('without a key over stdio: one clear line on stderr, nothing on stdout, and no exit 2', async () => {
     const result = await runToExit([], {});
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/POSTHOG_PERSONAL_API_KEY is not set/);
+    expect(result.stderr).toMatch(/POSTHOG_PERSONAL_API_KEY is not set.*Serving over stdio anyway/);
   });
 
-  it('refuses an unknown toolset and a malformed host', async () => {
-    const toolset = await runToExit(['--toolsets', 'recordings,insights'], { POSTHOG_PERSONAL_API_KEY: SECRET });
+  it('doctor and HTTP still stop at a refused setting (exit 2): an unknown toolset, a malformed host, no key', async () => {
+    const toolset = await runToExit(['--transport', 'http', '--port', '0', '--toolsets', 'recordings,insights'], { POSTHOG_PERSONAL_API_KEY: SECRET });
     expect(toolset.code).toBe(2);
     expect(toolset.stderr).toMatch(/Unknown toolset "insights"/);
-    const host = await runToExit([], { POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: 'ftp://nope' });
+    const host = await runToExit(['doctor'], { POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: 'ftp://nope' });
     expect(host.code).toBe(2);
     expect(host.stderr).toMatch(/POSTHOG_HOST/);
+    const noKey = await runToExit(['doctor'], {});
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/POSTHOG_PERSONAL_API_KEY is not set/);
+    for (const r of [toolset, host, noKey]) {
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
     expect(host.stderr + toolset.stderr).not.toContain(SECRET);
   });
 
-  it('stops on an on/off setting it does not recognise, naming it, the value and the words it takes (exit 2)', async () => {
-    const result = await runToExit([], { POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_READ_ONLY: 'maybe' });
+  it('names an on/off setting it does not recognise, the value and the words it takes', async () => {
+    const result = await runToExit(['--transport', 'http', '--port', '0'], { POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_READ_ONLY: 'maybe' });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/POSTHOG_READ_ONLY must be 1, true, yes, on or 0, false, no, off \(any case\); got "maybe"/);
+  });
+
+  it('--sandbox says on stderr that it ignores a key and a host left in the settings', async () => {
+    const result = await runToExit(['--sandbox'], { POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: 'https://eu.posthog.com' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning: POSTHOG_PERSONAL_API_KEY is ignored with --sandbox/);
+    expect(result.stderr).toMatch(/warning: POSTHOG_HOST is ignored with --sandbox/);
+    expect(result.stderr).not.toContain(SECRET);
   });
 
   it('POSTHOG_READ_ONLY=on is read-only: the banner says so and a client sees no write tool', async () => {
@@ -124,7 +141,7 @@ describe('the built CLI', () => {
     rmSync(copy, { recursive: true, force: true });
     cpSync(fileURLToPath(new URL('../dist/', import.meta.url)), copy, { recursive: true });
     const listing = join(copy, 'tools', 'listing.json');
-    const good = JSON.parse(readFileSync(listing, 'utf8')) as { plain: Array<{ name: string; description: string }> };
+    const good = JSON.parse(readFileSync(listing, 'utf8')) as { plain: { full: Array<{ name: string; description: string }> } };
     const list = async () => {
       const transport = new StdioClientTransport({ command: process.execPath, args: [join(copy, 'cli.js')], env: { PATH: process.env.PATH ?? '', POSTHOG_PERSONAL_API_KEY: SECRET, POSTHOG_HOST: 'http://127.0.0.1:9' }, stderr: 'ignore' });
       const client = new Client({ name: 't', version: '1' });
@@ -136,8 +153,8 @@ describe('the built CLI', () => {
     try {
       writeFileSync(listing, '{"plain": [{"name": "session-recordings-list"');
       // (a client that declared no MCP Apps support is not shown the app-only tool)
-      expect((await list()).map((t) => t.name)).toEqual(good.plain.map((t) => t.name).filter((name) => name !== 'session-recording-replay-events'));
-      good.plain[0]!.description = 'An old description from an older build.';
+      expect((await list()).map((t) => t.name)).toEqual(good.plain.full.map((t) => t.name).filter((name) => name !== 'session-recording-replay-events'));
+      good.plain.full[0]!.description = 'An old description from an older build.';
       writeFileSync(listing, JSON.stringify(good));
       const fresh = await list();
       expect(fresh[0]!.description).not.toBe('An old description from an older build.');
@@ -157,7 +174,7 @@ describe('the built CLI', () => {
     it('starts the built server with the SPEC §2 variables, and the key never shows', async () => {
       const config = JSON.parse(readFileSync(new URL('../mcp.json', import.meta.url), 'utf8'));
       // The clone-and-build entry (the npx one is started from a packed tarball in test/install/npm-pack.test.ts).
-      const entry = config.mcpServers['posthog-replay-from-source'];
+      const entry = config.mcpServers['posthog-replay-source'];
       expect(Object.keys(entry.env)).toEqual(
         expect.arrayContaining(['POSTHOG_PERSONAL_API_KEY', 'POSTHOG_HOST', 'POSTHOG_PROJECT_ID', 'POSTHOG_READ_ONLY', 'POSTHOG_TOOLSETS', 'POSTHOG_TIMEOUT_MS']),
       );

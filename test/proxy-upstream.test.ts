@@ -129,14 +129,21 @@ describe('an outbound proxy', () => {
     expect(proxy.tunnels.length).toBeGreaterThan(0);
   });
 
-  it('a proxy variable no proxy can be stops the server at start, naming it', async () => {
+  it('a proxy variable no proxy can be is a configuration error, naming it: doctor exits 2, stdio says it in the chat', async () => {
     const run = promisify(execFile);
-    const failure = await run(process.execPath, [CLI], { env: env({ HTTPS_PROXY: 'socks5://127.0.0.1:1080' }), encoding: 'utf8' }).then(
+    const failure = await run(process.execPath, [CLI, 'doctor'], { env: env({ HTTPS_PROXY: 'socks5://127.0.0.1:1080' }), encoding: 'utf8' }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toMatch(/HTTPS_PROXY names a socks5 proxy; this server speaks to http:\/\/ and https:\/\/ proxies only/);
+    // Over stdio (no input here: it ends at once) the server starts anyway to answer with the error (test/cli-misconfigured.test.ts).
+    const child = spawn(process.execPath, [CLI], { env: env({ HTTPS_PROXY: 'socks5://127.0.0.1:1080' }), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/HTTPS_PROXY names a socks5 proxy.*Serving over stdio anyway/);
   });
 
   it('the start-up line on stderr names the proxy without its password', async () => {

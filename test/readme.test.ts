@@ -36,6 +36,7 @@ const RUN_BY: Record<string, { file: string; contains: string }> = {
   'npm test': { file: '.ci/run', contains: 'npm test' },
   'POSTHOG_PERSONAL_API_KEY=phx_... POSTHOG_HOST=us node dist/cli.js doctor': { file: 'test/cli-doctor.test.ts', contains: "[CLI, 'doctor'" },
   [`claude mcp add posthog-replay -e POSTHOG_PERSONAL_API_KEY=phx_your_personal_api_key -e POSTHOG_HOST=us -- node ${PLACEHOLDER_PATH}/dist/cli.js`]: { file: 'test/readme.test.ts', contains: "split(' -- ')" },
+  [`codex mcp add posthog-replay --env POSTHOG_PERSONAL_API_KEY=phx_your_personal_api_key --env POSTHOG_HOST=us -- node ${PLACEHOLDER_PATH}/dist/cli.js`]: { file: 'test/readme.test.ts', contains: "split(' -- ')" },
   'npm pack': { file: 'test/install/npm-pack.test.ts', contains: "'pack'" },
   [`npx -y --package=${PLACEHOLDER_PATH}/posthog-replay-mcp-0.1.0.tgz posthog-replay-mcp --sandbox`]: { file: 'test/install/npm-pack.test.ts', contains: '`--package=${tarball}`' },
 };
@@ -135,24 +136,47 @@ describe('README', () => {
       }
     }
 
-    it('the JSON entries from the clone', async () => {
-      const entries = blocks('json').flatMap((b) => Object.values((JSON.parse(b) as { mcpServers?: object; servers?: object }).mcpServers ?? JSON.parse(b).servers ?? {})) as Array<{ command: string; args: string[]; env?: Record<string, string> }>;
-      expect(entries.length).toBeGreaterThanOrEqual(2);
-      for (const entry of entries) await start(entry.command, entry.args, entry.env);
+    it('the JSON entries from the clone (mcpServers, VS Code\'s servers, OpenCode\'s mcp)', async () => {
+      type Entry = { command: string | string[]; args?: string[]; env?: Record<string, string>; environment?: Record<string, string> };
+      const entries = blocks('json').flatMap((b) => {
+        const parsed = JSON.parse(b) as { mcpServers?: Record<string, Entry>; servers?: Record<string, Entry>; mcp?: Record<string, Entry> };
+        return Object.values(parsed.mcpServers ?? parsed.servers ?? parsed.mcp ?? {});
+      });
+      expect(entries.length).toBeGreaterThanOrEqual(3);
+      for (const entry of entries) {
+        // OpenCode gives the command and its arguments as one list, and the variables as "environment".
+        const [command, ...args] = Array.isArray(entry.command) ? entry.command : [entry.command, ...(entry.args ?? [])];
+        await start(command!, args, entry.env ?? entry.environment);
+      }
     });
 
-    it('the Claude Code command (what it registers after --)', async () => {
-      const line = commands().find((c) => c.startsWith('claude mcp add'))!;
+    it('the Claude Code and Codex commands (what they register after --), the name before the variables', async () => {
+      for (const client of ['claude', 'codex']) {
+        const line = commands().find((c) => c.startsWith(`${client} mcp add`))!;
+        // Claude Code's -e takes every word up to the next option: a name after it is read as a variable.
+        expect(line).toMatch(new RegExp(`^${client} mcp add posthog-replay -`));
+        const [command, ...args] = line.split(' -- ')[1]!.split(' ');
+        await start(command!, args);
+      }
+    });
+
+    it('the Codex TOML entry says what codex mcp add registers', () => {
+      const toml = blocks('toml')[0]!;
+      const line = commands().find((c) => c.startsWith('codex mcp add'))!;
       const [command, ...args] = line.split(' -- ')[1]!.split(' ');
-      await start(command!, args);
+      expect(toml).toContain('[mcp_servers.posthog-replay]');
+      expect(toml).toContain(`command = ${JSON.stringify(command)}`);
+      expect(toml).toContain(`args = ${JSON.stringify(args)}`);
+      const env = Object.fromEntries([...line.matchAll(/--env (\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
+      expect(toml).toContain(`env = { ${Object.entries(env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')} }`);
     });
 
     it('the tarball entry in prose and in mcp.json: the form the install test runs', () => {
       const args = ['-y', `--package=${PLACEHOLDER_PATH}/posthog-replay-mcp-0.1.0.tgz`, 'posthog-replay-mcp'];
       expect(README).toContain(`"args": ${JSON.stringify(args).replace(/","/g, '", "')}`);
       const mcpJson = JSON.parse(readFileSync(join(ROOT, 'mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
-      expect(mcpJson.mcpServers['posthog-replay-from-tarball']).toMatchObject({ command: 'npx', args });
-      expect(mcpJson.mcpServers['posthog-replay-from-source']).toMatchObject({ command: 'node', args: [`${PLACEHOLDER_PATH}/dist/cli.js`] });
+      expect(mcpJson.mcpServers['posthog-replay-tarball']).toMatchObject({ command: 'npx', args });
+      expect(mcpJson.mcpServers['posthog-replay-source']).toMatchObject({ command: 'node', args: [`${PLACEHOLDER_PATH}/dist/cli.js`] });
     });
 
     it('names the tarball npm pack writes for this version', () => {

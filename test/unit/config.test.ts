@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ConfigurationError, SETTINGS, USAGE, isLoopbackHost, parseCli, resolveHost, type Config, type Setting } from '../../src/config.js';
+import { ConfigurationError, SETTINGS, USAGE, isLoopbackHost, parseCli, readDespiteError, resolveHost, type Config, type Setting } from '../../src/config.js';
 
 const KEY = 'phx_unit_test_key_1234567890';
 
@@ -56,6 +56,42 @@ describe('config', () => {
     expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'foo' })).toThrow(/POSTHOG_HOST .*got "foo"\. Write the scheme too: https:\/\/foo/);
     expect(() => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'eur' })).toThrow(/Did you mean "eu"\?/);
     expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'EU' }).baseUrl).toBe('https://eu.posthog.com');
+  });
+
+  it('refuses a page of the app pasted as the host, naming the address it came from', () => {
+    const host = (value: string) => () => run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: value });
+    expect(host('https://us.posthog.com/project/123/replay/abc?t=5')).toThrow(/page of PostHog's app.*POSTHOG_HOST=https:\/\/us\.posthog\.com \(or us\)\.$/);
+    expect(host('https://eu.posthog.com/project/1/settings')).toThrow(/POSTHOG_HOST=https:\/\/eu\.posthog\.com \(or eu\)\.$/);
+    expect(host('us.posthog.com/project/123/replay/abc')).toThrow(/POSTHOG_HOST=https:\/\/us\.posthog\.com \(or us\)\.$/);
+    expect(host('https://app.posthog.com/home')).toThrow(/POSTHOG_HOST=https:\/\/app\.posthog\.com\.$/);
+    // Self-hosted under a base path: the path before /project/<id> is kept; the base path alone is taken.
+    expect(host('https://ph.example.com/posthog/project/2/replay/x')).toThrow(/POSTHOG_HOST=https:\/\/ph\.example\.com\/posthog\.$/);
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'https://ph.example.com/posthog' }).baseUrl).toBe('https://ph.example.com/posthog');
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'https://us.posthog.com/api/' }).baseUrl).toBe('https://us.posthog.com');
+    expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_HOST: 'https://app.posthog.com' }).baseUrl).toBe('https://app.posthog.com');
+  });
+
+  it('says --sandbox ignores a host left in the settings, and does not read it', () => {
+    const config = run(['--sandbox'], { POSTHOG_HOST: 'https://us.posthog.com/project/1/replay/x' });
+    expect(config.baseUrl).toBe('http://127.0.0.1');
+    expect(config.warnings).toContain('POSTHOG_HOST is ignored with --sandbox (the sandbox serves its demo data on 127.0.0.1; nothing goes to that host).');
+    expect(run(['--sandbox'], {}).warnings).toEqual([]);
+  });
+
+  describe('what a server whose settings were refused may still offer (readDespiteError)', () => {
+    it('reads the command and the transport, stdio when the transport cannot be read', () => {
+      expect(readDespiteError(['doctor', '--toolsets', 'x'], {})).toMatchObject({ command: 'doctor', transport: 'stdio' });
+      expect(readDespiteError(['--transport', 'http', '--bogus'], {})).toMatchObject({ command: 'serve', transport: 'http' });
+      expect(readDespiteError(['--transport', 'htp'], {})).toMatchObject({ command: 'serve', transport: 'stdio' });
+    });
+
+    it('fails closed: a read-only switch or toolset list it cannot read leaves only the read-only tools', () => {
+      expect(readDespiteError([], { POSTHOG_READ_ONLY: 'maybe' }).tools).toMatchObject({ readOnly: true, toolsets: ['recordings', 'projects'] });
+      expect(readDespiteError([], { POSTHOG_TOOLSETS: 'recordings,insights', POSTHOG_READ_ONLY: 'off' }).tools).toMatchObject({ readOnly: true, toolsets: ['recordings', 'projects'] });
+      // A setting that is no safety switch keeps what the readable ones say.
+      expect(readDespiteError([], { POSTHOG_TIMEOUT_MS: 'soon', POSTHOG_TOOLSETS: 'projects', POSTHOG_PROJECT_ID: '7' }).tools).toEqual({ readOnly: false, toolsets: ['projects'], defaultProjectId: '7' });
+      expect(readDespiteError(['--read-only'], {}).tools.readOnly).toBe(true);
+    });
   });
 
   it('rejects a malformed host, an unknown toolset, a bad project id and a bad timeout', () => {
