@@ -29,12 +29,19 @@ describe('both views of a result carry the same facts at about the same size', (
       expectInBoth(v, [row.id as string]);
       if (typeof row.person === 'string') expectInBoth(v, [row.person]);
       if (typeof row.url === 'string') expectInBoth(v, [row.url]);
+      // The person's browser, OS, device and country, from the row's own person properties.
+      if (typeof row.person_context === 'string') expect(v.text).toContain(`person's "${row.person_context}"`);
       if (typeof row.console_errors === 'number') expect(v.text).toContain(`${row.console_errors} console error`);
     }
     // An ongoing recording is said to be so in both.
     expect(rows.some((row) => row.ongoing === true)).toBe(true);
     expect(v.text).toContain('ongoing');
+    expect(rows.filter((row) => typeof row.person_context === 'string').length).toBeGreaterThan(5);
     if (v.data.has_more) expect(v.text).toContain(`offset=${v.data.next_offset as number}`);
+    // The shop project records three sites: both views say which hosts, and how many rows each.
+    const hosts = v.data.start_hosts as Record<string, number>;
+    expect(Object.keys(hosts).length).toBeGreaterThan(1);
+    for (const [host, n] of Object.entries(hosts)) expect(v.text).toContain(`"${host}" ×${n}`);
   });
 
   it('session-recordings-list with include_person_properties shows the properties in the text too', async () => {

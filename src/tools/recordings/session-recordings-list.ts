@@ -4,6 +4,7 @@ import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
 import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
+import { quote } from '../../digest/quote.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { filterParams, recordingFilterFields } from './filters.js';
 import { personPropertiesLine, recordingLine, recordingOutput, recordingView } from './shape.js';
@@ -60,7 +61,9 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     const results = page.results.map((r) => recordingView(r, { detail: 'list', personProperties: input.include_person_properties }));
     // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
     const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
-    const data = { project_id: projectId, ...page, results, ...(note ? { note } : {}) };
+    // A project that records more than one site says so (its start URLs' hosts), in both views.
+    const hosts = hostCounts(results.map((r) => r.url));
+    const data = { project_id: projectId, ...page, results, ...(hosts ? { start_hosts: hosts } : {}), ...(note ? { note } : {}) };
 
     const header =
       results.length === 0
@@ -68,6 +71,23 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
         : `${results.length} recording${results.length === 1 ? '' : 's'} in project ${projectId} (offset ${input.offset}${page.count !== undefined ? ` of ${page.count}` : ''}):`;
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
     const rows = results.flatMap((r) => [recordingLine(r), personPropertiesLine(r)]);
-    return { data, text: [RECORDED_DATA_NOTICE, header, ...rows, footer].filter(Boolean).join('\n') };
+    const mixed = hosts ? `Start URLs on ${Object.keys(hosts).length} hosts: ${Object.entries(hosts).map(([host, n]) => `${quote(host)} ×${n}`).join(', ')}.` : '';
+    return { data, text: [RECORDED_DATA_NOTICE, header, ...rows, mixed, footer].filter(Boolean).join('\n') };
   },
 });
+
+/** How many rows start on each host, when they start on more than one; undefined otherwise. */
+function hostCounts(urls: Array<string | undefined>): Record<string, number> | undefined {
+  const counts: Record<string, number> = {};
+  for (const url of urls) {
+    if (url === undefined) continue;
+    let host: string;
+    try {
+      host = new URL(url).host;
+    } catch {
+      continue;
+    }
+    if (host) counts[host] = (counts[host] ?? 0) + 1;
+  }
+  return Object.keys(counts).length > 1 ? counts : undefined;
+}

@@ -37,6 +37,11 @@ export interface RecordingRow {
   /** The start URL, secrets masked. */
   url?: string;
   person_properties?: Record<string, unknown>;
+  /**
+   * Browser, OS, device and country from the person's properties PostHog sends with the row (the
+   * person's latest known, not necessarily this session's), e.g. "Chrome, Mac OS X, Desktop, FR".
+   */
+  person_context?: string;
   /** get only: the person's uuid (session-recordings-list takes it as person_uuid) and other distinct ids. */
   person_uuid?: string;
   other_distinct_ids?: string[];
@@ -79,7 +84,10 @@ export function recordingView(raw: Record<string, unknown>, options: RecordingVi
   put('person', typeof person?.name === 'string' && person.name !== '' ? clip(person.name, 200) : undefined);
   put('distinct_id', typeof r.distinct_id === 'string' ? clip(r.distinct_id, 200) : undefined);
   put('url', typeof r.start_url === 'string' ? clip(r.start_url, 500) : undefined);
-  if (options.personProperties && typeof person?.properties === 'object' && person.properties !== null) row.person_properties = person.properties as Record<string, unknown>;
+  const properties = typeof person?.properties === 'object' && person.properties !== null ? (person.properties as Record<string, unknown>) : undefined;
+  const context = properties ? personContext(properties) : '';
+  if (context) row.person_context = context;
+  if (options.personProperties && properties) row.person_properties = properties;
   if (options.detail === 'full') {
     put('person_uuid', typeof person?.uuid === 'string' ? person.uuid : undefined);
     const others = Array.isArray(person?.distinct_ids) ? person.distinct_ids.map(asText).filter((d) => d !== row.distinct_id).slice(0, 5) : [];
@@ -93,6 +101,23 @@ export function recordingView(raw: Record<string, unknown>, options: RecordingVi
     }
   }
   return row;
+}
+
+/** The person's properties that say where they were, newest first where PostHog keeps both. */
+const CONTEXT_KEYS: ReadonlyArray<readonly string[]> = [
+  ['$browser', '$initial_browser'],
+  ['$os', '$initial_os'],
+  ['$device_type', '$initial_device_type'],
+  ['$geoip_country_code', '$initial_geoip_country_code'],
+];
+
+function personContext(properties: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const keys of CONTEXT_KEYS) {
+    const value = keys.map((key) => properties[key]).find((v) => typeof v === 'string' && v !== '');
+    if (typeof value === 'string') parts.push(clip(value, 40));
+  }
+  return parts.join(', ');
 }
 
 /** PostHog's counts and the row's names for them, in the order the text gives them. */
@@ -155,6 +180,7 @@ export function recordingLine(r: RecordingRow): string {
     r.viewed === false ? 'unviewed' : '',
     r.activity !== undefined ? `activity ${r.activity}` : '',
     personLabel(r),
+    r.person_context ? `person's ${quote(r.person_context)}` : '',
     r.url ? quote(r.url) : '',
   ]);
 }
@@ -165,7 +191,7 @@ function personLabel(r: RecordingRow): string {
 }
 
 /** Shown on recordingLine's line or with the person: not repeated below it. */
-const SHOWN_IN_LINE: ReadonlySet<string> = new Set(['id', 'start', 'duration_s', 'active_s', 'clicks', 'keys', 'console_errors', 'console_warnings', 'console_logs', 'ongoing', 'viewed', 'activity', 'person', 'distinct_id', 'url', 'person_properties', 'person_uuid', 'other_distinct_ids']);
+const SHOWN_IN_LINE: ReadonlySet<string> = new Set(['id', 'start', 'duration_s', 'active_s', 'clicks', 'keys', 'console_errors', 'console_warnings', 'console_logs', 'ongoing', 'viewed', 'activity', 'person', 'distinct_id', 'person_context', 'url', 'person_properties', 'person_uuid', 'other_distinct_ids']);
 
 /** The person's properties, as asked for, on a line of their own (recorded data: JSON, quoted). */
 export function personPropertiesLine(r: RecordingRow): string {
