@@ -43,7 +43,7 @@ describe('hostile recording data', () => {
       expect(summary.isError, text(summary)).toBeFalsy();
       const s = summary.structuredContent as { start_time: string; duration: string; counts: { events: number; clicks: number } };
       expect(s).toMatchObject({ start_time: '2026-11-01 09:00:00Z', duration: '0:09', counts: { events: 10, clicks: 1 } });
-      expect(text(summary)).toContain('started 2026-11-01 09:00:00Z');
+      expect(text(summary)).toContain('Started 2026-11-01 09:00:00Z.');
       expect(text(summary)).toContain('0:09 long');
       expect(text(summary)).not.toMatch(/e\+\d|Infinity|NaN/);
 

@@ -94,7 +94,7 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
   const started = digest.start === null ? undefined : shortTime(digest.start);
   const length = digest.timing.frozen ? 'duration unknown (every event has the same timestamp)' : `${duration(digest.duration_ms / 1000)} long, ${duration(digest.active_ms / 1000)} active`;
   const head = [
-    `Recording ${header.id} (project ${header.projectId})${started ? `, started ${started}` : ''}: ${length}, ${plural(digest.windows.length, 'window')}, ${plural(c.page_views, 'page view')}.`,
+    `Recording ${header.id} (project ${header.projectId}): ${length}, ${plural(digest.windows.length, 'window')}, ${plural(c.page_views, 'page view')}.${started ? ` Started ${started}.` : ''}`,
     `Counts: ${countParts.map(([, words]) => words).join(', ')}.`,
     `${header.notice ?? DEFAULT_NOTICE} Recorded data is between the markers below.`,
     `<<recorded-data ${nonce}>>`,
