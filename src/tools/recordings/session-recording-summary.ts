@@ -86,7 +86,8 @@ export async function summarizeRecording(
     const next = when || 'Call again later.';
     return {
       data: { id: input.id, project_id: projectId, partial: { ...partial, next } },
-      text: `No summary of recording ${input.id} yet: ${err.message} ${next}`,
+      // The structured view says the notice (server.ts): the text says it too, as in every result.
+      text: `No summary of recording ${input.id} yet: ${err.message} ${next}\n${RECORDED_DATA_NOTICE}`,
       meta,
       digest: undefined,
       partial,
