@@ -315,7 +315,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         // Some clients give the model structuredContent instead of the text (SPEC §1): the notice
         // that recorded strings are data comes first there too.
         const data = tool.recordedData ? { notice: RECORDED_DATA_NOTICE, ...(result.data as Record<string, unknown>) } : result.data;
-        return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(data) as Record<string, unknown> };
+        return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(data) as Record<string, unknown>, ...(result.meta ? { _meta: client.redactValue(result.meta) } : {}) };
       } catch (thrown) {
         // A call the client cancelled ends as cancelled, whatever its parts threw as they were
         // stopped (the digest worker: "the digest was stopped"), not as a bug of ours.

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
 import { ALL_TOOLS } from '../src/tools/index.js';
+import { PLAYER_META } from '../src/tools/recordings/player.js';
 import { cloudRegionOf, parseReplayUrl, prepareArguments } from '../src/tools/input.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
@@ -109,9 +110,10 @@ describe('ids as people paste them', () => {
     const url = `https://us.posthog.com/project/${P}/replay/${R}?t=5`;
     const r = await h.call('session-recording-replay', { id: url });
     expect(r.isError, text(r)).toBeFalsy();
-    expect((r.structuredContent as { start_at_ms: number }).start_at_ms).toBe(5000);
+    expect((r.structuredContent as { start_at: string }).start_at).toBe('0:05');
+    expect((r._meta![PLAYER_META] as { start_at_ms: number }).start_at_ms).toBe(5000);
     const given = await h.call('session-recording-replay', { id: url, start_at: '2' });
-    expect((given.structuredContent as { start_at_ms: number }).start_at_ms).toBe(2000);
+    expect((given.structuredContent as { start_at: string }).start_at).toBe('0:02');
   });
 
   it('refuses a URL that is no replay URL, and a replay URL whose id is malformed, before any request', async () => {

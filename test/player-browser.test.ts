@@ -355,7 +355,8 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     // twoTabs (a sandbox demo story): its first tab, the one shown first, gets no input from 3.5 s to
     // 30.7 s while the user works in the second tab (no events at all there after 3.9 s).
     const id = R.twoTabs;
-    const digest = (await h.client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id } })).structuredContent as {
+    // What the player reads of the result: its _meta (the model reads the digest instead).
+    const digest = (await h.client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id } }))._meta?.['posthog-replay/player'] as {
       start_time: string;
       windows: Array<{ w: string; window_id: string | null }>;
     };

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { BIG_RECORDING_ID, DEMO } from '../src/sandbox/index.js';
-import { APP_MIME_TYPE, PLAYER_URI } from '../src/tools/recordings/player.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { APP_MIME_TYPE, PLAYER_META, PLAYER_URI, type PlayerData } from '../src/tools/recordings/player.js';
 import { parseStartAt } from '../src/tools/recordings/session-recording-replay.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
+
+/** What the player reads of a replay result: its _meta, which the model does not see. */
+const player = (result: CallToolResult) => result._meta![PLAYER_META] as PlayerData;
 
 describe('session-recording-replay', () => {
   let h: Harness;
@@ -63,10 +67,13 @@ describe('session-recording-replay', () => {
   it('returns the digest, where to start, and a link to PostHog\'s player at that moment', async () => {
     const result = await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout, start_at: '0:12' });
     expect(result.isError).toBeFalsy();
-    const data = result.structuredContent as { start_at_ms: number; posthog_url: string; timeline: Array<{ kind: string }>; duration_ms: number };
-    expect(data.start_at_ms).toBe(12_000);
+    const data = result.structuredContent as { start_at: string; posthog_url: string; timeline: string[] };
+    expect(data.start_at).toBe('0:12');
+    expect(player(result).start_at_ms).toBe(12_000);
     expect(data.posthog_url).toBe(`${h.sandbox.url}/project/${P}/replay/${R.recordedCheckout}?t=12`);
-    expect(data.timeline.some((i) => i.kind === 'console-error')).toBe(true);
+    expect(player(result).posthog_url).toBe(data.posthog_url);
+    expect(data.timeline.some((line) => / console error "/.test(line))).toBe(true);
+    expect(player(result).moments.some((m) => m.kind === 'console-error')).toBe(true);
     expect(text(result)).toContain('Payment failed');
     expect(text(result)).toContain(data.posthog_url);
     // the sandbox's own answer at that link says what it is
@@ -76,13 +83,14 @@ describe('session-recording-replay', () => {
   });
 
   it('takes an ISO timestamp of a digest entry and clamps a moment past the end', async () => {
-    const first = (await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout })).structuredContent as { start_time: string; duration_ms: number; start_at_ms: number };
+    const first = player(await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout }));
     expect(first.start_at_ms).toBe(0);
-    const at = new Date(Date.parse(first.start_time) + 5_500).toISOString();
-    const iso = (await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout, start_at: at })).structuredContent as { start_at_ms: number };
-    expect(iso.start_at_ms).toBe(5_500);
+    const at = new Date(Date.parse(first.start_time!) + 5_500).toISOString();
+    const iso = await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout, start_at: at });
+    expect(player(iso).start_at_ms).toBe(5_500);
+    expect((iso.structuredContent as { start_at: string }).start_at).toBe('0:05');
     const late = await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout, start_at: 99_999 });
-    expect((late.structuredContent as { start_at_ms: number }).start_at_ms).toBe(first.duration_ms);
+    expect(player(late).start_at_ms).toBe(first.duration_ms);
     expect(text(late)).toContain('outside the recording');
   });
 
@@ -147,7 +155,7 @@ describe('session-recording-replay on a long recording', { timeout: 120_000 }, (
   // 300 copies of the recorded checkout, ~35 MB: reading it whole takes seconds here (about
   // 1 s on an idle machine), far past the replay's REPLAY_READ_MS (250 ms).
   const sandbox = { bigRecording: { copies: 300 } };
-  type Replay = { duration_ms: number; start_at_ms: number; partial?: { reason: string; not_read?: string; digest_covers_ms: number }; timeline: unknown[] };
+  type Replay = { partial?: { reason: string; not_read?: string; next: string } };
 
   it('answers a client that shows the player with a digest of the start, marked partial, naming how to get the whole one', async () => {
     const h = await startHarness({ sandbox, clientCapabilities: APPS });
@@ -157,16 +165,19 @@ describe('session-recording-replay on a long recording', { timeout: 120_000 }, (
       const data = replay.structuredContent as Replay;
       expect(data.partial).toMatchObject({ reason: 'time' });
       expect(data.partial!.not_read).toMatch(/^\d+ of \d+ parts/);
+      expect(data.partial!.next).toMatch(/^It covers the first [\d:]+ of [\d:]+\. For the whole digest, call session-recording-summary/);
       expect(text(replay)).toContain('PARTIAL digest');
       expect(text(replay)).toContain('For the whole digest, call session-recording-summary');
       // The whole one, for comparison: longer than what the replay covered, and not partial.
-      const summary = (await h.call('session-recording-summary', { project_id: P, id: BIG_RECORDING_ID })).structuredContent as Replay;
+      const summary = (await h.call('session-recording-summary', { project_id: P, id: BIG_RECORDING_ID })).structuredContent as Replay & { duration: string };
       expect(summary.partial).toBeUndefined();
-      expect(data.partial!.digest_covers_ms).toBeLessThan(summary.duration_ms);
+      const wholeMs = summary.duration.split(':').reduce((n, part) => n * 60 + Number(part), 0) * 1000;
+      const seen = player(replay);
+      expect(seen.partial!.digest_covers_ms).toBeLessThan(wholeMs);
       // The recording's length is PostHog's (whole seconds), not the covered span: start_at past the
-      // covered part is kept, not clamped to it.
-      expect(Math.abs(data.duration_ms - summary.duration_ms)).toBeLessThan(1_000);
-      expect(data.start_at_ms).toBe(20 * 60_000);
+      // covered part is kept, not clamped to it (the summary's length is rounded to the second).
+      expect(Math.abs(seen.duration_ms - wholeMs)).toBeLessThan(1_500);
+      expect(seen.start_at_ms).toBe(20 * 60_000);
       expect(text(replay)).toMatch(/^PARTIAL digest: .* It covers the first [\d:]+ of [\d:]+\./);
     } finally {
       await h.close();

@@ -3,10 +3,12 @@ import { Digester } from '../src/digest/digest.js';
 import { momentsOf } from '../src/digest/moments.js';
 import { DEMO } from '../src/sandbox/index.js';
 import { fixture } from '../src/sandbox/demo/recorded.js';
+import { PLAYER_META } from '../src/tools/recordings/player.js';
 import { startHarness, text, type Harness } from './harness.js';
 
-// The digest's moments: what a replay player marks on its timeline and a triage aggregates,
-// read from structuredContent without parsing the text, and complete whatever max_chars cuts.
+// The digest's moments: what the replay player marks on its timeline, given to it in the replay
+// result's _meta (the model reads the digest's text lines instead), over the whole recording read
+// whatever the digest's text budget cuts.
 
 interface Moment {
   t_ms: number;
@@ -46,14 +48,14 @@ describe('moments', () => {
     ]);
   });
 
-  describe('in session-recording-summary', () => {
+  describe("in session-recording-replay's _meta, for the player", () => {
     let h: Harness;
     beforeAll(async () => {
       h = await startHarness();
     });
     afterAll(() => h.close());
 
-    it('lists every moment of the recorded checkout failure, even when max_chars cuts the text', async () => {
+    it('lists every moment of the recorded checkout failure, not in the digest the model reads', async () => {
       const info = fixture('checkout-failure');
       const expected = info.expected as {
         pages: Array<{ url: string; t_ms: number }>;
@@ -62,10 +64,10 @@ describe('moments', () => {
         rage_clicks: Array<{ name: string; clicks: number }>;
         dead_clicks: Array<{ name: string }>;
       };
-      const r = await h.call('session-recording-summary', { project_id: String(DEMO.mainProjectId), id: info.session_id, max_chars: 1000 });
+      const r = await h.call('session-recording-replay', { project_id: String(DEMO.mainProjectId), id: info.session_id });
       expect(r.isError, text(r)).toBeFalsy();
-      const { moments, cut } = r.structuredContent as { moments: Moment[]; cut: Record<string, number> };
-      expect(Object.keys(cut).length).toBeGreaterThan(0);
+      const { moments } = r._meta![PLAYER_META] as { moments: Moment[] };
+      expect(JSON.stringify(r.structuredContent)).not.toContain('"moments"');
 
       const of = (kind: string) => moments.filter((m) => m.kind === kind);
       const total = (list: Moment[]) => list.reduce((n, m) => n + (m.count ?? 1), 0);

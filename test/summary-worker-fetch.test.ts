@@ -141,12 +141,14 @@ describe('session-recording-replay in the built server: the bound on its digest 
     try {
       const replay = (await c.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id: BIG_RECORDING_ID } })) as CallToolResult;
       expect(replay.isError, (replay.content[0] as { text: string }).text).toBeFalsy();
-      const partial = (replay.structuredContent as { partial?: { reason: string; digest_covers_ms: number } }).partial;
-      expect(partial).toMatchObject({ reason: 'time' });
+      expect((replay.structuredContent as { partial?: { reason: string } }).partial).toMatchObject({ reason: 'time' });
+      // What the digest covers, in ms, is the player's (the result's _meta); the model reads it in words.
+      const partial = (replay._meta?.['posthog-replay/player'] as { partial?: { digest_covers_ms: number } }).partial;
       expect((replay.content[0] as { text: string }).text).toMatch(/^PARTIAL digest: /);
       const whole = (await c.callTool({ name: 'session-recording-summary', arguments: { project_id: P, id: BIG_RECORDING_ID } })) as CallToolResult;
       expect((whole.structuredContent as { partial?: unknown }).partial).toBeUndefined();
-      expect(partial!.digest_covers_ms).toBeLessThan((whole.structuredContent as { duration_ms: number }).duration_ms);
+      const wholeMs = (whole.structuredContent as { duration: string }).duration.split(':').reduce((n, part) => n * 60 + Number(part), 0) * 1000;
+      expect(partial!.digest_covers_ms).toBeLessThan(wholeMs);
     } finally {
       await c.close();
     }

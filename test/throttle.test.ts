@@ -50,7 +50,11 @@ type Triage = {
   next_cursor: string | null;
   partial?: { reason: string; retry_after_seconds?: number; message: string };
 };
-const triageOf = (r: CallToolResult) => r.structuredContent as unknown as Triage;
+/** The structured view with the lists it leaves out when empty put back. */
+const triageOf = (r: CallToolResult): Triage => {
+  const data = r.structuredContent as unknown as Triage;
+  return { ...data, sessions: data.sessions ?? [], unread: data.unread ?? [] };
+};
 const waiting = (progress: Progress[]) => progress.filter((p) => /Waiting \d+ s for PostHog's replay rate limit/.test(p.message ?? ''));
 /** The demo's recordings of the main project topped up with copies: 20 to triage. */
 const TWENTY = { extraRecordings: 20 - RECORDING_SEEDS.filter((seed) => seed.projectId === MAIN_PROJECT_ID).length };
@@ -58,7 +62,7 @@ const TWENTY = { extraRecordings: 20 - RECORDING_SEEDS.filter((seed) => seed.pro
 async function referenceTriage(args: Record<string, unknown>): Promise<Triage> {
   const h = await startHarness({ sandbox: { ...TWENTY } });
   try {
-    const r = await h.call('session-recordings-triage', { project_id: P, ...args });
+    const r = await h.call('session-recordings-triage', { max_chars: 20_000, project_id: P, ...args });
     expect(r.isError, text(r)).toBeFalsy();
     return triageOf(r);
   } finally {
@@ -182,7 +186,7 @@ describe('a throttle-aware client', () => {
 describe('at the defaults (only key and host), against a sandbox that throttles like a plan', () => {
   it('a paid-plan key triages 20 recordings, reads a snapshots listing and a replay, without a wait or a 429', async () => {
     await withHarness({ sandbox: { replayThrottle: 'paid', ...TWENTY } }, async (h) => {
-      const { r, progress } = await callWithProgress(h, 'session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 20 });
+      const { r, progress } = await callWithProgress(h, 'session-recordings-triage', { max_chars: 20_000, project_id: P, date_from: '-30d', max_recordings: 20 });
       expect(r.isError, text(r)).toBeFalsy();
       const triage = triageOf(r);
       expect(triage.read).toBe(20);
@@ -213,7 +217,7 @@ describe('at the defaults (only key and host), against a sandbox that throttles 
     // the next, which would take it past 40 s.
     const reference = await referenceTriage({ date_from: '-30d', max_recordings: 20 });
     await withHarness({ sandbox: { replayThrottle: planRates('free', 35 / 60), ...TWENTY } }, async (h) => {
-      const { r, progress } = await callWithProgress(h, 'session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 20 });
+      const { r, progress } = await callWithProgress(h, 'session-recordings-triage', { max_chars: 20_000, project_id: P, date_from: '-30d', max_recordings: 20 });
       expect(r.isError, text(r)).toBeFalsy();
       const triage = triageOf(r);
       expect(waiting(progress).length).toBeGreaterThan(0);
@@ -234,7 +238,7 @@ describe('at the defaults (only key and host), against a sandbox that throttles 
 
       // After the window: the cursor reads on, and completes.
       await new Promise((resolve) => setTimeout(resolve, triage.partial!.retry_after_seconds! * 1000 + 300));
-      const later = await callWithProgress(h, 'session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 3, cursor: triage.next_cursor });
+      const later = await callWithProgress(h, 'session-recordings-triage', { max_chars: 20_000, project_id: P, date_from: '-30d', max_recordings: 3, cursor: triage.next_cursor });
       expect(later.r.isError, text(later.r)).toBeFalsy();
       const next = triageOf(later.r);
       expect(next.partial).toBeUndefined();
@@ -299,7 +303,7 @@ describe('at the defaults (only key and host), against a sandbox that throttles 
       let calls = 0;
       do {
         const before = apiRequests(h.sandbox).length;
-        const r = await h.call('session-recordings-triage', { project_id: P, date_from: '-30d', max_recordings: 20, ...(cursor ? { cursor } : {}) });
+        const r = await h.call('session-recordings-triage', { max_chars: 20_000, project_id: P, date_from: '-30d', max_recordings: 20, ...(cursor ? { cursor } : {}) });
         expect(r.isError, text(r)).toBeFalsy();
         expect(apiRequests(h.sandbox).length - before).toBeLessThanOrEqual(12);
         const triage = triageOf(r);

@@ -20,6 +20,8 @@ export interface ToolResult {
   isError?: boolean;
   content?: Array<{ type: string; text?: string }>;
   structuredContent?: Record<string, unknown>;
+  /** The result's `_meta`: hosts pass it to the view (the MCP Apps spec's tool-result is the whole CallToolResult). */
+  _meta?: Record<string, unknown>;
 }
 
 interface Message {

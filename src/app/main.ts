@@ -6,7 +6,7 @@
  */
 import type { Replayer } from 'rrweb';
 import { applyDocumentTheme, applyHostFonts, applyHostStyleVariables, HostBridge, type HostContext } from './bridge.js';
-import { latestBefore, RecordingModel, type Marker, type ReplayDigest, type RrwebEvent, type WindowTrack } from './model.js';
+import { latestBefore, PLAYER_META, RecordingModel, type Marker, type ReplayDigest, type RrwebEvent, type WindowTrack } from './model.js';
 
 /** Named moments of the view's start (performance marks), read by bench/player.mjs. */
 const mark = (name: string) => performance.mark(`player:${name}`);
@@ -73,9 +73,17 @@ app.ontoolresult = (result) => {
     startShowing();
     return;
   }
-  const digest = result.structuredContent as unknown as ReplayDigest;
-  load({ project_id: digest.project_id, id: digest.id }, false);
-  takeDigest(digest);
+  // What the player reads is in the result's _meta (the model reads the digest, not this).
+  const digest = result._meta?.[PLAYER_META] as ReplayDigest | undefined;
+  const named = result.structuredContent as { project_id?: unknown; id?: unknown };
+  if (digest) load({ project_id: digest.project_id, id: digest.id }, false);
+  else if (typeof named.id === 'string') load({ project_id: typeof named.project_id === 'string' ? named.project_id : undefined, id: named.id }, false);
+  if (digest) takeDigest(digest);
+  else {
+    // A host that does not pass _meta on: the recording plays from the start, with no markers.
+    holdForDigest = false;
+    startShowing();
+  }
 };
 app.onhostcontextchanged = applyContext;
 app.ontoolcancelled = ({ reason }) => {

@@ -13,7 +13,29 @@ export interface RrwebEvent {
   data?: unknown;
 }
 
-/** What session-recording-replay returns (its structuredContent), as far as the player reads it. */
+/**
+ * The key of session-recording-replay's result `_meta` that holds what the player reads (the host
+ * hands the view the whole result; the model does not see `_meta`). The server's constant is
+ * tools/recordings/player.ts's PLAYER_META; the app imports nothing from the server's rooms.
+ */
+export const PLAYER_META = 'posthog-replay/player';
+
+/** A moment of the digest, as the player reads it (digest/model.ts's Moment). */
+export interface ReplayMoment {
+  t_ms: number;
+  w: string;
+  kind: string;
+  url?: string;
+  in_page?: boolean;
+  method?: string;
+  status?: number;
+  error?: string;
+  target?: string;
+  message?: string;
+  count?: number;
+}
+
+/** What session-recording-replay's result gives the player (its `_meta[PLAYER_META]`; tools/recordings/player.ts's PlayerData). */
 export interface ReplayDigest {
   project_id: string;
   id: string;
@@ -22,14 +44,13 @@ export interface ReplayDigest {
   start_at_ms: number;
   posthog_url: string | null;
   windows: Array<{ w: string; window_id: string | null }>;
-  pages: Array<{ t_ms: number; w: string; url: string }>;
-  timeline: Array<{ t_ms: number; w: string; kind: string; target?: string; detail?: string; count?: number }>;
+  moments: ReplayMoment[];
   /** Reading stopped short: the moments cover the first `digest_covers_ms` only. */
-  partial?: { message?: string; digest_covers_ms?: number };
+  partial?: { digest_covers_ms?: number };
 }
 
 /** Until the tool result is in: no moments, no windows named yet. */
-const NO_DIGEST: ReplayDigest = { project_id: '', id: '', start_time: null, duration_ms: 0, start_at_ms: 0, posthog_url: null, windows: [], pages: [], timeline: [] };
+const NO_DIGEST: ReplayDigest = { project_id: '', id: '', start_time: null, duration_ms: 0, start_at_ms: 0, posthog_url: null, windows: [], moments: [] };
 
 /** The digest kinds that become markers on the scrubber. */
 export const MARKER_KINDS = new Set(['console-error', 'request-failed', 'rage-click', 'dead-click', 'page']);
@@ -161,21 +182,36 @@ export class RecordingModel {
   }
 
   markers(): Marker[] {
-    return this.digest.timeline
-      .filter((item) => MARKER_KINDS.has(item.kind))
-      .map((item) => ({
-        t: item.t_ms,
-        window: this.byLabel(item.w)?.id ?? null,
-        kind: item.kind,
-        label: [item.kind.replace('-', ' '), item.target, item.detail, item.count && item.count > 1 ? `×${item.count}` : ''].filter(Boolean).join(' '),
+    return this.digest.moments
+      .filter((moment) => MARKER_KINDS.has(moment.kind))
+      .map((moment) => ({
+        t: moment.t_ms,
+        window: this.byLabel(moment.w)?.id ?? null,
+        kind: moment.kind,
+        label: [moment.kind.replace('-', ' '), ...momentWords(moment), moment.count && moment.count > 1 ? `×${moment.count}` : ''].filter(Boolean).join(' '),
       }));
   }
 
   /** The window to show first: the one the user was in at `t` (the last page opened before it). */
   windowAt(t: number): WindowTrack | undefined {
-    const pages = this.digest.pages.filter((p) => p.t_ms <= t);
-    const label = (pages.at(-1) ?? this.digest.pages[0])?.w;
+    const pages = this.digest.moments.filter((m) => m.kind === 'page');
+    const label = (pages.filter((p) => p.t_ms <= t).at(-1) ?? pages[0])?.w;
     return (label && this.byLabel(label)) || [...this.windows.values()].find((w) => w.hasFullSnapshot);
+  }
+}
+
+/** A moment's parts as a marker's label says them (recorded strings quoted, as the digest's text does). */
+function momentWords(moment: ReplayMoment): string[] {
+  switch (moment.kind) {
+    case 'page':
+      return [JSON.stringify(moment.url ?? '')];
+    case 'request-failed':
+      return [moment.method ?? '', moment.url ?? '', moment.status !== undefined ? String(moment.status) : JSON.stringify(moment.error ?? 'failed')];
+    case 'console-error':
+    case 'console-warn':
+      return [JSON.stringify(moment.message ?? '')];
+    default:
+      return [moment.target ?? ''];
   }
 }
 

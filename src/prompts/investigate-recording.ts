@@ -51,7 +51,7 @@ export const investigateRecording: PromptDefinition = {
     const steps = [
       `Investigate PostHog session recording ${id} in project ${projectId}.`,
       `1. Call session-recording-get (project_id "${projectId}", id "${id}"): who, when, how long, how many console errors.`,
-      `2. Call session-recording-summary for its digest: pages, clicks, typing, rage and dead clicks, console errors and failed requests on one timeline. Its "moments" list what matters.`,
+      `2. Call session-recording-summary for its digest: pages, clicks, typing, rage and dead clicks, console errors and failed requests on one timeline, each entry at its m:ss.`,
       '3. Pick the moments that matter: the first error or failed request, and what the user did just before it (with its time). Say in plain words what went wrong for the user.',
       `4. Call session-recording-replay (project_id "${projectId}", id "${id}", start_at a few seconds before the worst moment) so I can watch it.`,
       reproduce,

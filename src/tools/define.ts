@@ -53,6 +53,8 @@ export interface ToolResult<Output> {
   data: Output;
   /** A compact rendering for clients that ignore structured output. */
   text: string;
+  /** The result's `_meta`: what a tool's view (MCP App) reads and the model does not see. */
+  meta?: Record<string, unknown>;
 }
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {

@@ -13,8 +13,7 @@ function digest(overrides: Partial<ReplayDigest> = {}): ReplayDigest {
     start_at_ms: 0,
     posthog_url: null,
     windows: [],
-    pages: [],
-    timeline: [],
+    moments: [],
     ...overrides,
   };
 }
@@ -52,19 +51,18 @@ describe('the player\'s model of a recording', () => {
           { w: 'w1', window_id: 'a' },
           { w: 'w2', window_id: 'b' },
         ],
-        pages: [
-          { t_ms: 0, w: 'w1', url: 'http://x/' },
-          { t_ms: 5_000, w: 'w2', url: 'http://x/help' },
-        ],
-        timeline: [
-          { t_ms: 1_000, w: 'w1', kind: 'click', target: 'a "Shop"' },
-          { t_ms: 2_000, w: 'w1', kind: 'console-error', detail: '"boom"', count: 3 },
-          { t_ms: 6_000, w: 'w2', kind: 'request-failed', target: 'GET http://x/api', detail: '503' },
+        moments: [
+          { t_ms: 0, w: 'w1', kind: 'page', url: 'http://x/' },
+          { t_ms: 2_000, w: 'w1', kind: 'console-error', message: 'boom', count: 3 },
+          { t_ms: 5_000, w: 'w2', kind: 'page', url: 'http://x/help' },
+          { t_ms: 6_000, w: 'w2', kind: 'request-failed', method: 'GET', url: 'http://x/api', status: 503 },
         ],
       }),
     );
     expect(model.markers()).toEqual([
+      { t: 0, window: 'a', kind: 'page', label: 'page "http://x/"' },
       { t: 2_000, window: 'a', kind: 'console-error', label: 'console error "boom" ×3' },
+      { t: 5_000, window: 'b', kind: 'page', label: 'page "http://x/help"' },
       { t: 6_000, window: 'b', kind: 'request-failed', label: 'request failed GET http://x/api 503' },
     ]);
     const start = Date.parse('2026-01-01T00:00:00.000Z');
@@ -106,7 +104,7 @@ describe('the player\'s model of a recording', () => {
       digest({
         start_time: '2026-01-01T00:00:00.000Z',
         windows: [{ w: 'w1', window_id: 'a' }],
-        timeline: [{ t_ms: 12_500, w: 'w1', kind: 'console-error', detail: '"boom"' }],
+        moments: [{ t_ms: 12_500, w: 'w1', kind: 'console-error', message: 'boom' }],
       }),
     );
     expect(model.start).toBe(t0 - 10_000);
@@ -119,5 +117,11 @@ describe('the player\'s model of a recording', () => {
     // a window seen later gets a free label
     model.ingest([['c', { type: 2, timestamp: t0 + 20_000, data: {} }]]);
     expect(model.track('c').label).toBe('w3');
+  });
+
+  it('reads the result\'s _meta under the key the server writes it to', async () => {
+    const { PLAYER_META } = await import('../../src/app/model.js');
+    const server = await import('../../src/tools/recordings/player.js');
+    expect(PLAYER_META).toBe(server.PLAYER_META);
   });
 });

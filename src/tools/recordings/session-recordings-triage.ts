@@ -1,6 +1,6 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import { z } from 'zod';
-import { aggregate, type Problem, type TriageInput } from '../../digest/aggregate.js';
+import { aggregate, type Problem, type SessionTrouble, type TriageInput } from '../../digest/aggregate.js';
 import { quote } from '../../digest/quote.js';
 import { UpstreamError, UserInputError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
@@ -8,7 +8,7 @@ import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { asText, clip, clock, duration } from '../format.js';
+import { RECORDED_DATA_NOTICE, asText, clip, clock, duration } from '../format.js';
 import { plural } from '../../words.js';
 import { maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
@@ -75,6 +75,7 @@ export const sessionRecordingsTriage = defineTool({
   toolset: 'recordings',
   description: `Ranks what went wrong across many recordings (filtered as in session-recordings-list): console errors, exceptions, failed requests, rage/dead clicks; sessions, people hit, examples. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  recordedData: true,
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
@@ -89,7 +90,8 @@ export const sessionRecordingsTriage = defineTool({
       cursor: z.string().max(20_000).optional().describe('Previous next_cursor (same filters).'),
       ...recordingFilterFields(true),
     }),
-  // Declared: what a next step reads. Also returned: read, cached, unread, pages, sessions.
+  // Declared: what a next step reads. Also returned, when there is something to say: cached,
+  // not_read, notes, clean, pages, sessions, unread, left_out, partial, more (renderTriage).
   outputSchema: z.looseObject({
     problems: z.array(z.looseObject({ kind: z.string(), signature: z.string(), sessions: z.number() })),
     next_cursor: z.string().nullable(),
@@ -140,9 +142,10 @@ export const sessionRecordingsTriage = defineTool({
       // Throttled before a single recording could be chosen: nothing read, and when to ask again.
       const retry = err.retryAfterSeconds;
       const again = cursor ? input.cursor! : null;
+      const more = retry !== undefined ? `Call again in about ${retry} seconds${again ? ' with the same cursor' : ''}.` : '';
       return {
-        data: { project_id: projectId, read: 0, cached: 0, problems: [], pages: [], sessions: [], unread: [], next_cursor: again, partial: partialOf(err) },
-        text: `No triage yet: ${err.message}${retry !== undefined ? ` Call again in about ${retry} seconds${again ? ' with the same cursor' : ''}.` : ''}`,
+        data: { project_id: projectId, read: 0, problems: [], next_cursor: again, partial: { ...partialOf(err), ...(more ? { more } : {}) } },
+        text: `${RECORDED_DATA_NOTICE}\nNo triage yet: ${err.message}${more ? ` ${more}` : ''}`,
       };
     }
 
@@ -229,19 +232,20 @@ export const sessionRecordingsTriage = defineTool({
     const pending = unread.filter((u) => u.reason === 'throttled' || u.reason === 'budget' || u.reason === 'not-started').map((u) => u.id);
     const nextCursor = pending.length > 0 || nextOffset !== undefined ? encodeCursor({ ...(nextOffset !== undefined ? { o: nextOffset } : {}), p: pending }) : null;
     const cachedCount = [...digests.values()].filter((d) => d.cached).length;
-    const data = {
+    const found: TriageFound = {
       project_id: projectId,
+      searchedDefault: input.date_from === undefined && input.session_ids === undefined,
       read: digests.size,
       cached: cachedCount,
       problems: triage.problems,
       pages: triage.pages,
       sessions: triage.sessions,
       unread,
-      ...(notes.length ? { notes } : {}),
+      notes,
       next_cursor: nextCursor,
       ...(stop ? { partial: partialOf(stop) } : {}),
     };
-    return { data, text: renderTriage({ ...data, searchedDefault: input.date_from === undefined && input.session_ids === undefined }, input.max_chars) };
+    return renderTriage(found, input.max_chars);
   },
   explainError: (error) => (error.status === 404 ? 'Check the project id with projects-list.' : undefined),
 });
@@ -276,79 +280,146 @@ const KIND_WORDS: Record<Problem['kind'], string> = {
   exception: 'uncaught exception',
 };
 
-type TriageData = {
+/** What one triage call found, before it is written out for the model. */
+type TriageFound = {
   project_id: string;
   /** No date_from was given: PostHog searched only its default window. */
-  searchedDefault?: boolean;
+  searchedDefault: boolean;
   read: number;
   cached: number;
   problems: Problem[];
   pages: Array<{ page: string; sessions: number; problems: number }>;
-  sessions: Array<{ id: string; score: number; console_errors: number; failed_requests: number; rage_clicks: number; dead_clicks: number; console_warnings: number; exceptions: number; duration_s: number; start_url: string | null }>;
+  sessions: SessionTrouble[];
   unread: Unread[];
-  notes?: string[];
+  notes: string[];
   next_cursor: string | null;
   partial?: { reason: string; message: string; retry_after_seconds?: number };
 };
 
+/** A line of the text and the same entry for the structured view. */
+type Entry = { line: string; item: Record<string, unknown> };
+
 /**
- * Within max_chars: the header and the continuation always; then problems (most sessions first),
- * pages, sessions and what was not read, each line kept whole, until the budget is spent.
- * Recorded text (messages, URLs, element names) is quoted, never bare.
+ * Within max_chars, both views: the header and the continuation always; then problems (most
+ * sessions first), pages, sessions and what was not read, each entry kept whole, until the budget
+ * is spent. The structured view holds the same entries as the text, and says what was left out
+ * the same way. Recorded text (messages, URLs, element names) is quoted in the text, never bare.
  */
-function renderTriage(data: TriageData, maxChars: number): string {
-  const head = [`Triage of ${plural(data.read, 'recording')} in project ${data.project_id}${data.cached ? ` (${data.cached} from the digest cache)` : ''}${data.unread.length ? `; ${data.unread.length} not read` : ''}.`];
-  if (data.read > 0 && data.problems.length === 0) head.push('No console errors or warnings, uncaught exceptions, failed requests, rage or dead clicks in them.');
-  for (const note of data.notes ?? []) head.push(`Note: ${note}`);
-  if (data.read === 0 && data.unread.length === 0 && !data.partial) head.push(`No recordings matched these filters${data.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
+function renderTriage(found: TriageFound, maxChars: number) {
+  const notes = [...found.notes];
+  if (found.read === 0 && found.unread.length === 0 && !found.partial) notes.push(`No recordings matched these filters${found.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
+  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, uncaught exceptions, failed requests, rage or dead clicks in them.' : undefined;
+  const head = [`Triage of ${plural(found.read, 'recording')} in project ${found.project_id}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}.`, RECORDED_DATA_NOTICE];
+  if (clean) head.push(clean);
+  for (const note of notes) head.push(`Note: ${note}`);
+  const retry = found.partial?.retry_after_seconds;
+  const more = found.next_cursor ? `call again with the cursor and the same filters${retry !== undefined ? ` in about ${retry} seconds` : ''}.` : undefined;
   const tail: string[] = [];
-  if (data.partial) tail.push(`PARTIAL: ${data.partial.message}`);
-  if (data.next_cursor) tail.push(`More: call again with cursor="${data.next_cursor}" and the same filters${data.partial?.retry_after_seconds !== undefined ? ` in about ${data.partial.retry_after_seconds} seconds` : ''}.`);
+  if (found.partial) tail.push(`PARTIAL: ${found.partial.message}`);
+  if (found.next_cursor) tail.push(`More: call again with cursor="${found.next_cursor}" and the same filters${retry !== undefined ? ` in about ${retry} seconds` : ''}.`);
 
-  const sections: string[][] = [];
-  if (data.problems.length) {
-    sections.push([
-      'Problems, by sessions hit (quoted text is recorded data):',
-      ...data.problems.map((p) => {
-        const example = p.examples[0];
-        const first = p.first_seen?.slice(0, 16).replace('T', ' ');
-        const last = p.last_seen?.slice(0, 16).replace('T', ' ');
-        const seen = first && last ? ` (${first === last ? first : `${first} to ${last}`} UTC)` : '';
-        const where = example ? ` e.g. ${example.session_id} at ${clock(example.at_s * 1000)}${example.link ? ` ${example.link}` : ''}` : '';
-        return `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${quote(clip(p.signature, 160))}${seen}${where}`;
-      }),
-    ]);
-  }
-  if (data.pages.length) sections.push(['Pages with the most trouble:', ...data.pages.slice(0, 10).map((p) => `- ${quote(clip(p.page, 120))}: ${plural(p.problems, 'problem')} in ${plural(p.sessions, 'session')}`)]);
-  if (data.sessions.length) {
-    sections.push([
-      'Sessions, most trouble first:',
-      ...data.sessions.map((s) => {
-        const parts = [s.console_errors && plural(s.console_errors, 'error'), s.exceptions && plural(s.exceptions, 'uncaught exception'), s.failed_requests && plural(s.failed_requests, 'failed request'), s.rage_clicks && plural(s.rage_clicks, 'rage click'), s.dead_clicks && plural(s.dead_clicks, 'dead click'), s.console_warnings && plural(s.console_warnings, 'warning')].filter(Boolean);
-        return `- ${s.id} (${duration(s.duration_s)}${s.start_url ? `, ${quote(clip(s.start_url, 80))}` : ''}): ${parts.length ? parts.join(', ') : 'no trouble'}`;
-      }),
-    ]);
-  }
-  if (data.unread.length) sections.push(['Not read:', ...data.unread.map((u) => `- ${u.id}: ${u.reason} (${u.detail})`)]);
+  const sections: Array<{ name: 'problems' | 'pages' | 'sessions' | 'unread'; heading: string; entries: Entry[] }> = [
+    { name: 'problems', heading: 'Problems, by sessions hit:', entries: found.problems.map(problemEntry) },
+    {
+      name: 'pages',
+      heading: 'Pages with the most trouble:',
+      entries: found.pages.slice(0, PAGES_LISTED).map((p) => ({ line: `- ${quote(clip(p.page, 120))}: ${plural(p.problems, 'problem')} in ${plural(p.sessions, 'session')}`, item: { page: clip(p.page, 120), problems: p.problems, sessions: p.sessions } })),
+    },
+    { name: 'sessions', heading: 'Sessions, most trouble first:', entries: found.sessions.map(sessionEntry) },
+    { name: 'unread', heading: 'Not read:', entries: found.unread.map((u) => ({ line: `- ${u.id}: ${u.reason} (${u.detail})`, item: { id: u.id, reason: u.reason, detail: u.detail } })) },
+  ];
 
-  let used = [...head, ...tail].join('\n').length + 1;
-  const body: string[] = [];
-  let cut = 0;
-  for (const [heading, ...lines] of sections) {
-    let headed = false;
-    for (const line of lines) {
-      // A heading goes in with the first of its lines that fits, never alone.
-      const cost = line.length + 1 + (headed ? 0 : heading!.length + 1);
-      if (used + cost + 80 > maxChars) {
-        cut++;
-        continue;
+  const compose = (budget: number) => {
+    let used = [...head, ...tail].join('\n').length + 1;
+    const body: string[] = [];
+    const chosen: Record<string, Array<Record<string, unknown>>> = {};
+    const leftOut: Record<string, number> = {};
+    for (const { name, heading, entries } of sections) {
+      let headed = false;
+      for (const { line, item } of entries) {
+        // A heading goes in with the first of its lines that fits, never alone.
+        const cost = line.length + 1 + (headed ? 0 : heading.length + 1);
+        if (used + cost + 80 > budget) {
+          leftOut[name] = (leftOut[name] ?? 0) + 1;
+          continue;
+        }
+        if (!headed) body.push(heading);
+        headed = true;
+        body.push(line);
+        (chosen[name] ??= []).push(item);
+        used += cost;
       }
-      if (!headed) body.push(heading!);
-      headed = true;
-      body.push(line);
-      used += cost;
     }
+    const cutWords = Object.entries(leftOut).map(([name, n]) => plural(n, SECTION_NOUNS[name]!));
+    const cut = cutWords.length ? `Left out for max_chars: ${cutWords.join(', ')}; raise max_chars to see them.` : undefined;
+    if (cut) body.push(`(${cut})`);
+    const data = {
+      project_id: found.project_id,
+      read: found.read,
+      ...(found.cached ? { cached: found.cached } : {}),
+      ...(found.unread.length ? { not_read: found.unread.length } : {}),
+      ...(notes.length ? { notes } : {}),
+      ...(clean ? { clean } : {}),
+      problems: (chosen.problems ?? []) as Array<{ kind: string; signature: string; sessions: number }>,
+      ...(chosen.pages ? { pages: chosen.pages } : {}),
+      ...(chosen.sessions ? { sessions: chosen.sessions } : {}),
+      ...(chosen.unread ? { unread: chosen.unread } : {}),
+      ...(cut ? { left_out: cut } : {}),
+      ...(found.partial ? { partial: found.partial } : {}),
+      next_cursor: found.next_cursor,
+      ...(more ? { more } : {}),
+    };
+    return { text: [...head, ...body, ...tail].join('\n'), data };
+  };
+  // Both views within max_chars (the structured one with the notice server.ts puts first): the
+  // structured one runs longer for the same entries, so when it does not fit, fewer entries.
+  let result = compose(maxChars);
+  for (let tries = 0; tries < 4; tries++) {
+    const size = JSON.stringify(result.data).length + NOTICE_FIELD;
+    if (size <= maxChars) break;
+    result = compose(Math.floor(result.text.length * (maxChars / size)) - 20);
   }
-  if (cut) body.push(`(${cut} more line${cut === 1 ? '' : 's'} left out for max_chars; all are in structuredContent.)`);
-  return [...head, ...body, ...tail].join('\n');
+  return result;
+}
+
+const SECTION_NOUNS: Record<string, string> = { problems: 'problem', pages: 'page', sessions: 'session', unread: 'unread recording' };
+
+/** Pages listed at most. */
+const PAGES_LISTED = 10;
+
+/** What the notice adds to the structured view (server.ts puts it first). */
+const NOTICE_FIELD = JSON.stringify({ notice: RECORDED_DATA_NOTICE }).length;
+
+function problemEntry(p: Problem): Entry {
+  const example = p.examples[0];
+  const first = p.first_seen?.slice(0, 16).replace('T', ' ');
+  const last = p.last_seen?.slice(0, 16).replace('T', ' ');
+  const seen = first && last ? `${first === last ? first : `${first} to ${last}`} UTC` : undefined;
+  const signature = clip(p.signature, 160);
+  // One example: PostHog's player at its moment (its URL names the recording, and the summary and
+  // replay tools take it as an id), or the recording and the moment where no link can be made.
+  const shown = example ? (example.link ?? `${example.session_id} at ${clock(example.at_s * 1000)}`) : undefined;
+  return {
+    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${quote(signature)}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
+    item: { kind: p.kind, signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
+  };
+}
+
+/** A session's trouble: the counts that are not zero, as the text names them. */
+function sessionEntry(s: SessionTrouble): Entry {
+  const counts: Array<[keyof SessionTrouble, string, string]> = [
+    ['console_errors', 'error', 'errors'],
+    ['exceptions', 'uncaught exception', 'uncaught exceptions'],
+    ['failed_requests', 'failed request', 'failed requests'],
+    ['rage_clicks', 'rage click', 'rage clicks'],
+    ['dead_clicks', 'dead click', 'dead clicks'],
+    ['console_warnings', 'warning', 'warnings'],
+  ];
+  const present = counts.filter(([key]) => (s[key] as number) > 0);
+  const startUrl = s.start_url ? clip(s.start_url, 80) : undefined;
+  const length = duration(s.duration_s);
+  return {
+    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(([key, one, many]) => plural(s[key] as number, one, many)).join(', ') : 'no trouble'}`,
+    item: { id: s.id, duration: length, ...(startUrl ? { start_url: startUrl } : {}), ...Object.fromEntries(present.map(([key]) => [key, s[key]])) },
+  };
 }
