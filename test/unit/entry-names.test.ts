@@ -16,7 +16,8 @@ const LIMIT = 64;
 /** Server names the README configures: JSON entries, `claude/codex mcp add <name>`, TOML tables. */
 function readmeEntries(readme: string): string[] {
   const names = new Set<string>();
-  for (const block of readme.matchAll(/```jsonc?\n([\s\S]*?)```/g)) {
+  // Client entries are the ```json blocks (```jsonc ones are tool arguments with a comment line).
+  for (const block of readme.matchAll(/```json\n([\s\S]*?)```/g)) {
     const parsed = JSON.parse(block[1]!) as { mcpServers?: object; servers?: object; mcp?: object };
     for (const name of Object.keys(parsed.mcpServers ?? parsed.servers ?? parsed.mcp ?? {})) names.add(name);
   }

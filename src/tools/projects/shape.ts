@@ -63,12 +63,9 @@ export function projectLine(p: Record<string, unknown>): string {
 }
 
 /** Said in the heading, or grouped apart, not among the settings. */
-const HEADING_FIELDS = new Set(['id', 'name', 'timezone', 'organization', 'created_at', 'updated_at', 'is_demo', 'ingested_event', 'product_description', 'omitted_fields']);
-/**
- * In neither view: bookkeeping that describes neither the project nor anything a tool takes, and
- * the public token (not a secret, but nothing here needs it: PostHog's settings page shows it).
- */
-const LEFT_OUT = new Set(['api_token', 'uuid', 'available_setup_task_ids', 'effective_membership_level', 'user_access_level']);
+const HEADING_FIELDS = new Set(['id', 'name', 'timezone', 'organization', 'api_token', 'created_at', 'updated_at', 'is_demo', 'ingested_event', 'product_description', 'omitted_fields']);
+/** In neither view: bookkeeping that describes neither the project nor anything a tool takes. */
+const LEFT_OUT = new Set(['uuid', 'available_setup_task_ids', 'effective_membership_level', 'user_access_level']);
 
 /**
  * A project as both views give it to the model (SPEC §1 "What the model reads"): the heading
@@ -87,6 +84,8 @@ export type ProjectFacts = {
   /** false: the project has no events yet. */
   ingested_event?: false;
   product_description?: string;
+  /** The project's public token (phc_…), what its snippet sends events with: not a secret. */
+  api_token?: string;
   /** The switches that are on, and those that are off, by PostHog's field names. */
   on?: string[];
   off?: string[];
@@ -98,7 +97,7 @@ export type ProjectFacts = {
 
 export function projectFacts(p: ProjectOutput): ProjectFacts {
   const facts: ProjectFacts = { id: p.id };
-  for (const key of ['name', 'timezone', 'organization', 'created_at', 'updated_at', 'product_description'] as const) {
+  for (const key of ['name', 'timezone', 'organization', 'api_token', 'created_at', 'updated_at', 'product_description'] as const) {
     const value = p[key];
     if (typeof value === 'string' && value !== '') facts[key] = value;
   }
@@ -140,6 +139,7 @@ export function projectDetail(p: ProjectFacts, heading: string): string {
       p.created_at ? `created ${shortTime(p.created_at)}` : '',
       p.updated_at ? `updated ${shortTime(p.updated_at)}` : '',
       p.organization ? `organization ${p.organization}` : '',
+      p.api_token ? `public token ${p.api_token}` : '',
     ]),
   ];
   if (p.product_description) lines.push(`product_description: ${p.product_description}`);

@@ -21,6 +21,11 @@ import { filterParams, recordingFilterFields } from './filters.js';
 export const TRIAGE_MAX = 50;
 const TRIAGE_DEFAULT = 10;
 /**
+ * Rows one listing request scans, beside the ones read, to choose the most promising from: three
+ * times those read, at least 30, at most PostHog's largest page (it counts a request, not rows).
+ */
+const scanOf = (room: number) => Math.min(100, Math.max(30, room * 3));
+/**
  * Recordings read at once (listings and blocks in flight); the digest slots (one per core) and the
  * per-key gate bound the work further. Under PostHog's replay throttle, one at a time: the throttle
  * is the bottleneck then, and recordings started side by side would each be cut short by it
@@ -49,24 +54,53 @@ interface Cursor {
   p: string[];
 }
 
+/**
+ * The cursor as text, short enough for both views of a result within max_chars: "2:<offset>:" then
+ * the pending ids joined by "."; an id in PostHog's UUID form is written as "=" and its 16 bytes in
+ * base64url (23 characters for 36). "." ":" "=" are not in a recording id's alphabet.
+ */
 function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+  const ids = cursor.p.map((id) => (UUID.test(id) ? `=${Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')}` : id));
+  return `2:${cursor.o ?? ''}:${ids.join('.')}`;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MAX_PENDING = 2 * TRIAGE_MAX;
+
 function decodeCursor(text: string): Cursor {
+  const cursor = /^2:(\d{0,7}):([A-Za-z0-9_.=-]*)$/.exec(text) ? readCompact(text) : readJson(text);
+  if (cursor) return cursor;
+  throw new UserInputError('cursor is not one this tool gave: pass next_cursor from a previous session-recordings-triage result unchanged (with the same filters), or leave it out to start over.');
+}
+
+function readCompact(text: string): Cursor | undefined {
+  const [, offset, list] = text.split(':') as [string, string, string];
+  const o = offset === '' ? undefined : Number(offset);
+  const ids = list === '' ? [] : list.split('.').map((part) => (part.startsWith('=') ? uuidOf(part.slice(1)) : part));
+  return valid(o, ids);
+}
+
+function uuidOf(packed: string): string {
+  const hex = /^[A-Za-z0-9_-]{22}$/.test(packed) ? Buffer.from(packed, 'base64url').toString('hex') : '';
+  return hex.length === 32 ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : '';
+}
+
+/** The first form (base64url JSON {o, p}), as earlier versions gave it. */
+function readJson(text: string): Cursor | undefined {
   try {
     const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (typeof value === 'object' && value !== null) {
-      const { o, p } = value as Record<string, unknown>;
-      const ids = Array.isArray(p) ? p : [];
-      if ((o === undefined || (Number.isInteger(o) && (o as number) >= 0 && (o as number) <= 1_000_000)) && ids.length <= TRIAGE_MAX && ids.every((id) => typeof id === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(id))) {
-        return { ...(o !== undefined ? { o: o as number } : {}), p: ids as string[] };
-      }
-    }
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { o, p } = value as Record<string, unknown>;
+    return valid(o, Array.isArray(p) ? p : []);
   } catch {
-    // Reported below.
+    return undefined;
   }
-  throw new UserInputError('cursor is not one this tool gave: pass next_cursor from a previous session-recordings-triage result unchanged (with the same filters), or leave it out to start over.');
+}
+
+function valid(o: unknown, ids: unknown[]): Cursor | undefined {
+  const offsetOk = o === undefined || (Number.isInteger(o) && (o as number) >= 0 && (o as number) <= 1_000_000);
+  if (!offsetOk || ids.length > MAX_PENDING || !ids.every((id) => typeof id === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(id))) return undefined;
+  return { ...(o !== undefined ? { o: o as number } : {}), p: ids as string[] };
 }
 
 export const sessionRecordingsTriage = defineTool({
@@ -125,14 +159,21 @@ export const sessionRecordingsTriage = defineTool({
       const room = input.max_recordings - candidates.length;
       const offset = cursor ? cursor.o : 0;
       if (room > 0 && offset !== undefined) {
-        const limit = input.session_ids ? Math.min(room, input.session_ids.length) : room;
+        // Without an order of the caller's, one listing request scans more rows of
+        // period (PostHog counts a request, not its rows) and the most promising are read first;
+        // the rest wait in the cursor, said as not read. With an order, the caller's first rows.
+        const want = input.order === undefined ? scanOf(room) : room;
+        const limit = input.session_ids ? Math.min(want, input.session_ids.length) : want;
         const page = normalizePage<Record<string, unknown>>(
           await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: input.session_ids, limit, offset }), signal, patient: true }),
           offset,
           'recordings list',
           limit,
         );
-        candidates.push(...page.results.map(candidateOf).filter((c) => !candidates.some((d) => d.id === c.id)));
+        const listed = page.results.map(candidateOf).filter((c) => !candidates.some((d) => d.id === c.id));
+        if (input.order === undefined) listed.sort((a, b) => b.promise - a.promise);
+        candidates.push(...listed.slice(0, room));
+        for (const c of listed.slice(room)) unread.push({ id: c.id, reason: 'not-started', detail: 'beyond max_recordings; fewer errors and less activity than those read' });
         nextOffset = page.has_more ? (page.next_offset ?? offset + page.results.length) : undefined;
       } else if (offset !== undefined) {
         nextOffset = offset;
@@ -326,7 +367,7 @@ function renderTriage(found: TriageFound, maxChars: number) {
       entries: found.pages.slice(0, PAGES_LISTED).map((p) => ({ line: `- ${quote(clip(p.page, 120))}: ${plural(p.problems, 'problem')} in ${plural(p.sessions, 'session')}`, item: { page: clip(p.page, 120), problems: p.problems, sessions: p.sessions } })),
     },
     { name: 'sessions', heading: 'Sessions, most trouble first:', entries: found.sessions.map(sessionEntry) },
-    { name: 'unread', heading: 'Not read:', entries: found.unread.map((u) => ({ line: `- ${u.id}: ${u.reason} (${u.detail})`, item: { id: u.id, reason: u.reason, detail: u.detail } })) },
+    { name: 'unread', heading: 'Not read:', entries: unreadEntries(found.unread) },
   ];
 
   const compose = (budget: number) => {
@@ -380,6 +421,25 @@ function renderTriage(found: TriageFound, maxChars: number) {
     result = compose(Math.floor(result.text.length * (maxChars / size)) - 20);
   }
   return result;
+}
+
+/**
+ * What was not read, one entry a recording, or one for three or more left for the same reason
+ * (the cursor holds every id): "- 12 recordings: not-started (…): a, b, c and 9 more".
+ */
+function unreadEntries(unread: Unread[]): Entry[] {
+  const groups = new Map<string, Unread[]>();
+  for (const u of unread) {
+    const key = `${u.reason}\u0000${u.detail}`;
+    groups.set(key, [...(groups.get(key) ?? []), u]);
+  }
+  return [...groups.values()].flatMap((group): Entry[] => {
+    const { reason, detail } = group[0]!;
+    if (group.length < 3) return group.map((u) => ({ line: `- ${u.id}: ${u.reason} (${u.detail})`, item: { id: u.id, reason: u.reason, detail: u.detail } }));
+    const shown = group.slice(0, 3).map((u) => u.id);
+    const rest = group.length - shown.length;
+    return [{ line: `- ${group.length} recordings: ${reason} (${detail}): ${shown.join(', ')} and ${rest} more`, item: { count: group.length, reason, detail, ids: shown } }];
+  });
 }
 
 const SECTION_NOUNS: Record<string, string> = { problems: 'problem', pages: 'page', sessions: 'session', unread: 'unread recording' };
