@@ -140,7 +140,8 @@ class SharedPool {
   identity(key: string | undefined): { redactor: Redactor; keyId: string } {
     const known = key === undefined ? undefined : this.identities.get(key);
     if (known) return known;
-    const made = { redactor: new Redactor(key), keyId: key ? createHash('sha256').update(key).digest('hex').slice(0, 32) : '' };
+    // The host is part of it: what is learned of a key (throttles, stalls, acceptance) is about that key on this host.
+    const made = { redactor: new Redactor(key), keyId: key ? createHash('sha256').update(`${this.origin}\n${key}`).digest('hex').slice(0, 32) : '' };
     if (key !== undefined) {
       if (this.identities.size >= 1_000) this.identities.delete(this.identities.keys().next().value!);
       this.identities.set(key, made);
@@ -300,6 +301,14 @@ export class PostHogClient {
 
   get hasApiKey(): boolean {
     return this.apiKey !== undefined;
+  }
+
+  /**
+   * Who this client's key is on its host, for what must be kept per user: a hash of host and key
+   * (never the key); '' without a key.
+   */
+  get keyIdentity(): string {
+    return this.keyId;
   }
 
   /** PostHog has answered a request made with this client's key with a success (since this process started). */

@@ -124,7 +124,7 @@ export async function digestRecording(context: DigestContext, projectId: string,
  */
 async function digestUnits({ client, signal, readUntil }: DigestContext, path: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
-  const runner = await startDigest(signal);
+  const runner = await startDigest(signal, client.keyIdentity);
   // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
   // partial result is made as for any other stop).
   let fed = 0;
