@@ -46,7 +46,7 @@ export interface DigestContext {
   /** Counts this recording's requests (fan-out bound); a fresh one when absent. */
   meter?: RecordingMeter | undefined;
   /**
-   * Stop reading at this moment (epoch ms), once at least `atLeastBytes` have been read: what was
+   * Stop reading at this moment (performance.now(), ms), once at least `atLeastBytes` have been read: what was
    * read is digested, and the result says where reading stopped and why (`message`), as for a
    * spent budget. The replay reads this way so that its player opens at once on a long recording.
    */
@@ -157,7 +157,7 @@ async function digestUnits({ client, signal, readUntil }: DigestContext, path: s
   // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
   // partial result is made as for any other stop).
   let fed = 0;
-  const overtime = (more = 0) => readUntil !== undefined && fed + more > 0 && fed + more >= readUntil.atLeastBytes && Date.now() >= readUntil.at;
+  const overtime = (more = 0) => readUntil !== undefined && fed + more > 0 && fed + more >= readUntil.atLeastBytes && performance.now() >= readUntil.at;
   const cut = () => new BudgetExceeded('time', readUntil!.message);
   try {
     let failures = 0;
