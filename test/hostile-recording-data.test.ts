@@ -66,4 +66,50 @@ describe('hostile recording data', () => {
     expect(summary.isError, text(summary)).toBeFalsy();
     expect(text(summary)).toContain('button "Deep button"');
   });
+
+  it("the player's feed serves a recording whose DOM is 10,000 elements deep: the snapshot cut where JSON could not go, with a note", async () => {
+    const depth = 10_000;
+    serve('deep-dom-feed', [{ type: 4, timestamp: T0, data: { href: 'https://shop.test/', width: 800, height: 600 } }, deepSnapshotLine(T0 + 1, depth), { type: 3, timestamp: T0 + 1000, data: { source: 2, type: 2, id: depth + 11, x: 1, y: 1 } }]);
+    const feed = await h.call('session-recording-replay-events', { project_id: PROJECT, id: 'deep-dom-feed' });
+    expect(feed.isError, text(feed)).toBeFalsy();
+    const data = feed.structuredContent as { events: string; count: number; notes?: string[] };
+    expect(data.count).toBe(3);
+    const events = JSON.parse(data.events) as Array<[string, { type: number }]>;
+    expect(events.map(([, e]) => e.type)).toEqual([4, 2, 3]);
+    expect(data.notes?.join(' ')).toMatch(/1 page snapshot nested more than 500 elements deep/);
+  });
+
+  it("the player's feed serves a DOM 400 elements deep whole, for the player to rebuild", async () => {
+    const depth = 400;
+    serve('deepish-dom-feed', [{ type: 4, timestamp: T0, data: { href: 'https://shop.test/', width: 800, height: 600 } }, deepSnapshotLine(T0 + 1, depth)]);
+    const feed = await h.call('session-recording-replay-events', { project_id: PROJECT, id: 'deepish-dom-feed' });
+    expect(feed.isError, text(feed)).toBeFalsy();
+    const data = feed.structuredContent as { events: string; notes?: string[] };
+    expect(data.events).toContain('Deep button');
+    expect(data.notes).toBeUndefined();
+  });
+
+  it("the player's feed masks what users typed, as the digest and the snapshots tool do", async () => {
+    const snapshot = {
+      type: 2,
+      timestamp: T0 + 1,
+      data: {
+        node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'html', attributes: {}, childNodes: [{ type: 2, id: 3, tagName: 'body', attributes: {}, childNodes: [
+          { type: 2, id: 4, tagName: 'input', attributes: { type: 'password', value: 'hunter2-typed' }, childNodes: [] },
+          { type: 2, id: 5, tagName: 'textarea', attributes: {}, childNodes: [{ type: 3, id: 6, textContent: 'my private note' }] },
+        ] }] }] },
+        initialOffset: { top: 0, left: 0 },
+      },
+    };
+    serve('typed-feed', [
+      { type: 4, timestamp: T0, data: { href: 'https://shop.test/reset?token=abcdef0123456789abcdef', width: 800, height: 600 } },
+      snapshot,
+      { type: 3, timestamp: T0 + 500, data: { source: 5, id: 4, text: 'typed-later-secret', isChecked: false } },
+    ]);
+    const feed = await h.call('session-recording-replay-events', { project_id: PROJECT, id: 'typed-feed' });
+    expect(feed.isError, text(feed)).toBeFalsy();
+    const events = (feed.structuredContent as { events: string }).events;
+    for (const typed of ['hunter2-typed', 'my private note', 'typed-later-secret', 'abcdef0123456789abcdef']) expect(events).not.toContain(typed);
+    expect(events).toContain('*'.repeat('hunter2-typed'.length));
+  });
 });

@@ -37,6 +37,11 @@ function rawCall(url: string, bearer: string, id: number): Promise<{ status: num
   });
 }
 
+/** Keys PostHog has not accepted yet share a quarter of the slots (issue 33): these tests are about users it knows, so each is served once first. */
+async function known(url: string, ...keys: string[]): Promise<void> {
+  for (const key of keys) expect(await rawCall(url, key, 0)).toMatchObject({ status: 200 });
+}
+
 describe('HTTP mode with per-user keys', () => {
   it("one user's 16 slow calls do not hold up another user's call", async () => {
     const sandbox = await startSandbox({ acceptAnyKey: true });
@@ -123,6 +128,7 @@ describe('HTTP mode with per-user keys', () => {
     // Small limits (the test is about them): 4 running and 2 waiting per user.
     const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {}, maxConcurrency: 8, maxConcurrencyPerUser: 4, maxQueuePerUser: 2 });
     try {
+      await known(http.url, SLOW, QUICK);
       sandbox.setHostile({ kind: 'slow-key', key: SLOW, delayMs: 1_000 });
       const slowCalls = Array.from({ length: 8 }, (_, i) => rawCall(http.url, SLOW, i + 1));
       for (let i = 0; i < 200 && http.queued < 2; i++) await new Promise((r) => setTimeout(r, 10));
@@ -148,6 +154,7 @@ describe('HTTP mode with per-user keys', () => {
     // Per-user cap = global cap (the test is about that): one user alone can take every slot.
     const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {}, maxConcurrency: 4, maxConcurrencyPerUser: 4 });
     try {
+      await known(http.url, SLOW, QUICK);
       sandbox.setHostile({ kind: 'slow-key', key: SLOW, delayMs: 1_000 });
       const order: string[] = [];
       const burst = Array.from({ length: 12 }, (_, i) => rawCall(http.url, SLOW, i + 1).then((r) => (order.push('slow'), r)));
@@ -249,6 +256,7 @@ describe('HTTP mode with per-user keys', () => {
     const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 20_000, connections: 4 });
     const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {}, maxConcurrencyPerUser: 64 });
     try {
+      await known(http.url, SLOW, QUICK);
       sandbox.injectFault({ path: '/api/projects', delayMs: 3_000, times: Infinity });
       const calls = Array.from({ length: 24 }, (_, i) => rawCall(http.url, i % 2 ? SLOW : QUICK, i + 1));
       for (let i = 0; i < 200 && http.inFlight < 24; i++) await new Promise((r) => setTimeout(r, 10));

@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
   });
 
   /** Serves the host page, the tool result and resource it renders, and /call for the view's tool calls. */
-  async function openHost(args: Record<string, unknown>, theme: 'light' | 'dark' = 'light', options: { holdResult?: boolean } = {}): Promise<HostPage> {
+  async function openHost(args: Record<string, unknown>, theme: 'light' | 'dark' = 'light', options: { holdResult?: boolean; ignoreCsp?: boolean } = {}): Promise<HostPage> {
     const result = await h.client.callTool({ name: 'session-recording-replay', arguments: args });
     const resource = (await h.client.readResource({ uri: PLAYER_URI })).contents[0] as unknown as { text: string; _meta: { ui: { csp: unknown } } };
     const sandboxPage = await readFile(new URL('./browser/sandbox.html', import.meta.url), 'utf8');
@@ -96,7 +96,8 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     const origin = `http://127.0.0.1:${port}`;
     // The sandbox proxy must have another origin than the host: same server, another host name.
     const sandboxOrigin = `http://localhost:${port}`;
-    session = JSON.stringify({ arguments: args, result, html: resource.text, csp: resource._meta.ui.csp, theme, width: 960, sandboxUrl: `${sandboxOrigin}/sandbox.html`, ...options });
+    const { ignoreCsp, ...rest } = options;
+    session = JSON.stringify({ arguments: args, result, html: resource.text, csp: ignoreCsp ? 'ignored' : resource._meta.ui.csp, theme, width: 960, sandboxUrl: `${sandboxOrigin}/sandbox.html`, ...rest });
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -430,6 +431,48 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
       expect(slow).toBeLessThan(0.8);
     } finally {
       await host.close();
+    }
+  });
+
+  it("in a host that ignores the declared CSP, a recording's outside image is still not fetched: the player's own policy refuses it", async () => {
+    // The "outside" server a recorded page points at; it counts what reaches it.
+    let hits = 0;
+    const outside: Server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200, { 'content-type': 'image/gif' }).end();
+    });
+    await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve));
+    const beacon = `http://127.0.0.1:${(outside.address() as AddressInfo).port}/beacon.gif`;
+    const id = 'outside-image';
+    const base = `/api/projects/${P}/session_recordings/${id}`;
+    const t0 = Date.now() - 3_600_000;
+    const page = { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'html', attributes: {}, childNodes: [{ type: 2, id: 3, tagName: 'body', attributes: {}, childNodes: [
+      { type: 2, id: 4, tagName: 'p', attributes: {}, childNodes: [{ type: 3, id: 5, textContent: 'Outside image below' }] },
+      { type: 2, id: 6, tagName: 'img', attributes: { src: beacon, alt: 'beacon' }, childNodes: [] },
+    ] }] }] };
+    const events = [
+      { type: 4, timestamp: t0, data: { href: 'https://shop.test/', width: 800, height: 600 } },
+      { type: 2, timestamp: t0 + 1, data: { node: page, initialOffset: { top: 0, left: 0 } } },
+      { type: 3, timestamp: t0 + 2_000, data: { source: 1, positions: [{ x: 1, y: 1, id: 4, timeOffset: 0 }] } },
+    ];
+    h.sandbox.injectFault({ path: `${base}/snapshots`, query: { source: 'blob_v2' }, times: Infinity, status: 200, body: events.map((e) => JSON.stringify(['w1', e])).join('\n') });
+    h.sandbox.injectFault({ path: `${base}/snapshots`, times: Infinity, status: 200, body: { sources: [{ source: 'blob_v2', blob_key: '0', start_timestamp: new Date(t0).toISOString(), end_timestamp: new Date(t0 + 2_000).toISOString() }] } });
+    h.sandbox.injectFault({ path: base, times: Infinity, status: 200, body: { id, distinct_id: 'visitor', person: null, start_time: new Date(t0).toISOString(), end_time: new Date(t0 + 2_000).toISOString(), recording_duration: 2, ongoing: false } });
+    const host = await openHost({ project_id: P, id }, 'light', { ignoreCsp: true });
+    try {
+      const { player } = await frames(host.page);
+      const replayed = (script: string) => player.evaluate(`(() => { const document = window.document.querySelector('.replayer-wrapper iframe').contentDocument; ${script} })()`);
+      // The recorded page is rebuilt, its <img> pointing outside included.
+      await expect.poll(() => replayed('return document.querySelector("img")?.getAttribute("src") ?? ""'), { timeout: 15_000 }).toBe(beacon);
+      // The browser either fetched it or was refused it: wait for one of the two.
+      await expect.poll(() => hits + host.refused.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(hits).toBe(0);
+      expect(host.refused.join('\n')).toMatch(/img-src/);
+    } finally {
+      await host.close();
+      outside.closeAllConnections();
+      await new Promise((resolve) => outside.close(resolve));
+      h.sandbox.clearFaults();
     }
   });
 });

@@ -201,4 +201,42 @@ describe("today's PostHog: the query API answers", () => {
       endpointMemory.forget(sandbox.url);
     }
   });
+
+  it("one key's other 403 (a missing scope) is remembered for that key only: another user still gets the documented endpoint", async () => {
+    // PostHog of 2024, where the documented endpoint answers a key without scopes.
+    const sandbox = await startSandbox({ acceptAnyKey: true, api: '2024' });
+    const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 5_000 });
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: undefined }, log: () => {} }), log: () => {} });
+    const alice = 'phx_alice_scoped_key_00000000';
+    const bob = 'phx_bob_legacy_key_111111111';
+    const clients = new Map<string, Client>();
+    const args = { project_id: P, session_id: R.checkoutFailure, events: [{ id: '$exception' }] };
+    const callAs = async (key: string) => {
+      let client = clients.get(key);
+      if (!client) {
+        client = new Client({ name: 'fallback-test', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+        clients.set(key, client);
+      }
+      const r = (await client.callTool({ name: 'session-recording-matching-events', arguments: args })) as CallToolResult;
+      expect(r.isError, text(r)).toBeFalsy();
+    };
+    try {
+      // Alice's key is refused the endpoint (a scope it lacks), not every key.
+      sandbox.injectFault({ path: MATCHING, status: 403, body: { type: 'authentication_error', code: 'permission_denied', detail: 'You do not have permission to perform this action.', attr: null } });
+      await callAs(alice);
+      await callAs(alice);
+      await callAs(bob);
+      const matching = at(apiRequests(sandbox), MATCHING).map((r) => r.authorization);
+      // Alice asked it once and then went straight to the query; Bob was still sent to the endpoint.
+      expect(matching).toEqual([`Bearer ${alice}`, `Bearer ${bob}`]);
+      expect(at(apiRequests(sandbox), QUERY).map((r) => r.authorization)).toEqual([`Bearer ${alice}`, `Bearer ${alice}`]);
+    } finally {
+      for (const client of clients.values()) await client.close();
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
+      endpointMemory.forget(sandbox.url);
+    }
+  });
 });

@@ -1,20 +1,23 @@
 
 /**
  * A cache of recording digests, so the same recording is not fetched and digested twice while it
- * has not changed (issue 13). Entries are addressed by upstream, project and recording, and carry
- * a fingerprint of the recording's sources listing: when an ongoing recording gains blocks, the
- * fingerprint changes and the entry is a miss.
+ * has not changed (issue 13). Entries are addressed by upstream, project (its number, never
+ * "@current", which means another project for another key or after a switch), recording and the
+ * identity of the key that read it, and carry a fingerprint of the recording's sources listing:
+ * when an ongoing recording gains blocks, the fingerprint changes and the entry is a miss.
  *
- * The cache does not decide who may read an entry. Its callers consult it only after the caller's
- * own key has read the recording's metadata and sources listing (the fingerprint comes from that
- * listing), so a per-user key in HTTP mode never sees a digest it could not have read itself.
+ * An entry is only ever served to the key that made it: in HTTP mode with per-user keys, user B is
+ * never served user A's digest, whatever the two recordings have in common.
  */
 
 export interface DigestCacheKey {
   /** The PostHog base URL the recording lives on. */
   upstream: string;
+  /** The project's number (callers resolve "@current" first). */
   projectId: string;
   recordingId: string;
+  /** Who read it: a hash of host and key (PostHogClient.keyIdentity), never the key. */
+  keyIdentity: string;
 }
 
 export interface DigestCache {
@@ -44,14 +47,15 @@ function createHash(algorithm: string) {
 /**
  * Bump when the shape of cached digests changes: entries written by an older build are then
  * simply never found (in Redis they expire on their own). 2: digests are scrubbed of the key
- * before they are stored (version 1 could hold one decoded from gzipped recording data).
+ * before they are stored (version 1 could hold one decoded from gzipped recording data). 3: entries
+ * are per key and per resolved project (version 2 shared them between keys, and under "@current").
  */
-export const DIGEST_CACHE_VERSION = 2;
+export const DIGEST_CACHE_VERSION = 3;
 
 /** Stable and short: the raw parts can be long (a 200-character id) and carry a host name. */
 export function digestCacheId(key: DigestCacheKey): string {
   return createHash('sha256')
-    .update(`${DIGEST_CACHE_VERSION}\n${key.upstream.replace(/\/+$/, '')}\n${key.projectId}\n${key.recordingId}`)
+    .update(`${DIGEST_CACHE_VERSION}\n${key.upstream.replace(/\/+$/, '')}\n${key.projectId}\n${key.recordingId}\n${key.keyIdentity}`)
     .digest('base64url');
 }
 

@@ -28,7 +28,8 @@ export class MemoryDigestCache implements DigestCache {
   private readonly now: () => number;
 
   constructor(private readonly options: MemoryCacheOptions) {
-    this.now = options.now ?? Date.now;
+    // Monotonic: a wall clock stepped back must not keep an entry past its TTL.
+    this.now = options.now ?? (() => performance.now());
   }
 
   get size(): number {

@@ -29,6 +29,7 @@ type RedisClient = {
   isReady: boolean;
   connect(): Promise<unknown>;
   get(key: string): Promise<string | null | unknown>;
+  pTTL(key: string): Promise<number | unknown>;
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
   del(key: string): Promise<unknown>;
   on(event: 'error' | 'ready', listener: (arg?: unknown) => void): unknown;
@@ -126,11 +127,13 @@ export class RedisDigestCache implements DigestCache {
    * The same connection as a small shared store for what replicas learn of PostHog's replay
    * throttle (posthog/replay-limiter.ts). An outage makes reads miss and writes vanish, as for digests.
    */
-  limitStore(): { get(id: string): Promise<string | undefined>; set(id: string, value: string, ttlMs: number): Promise<void> } {
+  limitStore(): { get(id: string): Promise<{ value: string; ttlMs: number } | undefined>; set(id: string, value: string, ttlMs: number): Promise<void> } {
     return {
+      // The value with its remaining TTL, which Redis counts down: replicas share durations, never clock readings.
       get: async (id) => {
-        const value = await this.run((client) => client.get(id));
-        return typeof value === 'string' ? value : undefined;
+        const both = await this.run((client) => Promise.all([client.get(id), client.pTTL(id)]));
+        const [value, ttlMs] = both ?? [];
+        return typeof value === 'string' && typeof ttlMs === 'number' && ttlMs > 0 ? { value, ttlMs } : undefined;
       },
       set: async (id, value, ttlMs) => {
         await this.run((client) => client.set(id, value, { PX: Math.max(1, Math.round(ttlMs)) }));

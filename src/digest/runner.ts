@@ -6,6 +6,7 @@ import { UserInputError } from '../errors.js';
 import { RemoteFetcher, type RemoteDispatch, type ToRemote } from '../posthog/remote-fetch.js';
 import type { Digest } from './digest.js';
 import type { DigestFeed } from './feed.js';
+import { FairSlots } from './slots.js';
 
 /** A DigestFeed behind an async interface: in a worker thread when one can be started. */
 export interface DigestRunner {
@@ -45,48 +46,30 @@ const MAX_IN_FLIGHT = 8;
  * bounded digest state and one line of at most 8 MB being parsed (feed.ts), with room to spare.
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 512 };
-/** Digests running at once (each is a worker busy on one core); more calls wait their turn. */
+/** Digests one user may run at once (each is a worker busy on one core); more of theirs wait their turn. */
 const MAX_DIGESTS = Math.max(1, Math.min(4, availableParallelism()));
+/**
+ * Digests running at once, all users together. A digest holds its slot while its blocks stream
+ * in (mostly waiting on PostHog), so twice the cores: one user using all of theirs leaves as many
+ * for the others, and a free slot goes to whoever has the fewest running (slots.ts).
+ */
+const MAX_DIGESTS_IN_ALL = 2 * MAX_DIGESTS;
 
 /** The built worker next to this module; absent when running from TypeScript sources (tests). */
 const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
 
-let running = 0;
-const queue: Array<() => void> = [];
+const slots = new FairSlots(MAX_DIGESTS_IN_ALL, MAX_DIGESTS);
 
 /**
- * A runner, once one of the MAX_DIGESTS slots is free; the slot is released by close() and handed
- * straight to the next in the queue. An abort while waiting gives up the place in the queue, and
- * an abort while running stops the worker.
+ * A runner, once `user` (a hash of host and key, PostHogClient.keyIdentity) has one of its digest
+ * slots; the slot is released by close() and goes to the next in line, users taking turns. An
+ * abort while waiting gives up the place in the line, and an abort while running stops the worker.
  */
-export async function startDigest(signal: AbortSignal): Promise<DigestRunner> {
+export async function startDigest(signal: AbortSignal, user = ''): Promise<DigestRunner> {
   // The digest engine is loaded into this thread only where it runs here (no built worker: tests
   // from sources); with a worker, only the worker loads it.
   const inThread = existsSync(WORKER_FILE) ? undefined : await import('./feed.js');
-  if (running < MAX_DIGESTS) running++;
-  else {
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const at = queue.indexOf(go);
-        if (at !== -1) queue.splice(at, 1);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
-      };
-      const go = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      queue.push(go);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    const next = queue.shift();
-    if (next) next();
-    else running--;
-  };
+  const release = await slots.acquire(user, signal);
   const runner = inThread ? new InThreadRunner(release, new inThread.DigestFeed()) : new WorkerRunner(release);
   // An abort stops the worker; a runner closed normally lets go of the call's signal (a triage
   // runs many digests under one call, and each listener would hold its runner until the call ends).

@@ -26,9 +26,12 @@ export class BudgetExceeded extends UpstreamUnavailableError {
   }
 }
 
-/** One tool call's allowance, shared by every request the call makes. */
+/**
+ * One tool call's allowance, shared by every request the call makes. Its times are the process's
+ * monotonic clock (performance.now()): a wall clock stepped back or forward changes no deadline.
+ */
 export class CallBudget {
-  readonly startedAt = Date.now();
+  readonly startedAt = performance.now();
   requests = 0;
   /** Wall-clock time this call has spent waiting for the throttle (waits that overlap count once). */
   throttleWaitedMs = 0;
@@ -45,7 +48,7 @@ export class CallBudget {
   }
 
   remainingMs(): number {
-    return this.deadline - Date.now();
+    return this.deadline - performance.now();
   }
 
   /**
@@ -53,13 +56,13 @@ export class CallBudget {
    * (another of this call's requests waiting for the same window, e.g. triage's recordings read
    * side by side) is free: the call waits once, not once per request.
    */
-  throttleAllowanceMs(now = Date.now()): number {
+  throttleAllowanceMs(now = performance.now()): number {
     const overlap = Math.max(0, this.waitingUntil - now);
     return Math.max(0, Math.min(this.limits.throttleWaitMs - this.throttleWaitedMs + overlap, this.remainingMs()));
   }
 
   /** Counts a throttle wait of `ms` starting now, less what overlaps waits counted before. */
-  recordThrottleWait(ms: number, now = Date.now()): void {
+  recordThrottleWait(ms: number, now = performance.now()): void {
     const end = now + ms;
     const from = Math.max(now, this.waitingUntil);
     if (end <= from) return;

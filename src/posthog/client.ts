@@ -124,6 +124,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 let undici: Promise<typeof import('undici')> | undefined;
 const loadUndici = () => (undici ??= import('undici'));
 
+/** Keys remembered as accepted by PostHog; past it the oldest is forgotten (it then waits as a new one would). */
+const MAX_ACCEPTED_KEYS = 10_000;
+
 /**
  * What a client shares with its withApiKey() and forCall() copies: one keep-alive pool (created
  * on first use), the per-key concurrency gate and the per-key replay throttle (replay-limiter.ts).
@@ -137,12 +140,29 @@ class SharedPool {
   identity(key: string | undefined): { redactor: Redactor; keyId: string } {
     const known = key === undefined ? undefined : this.identities.get(key);
     if (known) return known;
-    const made = { redactor: new Redactor(key), keyId: key ? createHash('sha256').update(key).digest('hex').slice(0, 32) : '' };
+    // The host is part of it: what is learned of a key (throttles, stalls, acceptance) is about that key on this host.
+    const made = { redactor: new Redactor(key), keyId: key ? createHash('sha256').update(`${this.origin}\n${key}`).digest('hex').slice(0, 32) : '' };
     if (key !== undefined) {
       if (this.identities.size >= 1_000) this.identities.delete(this.identities.keys().next().value!);
       this.identities.set(key, made);
     }
     return made;
+  }
+
+  /**
+   * Keys PostHog has answered with a success (by hash): in HTTP mode, callers with a key not in
+   * here yet (a new user, or a made-up key) share a bounded part of the call slots (http.ts).
+   */
+  private readonly acceptedKeys = new Set<string>();
+
+  accepted(keyId: string): boolean {
+    return this.acceptedKeys.has(keyId);
+  }
+
+  accept(keyId: string): void {
+    if (this.acceptedKeys.has(keyId)) return;
+    if (this.acceptedKeys.size >= MAX_ACCEPTED_KEYS) this.acceptedKeys.delete(this.acceptedKeys.values().next().value!);
+    this.acceptedKeys.add(keyId);
   }
 
   private pool: Dispatcher | undefined;
@@ -283,6 +303,19 @@ export class PostHogClient {
     return this.apiKey !== undefined;
   }
 
+  /**
+   * Who this client's key is on its host, for what must be kept per user: a hash of host and key
+   * (never the key); '' without a key.
+   */
+  get keyIdentity(): string {
+    return this.keyId;
+  }
+
+  /** PostHog has answered a request made with this client's key with a success (since this process started). */
+  get keyAccepted(): boolean {
+    return this.apiKey !== undefined && this.pool.accepted(this.keyId);
+  }
+
   async close(): Promise<void> {
     await this.pool.close();
   }
@@ -391,6 +424,7 @@ export class PostHogClient {
       try {
         try {
           response = await this.attempt(options);
+          if (response.statusCode >= 200 && response.statusCode < 300) this.pool.accept(this.keyId);
         } finally {
           // Counted by PostHog unless it answers 429 (then throttled() below takes the slot back).
           if (admission && response?.statusCode !== 429) this.pool.limiter.settle(this.keyId, admission);

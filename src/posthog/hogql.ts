@@ -39,33 +39,55 @@ export async function runHogQL(client: PostHogClient, projectId: string, built: 
   };
 }
 
-/** Which documented endpoints an upstream (its base URL) has refused or lacks, for the process's life. */
+/** Which documented endpoints an upstream (its base URL) refuses every key or lacks, for the process's life. */
 const unavailable = new Map<string, Set<string>>();
 const MAX_UPSTREAMS = 64;
+/** Which it refused one key (by host and key hash), for the process's life; the least recently added forgotten first. */
+const refusedKey = new Map<string, Set<string>>();
+const MAX_KEYS = 10_000;
+
+function remember(map: Map<string, Set<string>>, at: string, endpoint: string, max: number): void {
+  let endpoints = map.get(at);
+  if (!endpoints) {
+    if (map.size >= max) map.delete(map.keys().next().value!);
+    endpoints = new Set();
+    map.set(at, endpoints);
+  }
+  endpoints.add(endpoint);
+}
+
+const keyAt = (client: PostHogClient) => `${client.baseUrl}\n${client.keyIdentity}`;
 
 /**
- * Remembered per upstream base URL, so a client and its per-user withApiKey() copies share it:
- * the refusal is the host's (it refuses every personal API key), not one key's.
+ * Remembered per upstream base URL when the refusal is the host's (it refuses every personal API
+ * key, or lacks the endpoint: isRefusedForEveryKey), so a client and its per-user withApiKey()
+ * copies share it; otherwise per host and key, so one key's 403 (a missing scope) never moves
+ * another user's calls to the query API, which their key may not be allowed to use.
  */
 export const endpointMemory = {
   isUnavailable(client: PostHogClient, endpoint: string): boolean {
-    return unavailable.get(client.baseUrl)?.has(endpoint) ?? false;
+    return (unavailable.get(client.baseUrl)?.has(endpoint) ?? false) || (refusedKey.get(keyAt(client))?.has(endpoint) ?? false);
   },
-  markUnavailable(client: PostHogClient, endpoint: string): void {
-    let endpoints = unavailable.get(client.baseUrl);
-    if (!endpoints) {
-      // A server talks to one upstream; the bound only keeps a long test run from growing this.
-      if (unavailable.size >= MAX_UPSTREAMS) unavailable.delete(unavailable.keys().next().value!);
-      endpoints = new Set();
-      unavailable.set(client.baseUrl, endpoints);
-    }
-    endpoints.add(endpoint);
+  markUnavailable(client: PostHogClient, endpoint: string, forEveryKey = true): void {
+    // A server talks to one upstream; the bound only keeps a long test run from growing this.
+    if (forEveryKey) remember(unavailable, client.baseUrl, endpoint, MAX_UPSTREAMS);
+    else remember(refusedKey, keyAt(client), endpoint, MAX_KEYS);
   },
   /** Forget an upstream (a test's sandbox is closed, and its port may serve another next). */
   forget(baseUrl: string): void {
     unavailable.delete(baseUrl);
+    for (const at of [...refusedKey.keys()]) if (at.startsWith(`${baseUrl}\n`)) refusedKey.delete(at);
   },
 };
+
+/**
+ * Whether a refusal is the host's, whoever asks: the endpoint is gone (404/405), or PostHog says
+ * it "does not support personal API key access" (today no personal key passes there, see
+ * docs/tools.md). Any other 403 is about the key that got it.
+ */
+export function isRefusedForEveryKey(error: UpstreamError): boolean {
+  return error.status === 404 || error.status === 405 || (error.status === 403 && /does not support personal api key access/i.test(error.detail ?? ''));
+}
 
 /**
  * Whether a documented endpoint's error means "not for you here" (403: PostHog refuses personal
@@ -86,15 +108,17 @@ export async function withQueryFallback<T>(
   documented: () => Promise<T>,
   viaQuery: () => Promise<T>,
 ): Promise<{ result: T; via: 'endpoint' | 'query' }> {
+  let refusal: UpstreamError | undefined;
   if (!endpointMemory.isUnavailable(client, endpoint)) {
     try {
       return { result: await documented(), via: 'endpoint' };
     } catch (error) {
       if (!isEndpointUnavailable(error)) throw error;
+      refusal = error;
     }
   }
   const result = await viaQuery();
-  endpointMemory.markUnavailable(client, endpoint);
+  if (refusal) endpointMemory.markUnavailable(client, endpoint, isRefusedForEveryKey(refusal));
   return { result, via: 'query' };
 }
 

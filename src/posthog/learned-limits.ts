@@ -70,13 +70,16 @@ export function withPlanHour(rates: Rate[]): Rate[] {
   return hour ? [...rates, { ...hour }] : rates;
 }
 
-/** What is known of one key, as it is shared between replicas (JSON). */
+/**
+ * What is known of one key. Times are this process's monotonic clock (performance.now(), ms), never
+ * the wall clock; between replicas they travel as durations (encodeShared / decodeShared).
+ */
 export interface KeyLimits {
   /** Rates learned from 429s, at most one per window. */
   rates: Rate[];
   /** When the last 429 (or capacity answer) came; the newer of two copies wins. */
   learnedAt: number;
-  /** Nothing goes before this (ms since the epoch). */
+  /** Nothing goes before this. */
   blockedUntil: number;
   /** After this, the learned rates no longer apply. */
   expiresAt: number;
@@ -94,7 +97,7 @@ export class LearnedLimits {
   private readonly keys = new Map<string, KeyState>();
 
   /** The rates to pace this key by now ([] when none was learned or they expired). */
-  rates(key: string, now = Date.now()): Rate[] {
+  rates(key: string, now = performance.now()): Rate[] {
     const state = this.keys.get(key);
     return state && state.expiresAt > now ? state.rates : [];
   }
@@ -108,7 +111,7 @@ export class LearnedLimits {
    * A 429 that named its wait: block the key until then, and learn a rate from our sends.
    * Returns what is now known, to share.
    */
-  throttled(key: string, sends: readonly number[], waitMs: number, now = Date.now()): KeyLimits {
+  throttled(key: string, sends: readonly number[], waitMs: number, now = performance.now()): KeyLimits {
     const state = this.state(key, now);
     state.blockedUntil = Math.max(state.blockedUntil, now + waitMs);
     const rate = inferRate(sends, now, waitMs);
@@ -122,7 +125,7 @@ export class LearnedLimits {
   }
 
   /** A 429 with no wait named (ClickHouse at capacity): back off, longer each time it repeats. */
-  backOff(key: string, now = Date.now()): KeyLimits {
+  backOff(key: string, now = performance.now()): KeyLimits {
     const state = this.state(key, now);
     state.strikes = now - state.lastStrikeAt > BACKOFF_RESET_MS ? 1 : state.strikes + 1;
     state.lastStrikeAt = now;
@@ -133,7 +136,7 @@ export class LearnedLimits {
   }
 
   /** What another replica learned: taken when newer than ours; its block holds either way. */
-  merge(key: string, shared: KeyLimits, now = Date.now()): void {
+  merge(key: string, shared: KeyLimits, now = performance.now()): void {
     const state = this.state(key, now);
     state.blockedUntil = Math.max(state.blockedUntil, shared.blockedUntil);
     if (shared.learnedAt > state.learnedAt) {
@@ -147,7 +150,7 @@ export class LearnedLimits {
     let state = this.keys.get(key);
     if (state) this.keys.delete(key);
     else {
-      state = { rates: [], learnedAt: 0, blockedUntil: 0, expiresAt: 0, strikes: 0, lastStrikeAt: 0 };
+      state = { rates: [], learnedAt: -Infinity, blockedUntil: 0, expiresAt: 0, strikes: 0, lastStrikeAt: -Infinity };
       if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value!);
     }
     if (state.expiresAt <= now && state.blockedUntil <= now) {
@@ -158,19 +161,46 @@ export class LearnedLimits {
   }
 }
 
-/** A shared KeyLimits as read back from JSON, or undefined when it is not one. */
-export function parseKeyLimits(text: string): KeyLimits | undefined {
+/**
+ * What replicas share of a key (through Redis): no instant of any clock, only durations. The
+ * entry lives as long as the longer of the block and the learned rates (the store's TTL, counted
+ * down by the store itself), and says how long before that end each of the two ends.
+ */
+interface SharedForm {
+  rates: Rate[];
+  /** The block ends this long before the entry expires. */
+  blockEndsBeforeMs: number;
+  /** The learned rates stop applying this long before the entry expires. */
+  ratesEndBeforeMs: number;
+}
+
+/** The shared form of what is known, with the TTL to store it under; undefined when nothing is left to share. */
+export function encodeShared(limits: KeyLimits, now = performance.now()): { text: string; ttlMs: number } | undefined {
+  const end = Math.max(limits.expiresAt, limits.blockedUntil);
+  const ttlMs = Math.ceil(end - now);
+  if (!(ttlMs > 0)) return undefined;
+  const shared: SharedForm = { rates: limits.rates, blockEndsBeforeMs: Math.max(0, end - limits.blockedUntil), ratesEndBeforeMs: Math.max(0, end - limits.expiresAt) };
+  return { text: JSON.stringify(shared), ttlMs };
+}
+
+/**
+ * What another replica shared, read back with the entry's remaining TTL, as this process's
+ * times; undefined when it is not one. Bounded as this process bounds what it learns itself: no
+ * window past PostHog's hour, nothing held past a day (a tampered copy).
+ */
+export function decodeShared(text: string, ttlMs: number, now = performance.now()): KeyLimits | undefined {
+  const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+  if (!finite(ttlMs) || ttlMs <= 0) return undefined;
+  let value: Partial<SharedForm>;
   try {
-    const value = JSON.parse(text) as Partial<KeyLimits>;
-    const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
-    if (!value || !Array.isArray(value.rates) || !finite(value.learnedAt) || !finite(value.blockedUntil) || !finite(value.expiresAt)) return undefined;
-    // As this process bounds what it learns itself: no window past PostHog's hour, nothing learned
-    // in the future (it would win every merge), nothing held past a day (a tampered or skewed copy).
-    const now = Date.now();
-    const rates = value.rates.filter((r): r is Rate => !!r && Number.isInteger(r.count) && r.count >= 1 && r.count <= 1_000_000 && finite(r.windowMs) && r.windowMs >= 1_000 && r.windowMs <= HOUR_MS * (1 + SNAP)).slice(0, 4);
-    const day = now + 24 * HOUR_MS;
-    return { rates, learnedAt: Math.min(value.learnedAt, now), blockedUntil: Math.min(value.blockedUntil, day), expiresAt: Math.min(value.expiresAt, day) };
+    value = JSON.parse(text) as Partial<SharedForm>;
   } catch {
     return undefined;
   }
+  if (!value || !Array.isArray(value.rates) || !finite(value.blockEndsBeforeMs) || !finite(value.ratesEndBeforeMs)) return undefined;
+  const rates = value.rates.filter((r): r is Rate => !!r && Number.isInteger(r.count) && r.count >= 1 && r.count <= 1_000_000 && finite(r.windowMs) && r.windowMs >= 1_000 && r.windowMs <= HOUR_MS * (1 + SNAP)).slice(0, 4);
+  const end = now + Math.min(ttlMs, 24 * HOUR_MS);
+  const expiresAt = end - Math.max(0, value.ratesEndBeforeMs);
+  // Learned an hour before its rates stop applying (LEARNED_FOR_MS), never later than now.
+  return { rates, learnedAt: Math.min(now, expiresAt - LEARNED_FOR_MS), blockedUntil: end - Math.max(0, value.blockEndsBeforeMs), expiresAt };
 }

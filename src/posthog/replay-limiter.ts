@@ -1,6 +1,6 @@
 import type { UpstreamError } from '../errors.js';
 import { BudgetExceeded, type CallBudget, type ProgressReporter } from './budget.js';
-import { LearnedLimits, parseKeyLimits, type KeyLimits } from './learned-limits.js';
+import { LearnedLimits, decodeShared, encodeShared, type KeyLimits } from './learned-limits.js';
 import { describeRates, type Rate, type ReplayPolicy } from '../replay-rates.js';
 import { ReplayPacer } from './throttle.js';
 import { sleep } from './sleep.js';
@@ -19,9 +19,14 @@ import { sleep } from './sleep.js';
  * rates) is read by every replica within a second, before its next replay request with that key.
  */
 
-/** A small key-value store shared by replicas (the Redis digest cache provides one). */
+/**
+ * A small key-value store shared by replicas (the Redis digest cache provides one). Entries expire
+ * after their TTL, which the store counts down itself: what is shared through it holds durations
+ * only, never an instant of one replica's clock for another to compare with its own.
+ */
 export interface SharedLimitStore {
-  get(id: string): Promise<string | undefined>;
+  /** The value and how long it has left to live (ms). */
+  get(id: string): Promise<{ value: string; ttlMs: number } | undefined>;
   set(id: string, value: string, ttlMs: number): Promise<void>;
 }
 
@@ -68,13 +73,13 @@ export class ReplayLimiter {
   }
 
   /** The rates this key is paced by now: configured, or learned ([] before any 429 in `auto`). */
-  rates(key: string, now = Date.now()): Rate[] {
+  rates(key: string, now = performance.now()): Rate[] {
     return this.policy === 'auto' ? this.learned.rates(key, now) : this.policy;
   }
 
   /** Whether this key's replay requests are being paced now (triage reads one recording at a time then). */
   paces(key: string): boolean {
-    return this.rates(key).length > 0 || this.pacer.blockedUntil(key) > Date.now();
+    return this.rates(key).length > 0 || this.pacer.blockedUntil(key) > performance.now();
   }
 
   /** What is known of a key (for tests and diagnostics). */
@@ -132,7 +137,7 @@ export class ReplayLimiter {
    * budget; no wait named (ClickHouse at capacity) backs off, longer each time. Resolves once
    * what was learned is shared (a replica that answers next already knows), never rejects.
    */
-  throttled(key: string, admission: Admission | undefined, error: UpstreamError, now = Date.now()): Promise<void> {
+  throttled(key: string, admission: Admission | undefined, error: UpstreamError, now = performance.now()): Promise<void> {
     if (admission) this.pacer.drop(key, admission.slot);
     let limits: KeyLimits;
     if (error.retryAfterSeconds !== undefined) {
@@ -154,18 +159,18 @@ export class ReplayLimiter {
   /** Reads what other replicas learned of this key, at most once a second; a store that fails is skipped. */
   private async refresh(key: string): Promise<void> {
     if (!this.store) return;
-    const now = Date.now();
-    if (now - (this.refreshedAt.get(key) ?? 0) < REFRESH_MS) return;
+    const now = performance.now();
+    if (now - (this.refreshedAt.get(key) ?? -Infinity) < REFRESH_MS) return;
     this.refreshedAt.delete(key);
     if (this.refreshedAt.size >= MAX_REFRESHED) this.refreshedAt.delete(this.refreshedAt.keys().next().value!);
     this.refreshedAt.set(key, now);
-    let text: string | undefined;
+    let entry: { value: string; ttlMs: number } | undefined;
     try {
-      text = await this.store.get(STORE_PREFIX + key);
+      entry = await this.store.get(STORE_PREFIX + key);
     } catch {
       return;
     }
-    const shared = text === undefined ? undefined : parseKeyLimits(text);
+    const shared = entry === undefined ? undefined : decodeShared(entry.value, entry.ttlMs);
     if (!shared) return;
     this.learned.merge(key, shared);
     this.pacer.blockUntil(key, shared.blockedUntil);
@@ -173,9 +178,10 @@ export class ReplayLimiter {
 
   private async publish(key: string, limits: KeyLimits, now: number): Promise<void> {
     if (!this.store) return;
-    const ttlMs = Math.max(1_000, Math.max(limits.expiresAt, limits.blockedUntil) - now);
+    const shared = encodeShared(limits, now);
+    if (!shared) return;
     try {
-      await this.store.set(STORE_PREFIX + key, JSON.stringify(limits), ttlMs);
+      await this.store.set(STORE_PREFIX + key, shared.text, shared.ttlMs);
     } catch {
       // Not shared this time; this replica still knows.
     }
@@ -184,9 +190,9 @@ export class ReplayLimiter {
 
 /** Sleeps, telling the MCP client every few seconds what it is waiting for. */
 async function waitWithProgress(ms: number, signal: AbortSignal | undefined, progress: ProgressReporter | undefined, message: string): Promise<void> {
-  const until = Date.now() + ms;
+  const until = performance.now() + ms;
   while (true) {
-    const left = until - Date.now();
+    const left = until - performance.now();
     if (left <= 0) return;
     progress?.(`${message}: ${Math.ceil(left / 1000)} s left.`);
     await sleep(Math.min(left, progress ? PROGRESS_EVERY_MS : left), signal);

@@ -51,7 +51,7 @@ interface KeyState {
   timeouts: number;
   /** The request timeout they were cut off at, for the message. */
   timeoutMs: number;
-  /** Failing until then (ms since epoch); 0: not failing. */
+  /** Failing until then (the monotonic clock, ms); 0: not failing. */
   until: number;
 }
 
@@ -78,7 +78,8 @@ export class StallBreaker {
     this.callLimit = options.callLimit ?? CALL_LIMIT;
     this.keyLimit = options.keyLimit ?? KEY_LIMIT;
     this.coolOffMs = options.coolOffMs ?? COOL_OFF_MS;
-    this.now = options.now ?? Date.now;
+    // Monotonic: a wall clock stepped back must not stretch a cool-off.
+    this.now = options.now ?? (() => performance.now());
   }
 
   /** Before each request: throws UpstreamStalled when the call, or the key on this host, is stopped. */

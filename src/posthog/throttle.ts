@@ -18,6 +18,10 @@ export function isReplayThrottled(method: string, path: string): boolean {
 /** The path (before any query) ends in /session_recordings or /session_recordings/{id}/snapshots, slashes after it allowed. One test, asked on every request. */
 const REPLAY_THROTTLED = /^[^?]*\/session_recordings(?:\/[^/?]+\/snapshots)?\/*(?:\?|$)/;
 
+/**
+ * Every time here is the process's monotonic clock (performance.now(), ms): a wall clock stepped
+ * back an hour must not hold a key back for an hour.
+ */
 interface KeyState {
   /** Send times (ms), oldest first, including reserved future slots. */
   sent: number[];
@@ -52,7 +56,7 @@ export class ReplayPacer {
    * slot is reserved at that time (so concurrent calls do not all take it) and the wait returned;
    * otherwise nothing is reserved and the (longer) wait is returned.
    */
-  reserve(key: string, rates: readonly Rate[], maxWaitMs: number, now = Date.now()): { waitMs: number; reserved: boolean; slot: number } {
+  reserve(key: string, rates: readonly Rate[], maxWaitMs: number, now = performance.now()): { waitMs: number; reserved: boolean; slot: number } {
     const state = this.state(key, rates, now);
     const at = earliest(state, rates, now);
     const waitMs = Math.max(0, at - now);
@@ -67,7 +71,7 @@ export class ReplayPacer {
    * PostHog counts a request when it arrives, which is after we send it: once its answer is
    * here, the reserved time becomes the answer's time, a bound PostHog's count cannot be later than.
    */
-  settle(key: string, slot: number, answeredAt = Date.now()): void {
+  settle(key: string, slot: number, answeredAt = performance.now()): void {
     const sent = this.keys.get(key)?.sent;
     const index = sent?.indexOf(slot) ?? -1;
     if (!sent || index === -1) return;
@@ -86,7 +90,7 @@ export class ReplayPacer {
   }
 
   /** PostHog said when its window reopens: nothing goes before then. */
-  blockUntil(key: string, untilMs: number, now = Date.now()): void {
+  blockUntil(key: string, untilMs: number, now = performance.now()): void {
     const state = this.state(key, [], now);
     state.blockedUntil = Math.max(state.blockedUntil, untilMs);
   }
@@ -96,7 +100,7 @@ export class ReplayPacer {
   }
 
   /** Times of the requests PostHog counted, at or before `at`, oldest first (what learning reads). */
-  passed(key: string, at = Date.now()): number[] {
+  passed(key: string, at = performance.now()): number[] {
     return (this.keys.get(key)?.passed ?? []).filter((t) => t <= at);
   }
 

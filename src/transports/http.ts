@@ -39,6 +39,8 @@ export interface RunningHttp {
   readonly inFlight: number;
   /** MCP requests waiting for their turn. */
   readonly queued: number;
+  /** Requests whose body is still being read (they hold no slot). */
+  readonly receiving: number;
   /**
    * Stops accepting connections, lets running requests finish for up to `graceMs`, then closes
    * whatever is left. Resolves with how many requests were cut off (0 after a clean drain).
@@ -57,6 +59,12 @@ export const DEFAULT_MAX_QUEUE_PER_USER = 64;
 export const DEFAULT_QUEUE_TIMEOUT_MS = 30_000;
 /** All callers' waiting calls together, as a multiple of MCP_MAX_CONCURRENCY: per-user keys cost nothing to make up. */
 const QUEUED_PER_SLOT = 16;
+/**
+ * The part of MCP_MAX_CONCURRENCY (and of the waiting line) that callers whose key PostHog has
+ * not accepted yet share: a quarter, so made-up keys can never take the slots of known users,
+ * and a new user's first calls (initialize, tools/list) still find room.
+ */
+const UNVERIFIED_SHARE = 4;
 /** What a refused caller is told to wait before trying again. */
 const QUEUE_RETRY_AFTER_S = 5;
 /** After the grace period, how long the calls still running have to take their error answers out. */
@@ -80,6 +88,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const maxPerUser = options.maxConcurrencyPerUser ?? DEFAULT_MAX_CONCURRENCY_PER_USER;
   const maxQueuePerUser = options.maxQueuePerUser ?? DEFAULT_MAX_QUEUE_PER_USER;
   const queueTimeoutMs = options.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS;
+  const unverifiedRunning = Math.max(1, Math.floor(maxConcurrency / UNVERIFIED_SHARE));
   /** Calls running and waiting per caller (a hash of its credential): one caller's burst waits in its own line. */
   const admission = new Admission({
     maxRunning: maxConcurrency,
@@ -87,10 +96,14 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     maxQueuedPerUser: maxQueuePerUser,
     maxQueued: maxConcurrency * QUEUED_PER_SLOT,
     queueTimeoutMs,
+    maxRunningUnverified: unverifiedRunning,
+    maxQueuedUnverified: unverifiedRunning * QUEUED_PER_SLOT,
   });
+  /** Request bodies being read now: they hold a socket, no slot. */
+  let receiving = 0;
   /** What each running call needs for a last answer at shutdown: its JSON-RPC id and a way to stop it. */
   const calls = new Map<ServerResponse, { id: unknown; stop: () => void }>();
-  // A client trickling its body would hold a concurrency slot: it gets this long to send it.
+  // A client gets this long to send its body (it holds no slot meanwhile, only its socket).
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const active = new Set<ServerResponse>();
   let draining = false;
@@ -108,8 +121,8 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   }
 
   /** Waits for the caller's turn; false when the answer (a 503) was already sent, or the caller left. */
-  async function turn(res: ServerResponse, user: string): Promise<boolean> {
-    const ticket = admission.enter(user);
+  async function turn(res: ServerResponse, user: string, unverified: boolean): Promise<boolean> {
+    const ticket = admission.enter(user, unverified);
     let gone = false;
     const left = () => {
       gone = true;
@@ -134,6 +147,9 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
         break;
       case 'server-queue-full':
         reply(res, 503, SERVER_ERROR, `Service unavailable: the server has ${maxConcurrency * QUEUED_PER_SLOT} requests waiting; retry in ${QUEUE_RETRY_AFTER_S} seconds.`, retry);
+        break;
+      case 'unverified-queue-full':
+        reply(res, 503, SERVER_ERROR, `Service unavailable: ${unverifiedRunning * QUEUED_PER_SLOT} requests with keys PostHog has not accepted yet are waiting (your key is one until a call with it succeeds); retry in ${QUEUE_RETRY_AFTER_S} seconds.`, retry);
         break;
       case 'timeout':
         reply(res, 503, SERVER_ERROR, `Service unavailable: this request waited ${queueTimeoutMs} ms for its turn (MCP_QUEUE_TIMEOUT_MS) and was not started; retry in ${QUEUE_RETRY_AFTER_S} seconds.`, retry);
@@ -183,12 +199,10 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       client = client.withApiKey(credential);
     }
 
-    // Per-user keys tell callers apart; with the server's own key every caller is the same user.
-    // The body is read once the call's turn comes: a waiting call holds a socket, not its body.
-    const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
-    if (!(await turn(res, user))) return;
-
-    const body = await readBody(req, maxBodyBytes, requestTimeout);
+    // The body is read, within its bounds, before the call asks for a slot: a caller that sends
+    // nothing (or trickles) holds a socket and a timer, nothing another caller needs.
+    receiving++;
+    const body = await readBody(req, maxBodyBytes, requestTimeout).finally(() => receiving--);
     if (body.kind === 'too-slow') {
       return reply(res, 408, SERVER_ERROR, `Request timeout: the request body did not arrive within ${requestTimeout} ms.`, { connection: 'close' });
     }
@@ -201,6 +215,13 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (Array.isArray(body.value)) {
       return reply(res, 400, INVALID_REQUEST, 'Invalid request: JSON-RPC batches are not accepted; send one message per request.');
     }
+    if (res.destroyed) return;
+
+    // Per-user keys tell callers apart; with the server's own key every caller is the same user.
+    // A key PostHog has not answered yet may be made up: its calls share the unverified part.
+    const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
+    const unverified = !options.client.hasApiKey && !client.keyAccepted;
+    if (!(await turn(res, user, unverified))) return;
 
     const server = options.createServer(client);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -295,6 +316,9 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     },
     get queued() {
       return admission.queuedCount;
+    },
+    get receiving() {
+      return receiving;
     },
     shutdown,
     close: async () => {

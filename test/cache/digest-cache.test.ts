@@ -4,7 +4,7 @@ import { MemoryDigestCache } from '../../src/cache/memory.js';
 import { RedisDigestCache, redisDisplayName } from '../../src/cache/redis.js';
 import { REDIS_SERVER, freeLoopbackPort, startRedis, type RedisProcess } from '../support/redis.js';
 
-const key = (recordingId: string, projectId = '1', upstream = 'https://us.posthog.com') => ({ upstream, projectId, recordingId });
+const key = (recordingId: string, projectId = '1', upstream = 'https://us.posthog.com', keyIdentity = 'k1') => ({ upstream, projectId, recordingId, keyIdentity });
 const source = (blobKey: string, end: string) => ({ source: 'blob_v2', blob_key: blobKey, start_timestamp: '2026-01-01T00:00:00Z', end_timestamp: end });
 
 describe('sourcesFingerprint', () => {
@@ -18,17 +18,18 @@ describe('sourcesFingerprint', () => {
 });
 
 describe('MemoryDigestCache', () => {
-  it('hits with the same fingerprint, misses with another, per upstream, project and recording', async () => {
+  it('hits with the same fingerprint, misses with another, per upstream, project, recording and key', async () => {
     const cache = new MemoryDigestCache({ maxBytes: 1 << 20, ttlMs: 60_000 });
     await cache.set(key('a'), 'f1', { counts: { clicks: 3 } });
     expect(await cache.get(key('a'), 'f1')).toEqual({ counts: { clicks: 3 } });
     expect(await cache.get(key('a', '2'), 'f1')).toBeUndefined();
     expect(await cache.get(key('a', '1', 'https://eu.posthog.com'), 'f1')).toBeUndefined();
+    expect(await cache.get(key('a', '1', 'https://us.posthog.com', 'k2'), 'f1')).toBeUndefined();
     expect(await cache.get(key('b'), 'f1')).toBeUndefined();
     // The recording gained blocks: the old digest is stale, and gone.
     expect(await cache.get(key('a'), 'f2')).toBeUndefined();
     expect(await cache.get(key('a'), 'f1')).toBeUndefined();
-    expect(cache.stats).toEqual({ hits: 1, misses: 5, stale: 1, errors: 0 });
+    expect(cache.stats).toEqual({ hits: 1, misses: 6, stale: 1, errors: 0 });
   });
 
   it('hands out copies: changing a returned digest does not change the cached one', async () => {

@@ -11,8 +11,8 @@ const limits = (over: Partial<AdmissionLimits> = {}): AdmissionLimits => ({
 });
 
 /** Enters a call and records, in `log`, when it is admitted or refused. */
-function enter(a: Admission, user: string, label: string, log: string[]) {
-  const ticket = a.enter(user);
+function enter(a: Admission, user: string, label: string, log: string[], unverified = false) {
+  const ticket = a.enter(user, unverified);
   let release: (() => void) | undefined;
   const done = ticket.outcome.then((o: Outcome) => {
     if (o.kind === 'admitted') {
@@ -130,5 +130,32 @@ describe('Admission', () => {
     for (const l of ['s1', 's2', 's3', 's4', 's5']) enter(a, '', l, log);
     await flush();
     expect(log).toEqual(['s1', 's2', 's3', 's4']);
+  });
+
+  it('callers whose key PostHog has not accepted share their part of the slots and of the line; known callers keep the rest', async () => {
+    const a = new Admission(limits({ maxRunning: 4, maxRunningPerUser: 2, maxRunningUnverified: 1, maxQueuedUnverified: 2 }));
+    const log: string[] = [];
+    const made = ['x', 'y', 'z', 'w'].map((u) => enter(a, u, u, log, true));
+    await flush();
+    // One runs, two wait, the fourth is refused: their line is full, whatever the rest of the server has.
+    expect(log).toEqual(['x', 'w:unverified-queue-full']);
+    expect(a.unverifiedRunningCount).toBe(1);
+    const k1 = enter(a, 'K', 'k1', log);
+    const k2 = enter(a, 'K', 'k2', log);
+    await flush();
+    // A known caller runs at once, up to its own share.
+    expect(log).toEqual(['x', 'w:unverified-queue-full', 'k1', 'k2']);
+    // The unverified slot passes to the next unverified caller in line, in turn.
+    made[0]!.release();
+    await flush();
+    expect(log.slice(4)).toEqual(['y']);
+    made[1]!.release();
+    await flush();
+    expect(log.slice(4)).toEqual(['y', 'z']);
+    made[2]!.release();
+    k1.release();
+    k2.release();
+    expect(a.runningCount).toBe(0);
+    expect(a.queuedCount).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
 import { CallBudget, BudgetExceeded } from '../../src/posthog/budget.js';
-import { LearnedLimits, inferRate, parseKeyLimits, withPlanHour } from '../../src/posthog/learned-limits.js';
+import { LearnedLimits, decodeShared, encodeShared, inferRate, withPlanHour } from '../../src/posthog/learned-limits.js';
 import { ReplayLimiter, type SharedLimitStore } from '../../src/posthog/replay-limiter.js';
 import { describeRates, parseRates, parseReplayPolicy } from '../../src/replay-rates.js';
 import { ReplayPacer, isReplayThrottled } from '../../src/posthog/throttle.js';
@@ -158,33 +158,46 @@ describe('learning the budget from a 429', () => {
   });
 
   it('reads shared state defensively', () => {
-    expect(parseKeyLimits('not json')).toBeUndefined();
-    expect(parseKeyLimits('{"rates":"x","learnedAt":1,"blockedUntil":1,"expiresAt":1}')).toBeUndefined();
-    expect(parseKeyLimits(JSON.stringify({ rates: [{ count: 12, windowMs: 60_000 }, { count: -1, windowMs: 5 }], learnedAt: 1, blockedUntil: 2, expiresAt: 3 }))).toEqual({
+    expect(decodeShared('not json', 1_000, 0)).toBeUndefined();
+    expect(decodeShared('{"rates":"x","blockEndsBeforeMs":0,"ratesEndBeforeMs":0}', 1_000, 0)).toBeUndefined();
+    expect(decodeShared('{"rates":[],"blockEndsBeforeMs":0,"ratesEndBeforeMs":0}', 0, 0)).toBeUndefined();
+    // Rates that end 500 ms and a block that ends 1 s before the entry's TTL of 3 s runs out.
+    expect(decodeShared(JSON.stringify({ rates: [{ count: 12, windowMs: 60_000 }, { count: -1, windowMs: 5 }], blockEndsBeforeMs: 1_000, ratesEndBeforeMs: 500 }), 3_000, 10_000)).toEqual({
       rates: [{ count: 12, windowMs: 60_000 }],
-      learnedAt: 1,
-      blockedUntil: 2,
-      expiresAt: 3,
+      learnedAt: 12_500 - 3_600_000,
+      blockedUntil: 12_000,
+      expiresAt: 12_500,
     });
   });
 
-  it('bounds shared state as this replica bounds its own: a tampered or skewed copy cannot pace a key for ever, nor win every merge', () => {
-    const before = Date.now();
-    const shared = parseKeyLimits(JSON.stringify({ rates: [{ count: 1, windowMs: 86_400_000 }, { count: 2, windowMs: 60_000 }], learnedAt: 1e15, blockedUntil: 1e15, expiresAt: 1e15 }))!;
-    const after = Date.now();
+  it('shares durations, not clock readings: what one process encodes, another reads back on its own clock', () => {
+    // Learned at 5,000 on this process's clock: blocked 59 s, rates for an hour.
+    const limits = new LearnedLimits().throttled('k', [1_000, 2_000, 3_000], 59_000, 5_000);
+    const shared = encodeShared(limits, 5_000)!;
+    expect(shared.ttlMs).toBe(3_600_000);
+    expect(Object.keys(JSON.parse(shared.text) as object).sort()).toEqual(['blockEndsBeforeMs', 'rates', 'ratesEndBeforeMs']);
+    // Another process, whose clock reads 9e6, gets the entry 10 s later (TTL counted down by the store).
+    const read = decodeShared(shared.text, shared.ttlMs - 10_000, 9e6)!;
+    expect(read.blockedUntil).toBe(9e6 + 49_000);
+    expect(read.expiresAt).toBe(9e6 + 3_590_000);
+    expect(read.rates).toEqual(limits.rates);
+  });
+
+  it('bounds shared state as this replica bounds its own: a tampered copy cannot pace a key for ever, nor win every merge', () => {
+    const now = 1_000_000;
+    const shared = decodeShared(JSON.stringify({ rates: [{ count: 1, windowMs: 86_400_000 }, { count: 2, windowMs: 60_000 }], blockEndsBeforeMs: 0, ratesEndBeforeMs: 0 }), 1e15, now)!;
     // PostHog's longest window is an hour; no 429 teaches a longer one.
     expect(shared.rates).toEqual([{ count: 2, windowMs: 60_000 }]);
-    expect(shared.blockedUntil).toBeLessThanOrEqual(after + 24 * 3_600_000);
-    expect(shared.expiresAt).toBeLessThanOrEqual(after + 24 * 3_600_000);
-    expect(shared.learnedAt).toBeLessThanOrEqual(after);
-    expect(shared.learnedAt).toBeGreaterThanOrEqual(before);
+    expect(shared.blockedUntil).toBeLessThanOrEqual(now + 24 * 3_600_000);
+    expect(shared.expiresAt).toBeLessThanOrEqual(now + 24 * 3_600_000);
+    expect(shared.learnedAt).toBeLessThanOrEqual(now);
     // What this replica learns next from its own 429 is newer, and wins the next merge.
     const limits = new LearnedLimits();
-    limits.merge('k', shared, after);
-    limits.throttled('k', [after - 10_000, after - 5_000, after - 1_000], 50_000, after + 1);
-    expect(limits.rates('k', after + 2)).toContainEqual({ count: 3, windowMs: 60_000 });
-    limits.merge('k', shared, after + 3);
-    expect(limits.rates('k', after + 4)).toContainEqual({ count: 3, windowMs: 60_000 });
+    limits.merge('k', shared, now);
+    limits.throttled('k', [now - 10_000, now - 5_000, now - 1_000], 50_000, now + 1);
+    expect(limits.rates('k', now + 2)).toContainEqual({ count: 3, windowMs: 60_000 });
+    limits.merge('k', shared, now + 3);
+    expect(limits.rates('k', now + 4)).toContainEqual({ count: 3, windowMs: 60_000 });
   });
 });
 
@@ -232,8 +245,8 @@ describe('the limiter', () => {
   });
 
   it('shares what it learned through the store; another replica reads it before its next request', async () => {
-    const data = new Map<string, string>();
-    const store: SharedLimitStore = { get: async (id) => data.get(id), set: async (id, value) => void data.set(id, value) };
+    const data = new Map<string, { value: string; ttlMs: number }>();
+    const store: SharedLimitStore = { get: async (id) => data.get(id), set: async (id, value, ttlMs) => void data.set(id, { value, ttlMs }) };
     const one = new ReplayLimiter('auto', store);
     const two = new ReplayLimiter('auto', store);
     for (let i = 0; i < 12; i++) one.settle('k', await one.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }));

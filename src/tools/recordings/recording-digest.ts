@@ -1,4 +1,4 @@
-import { sourcesFingerprint, type DigestCache } from '../../cache/index.js';
+import { sourcesFingerprint, type DigestCache, type DigestCacheKey } from '../../cache/index.js';
 import type { Digest } from '../../digest/digest.js';
 import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
@@ -12,9 +12,10 @@ import { RecordingBoundReached, RecordingMeter, parseSources, planUnits, unitNam
  * digest made earlier of the same data, from the cache.
  *
  * The cache is consulted only with metadata the caller's key has just read (the recording's own,
- * or its row in a recordings list made with that key), so a per-user key in HTTP mode is never
- * served a digest of a recording it could not read itself; and its fingerprint changes when the
- * recording gains data, so a stale digest is never served.
+ * or its row in a recordings list made with that key), and its entries are per key and per
+ * project number ("@current" resolved first), so a per-user key in HTTP mode is only ever served a
+ * digest it made itself; and its fingerprint changes when the recording gains data, so a stale
+ * digest is never served.
  *
  * The digest is made from the blocks as PostHog sent them and the key is removed from the
  * digest itself (redactValue), not from the bytes on their way in: the digest decompresses
@@ -45,7 +46,7 @@ export interface DigestContext {
   /** Counts this recording's requests (fan-out bound); a fresh one when absent. */
   meter?: RecordingMeter | undefined;
   /**
-   * Stop reading at this moment (epoch ms), once at least `atLeastBytes` have been read: what was
+   * Stop reading at this moment (performance.now(), ms), once at least `atLeastBytes` have been read: what was
    * read is digested, and the result says where reading stopped and why (`message`), as for a
    * spent budget. The replay reads this way so that its player opens at once on a long recording.
    */
@@ -91,10 +92,11 @@ export function settledFingerprint(meta: Record<string, unknown> | null | undefi
  * fingerprint decides whether the cached digest still holds (an ongoing recording gains blocks).
  */
 export async function digestRecording(context: DigestContext, projectId: string, id: string, meta: Record<string, unknown> | null | undefined): Promise<RecordingDigest> {
-  const key = { upstream: context.client.baseUrl, projectId, recordingId: id };
+  const key = await cacheKey(context, projectId, id);
+  const cache = key ? context.cache : undefined;
   const settled = settledFingerprint(meta);
-  if (settled) {
-    const hit = await context.cache?.get<Digest>(key, settled);
+  if (settled && key) {
+    const hit = await cache?.get<Digest>(key, settled);
     if (hit) return { digest: hit, failures: 0, units: 0, read: 0, cached: true };
   }
   const meter = context.meter ?? new RecordingMeter();
@@ -102,8 +104,8 @@ export async function digestRecording(context: DigestContext, projectId: string,
   const sources = parseSources(listing);
   const units = planUnits(sources);
   const fingerprint = settled ?? `s:${sourcesFingerprint(sources)}`;
-  if (!settled) {
-    const hit = await context.cache?.get<Digest>(key, fingerprint);
+  if (!settled && key) {
+    const hit = await cache?.get<Digest>(key, fingerprint);
     if (hit) return { digest: hit, failures: 0, units: units.length, read: 0, cached: true };
   }
   const result = await digestUnits(context, snapshotsPath(projectId, id), units, meter);
@@ -111,8 +113,35 @@ export async function digestRecording(context: DigestContext, projectId: string,
   // the raw bytes sees into): the key is removed from what it made, before it is kept or shown.
   result.digest = context.client.redactValue(result.digest);
   // Only a whole, cleanly read digest is worth keeping: a partial one would be served as whole.
-  if (!result.stopped && !result.bounded && result.failures === 0) await context.cache?.set(key, fingerprint, result.digest);
+  if (key && !result.stopped && !result.bounded && result.failures === 0) await cache?.set(key, fingerprint, result.digest);
   return result;
+}
+
+/**
+ * Where this caller's digest of this recording is cached: the upstream, the project's number, the
+ * recording, and who asks (a hash of host and key). Undefined (nothing cached, nothing served)
+ * without a cache, or when "@current" could not be resolved to a number.
+ */
+async function cacheKey(context: DigestContext, projectId: string, id: string): Promise<DigestCacheKey | undefined> {
+  const { cache, client } = context;
+  if (!cache || cache.kind === 'off' || !client.hasApiKey) return undefined;
+  const project = /^\d+$/.test(projectId) ? projectId : await resolveProject(client, projectId, context.signal);
+  return project === undefined ? undefined : { upstream: client.baseUrl, projectId: project, recordingId: id, keyIdentity: client.keyIdentity };
+}
+
+/** Per tool call (its signal), what "@current" stood for: one request, however many recordings the call digests. */
+const resolvedProjects = new WeakMap<AbortSignal, Promise<string | undefined>>();
+
+function resolveProject(client: PostHogClient, projectId: string, signal: AbortSignal): Promise<string | undefined> {
+  let resolved = resolvedProjects.get(signal);
+  if (!resolved) {
+    resolved = client.json<{ id?: unknown }>({ method: 'GET', path: apiPath('projects', projectId), signal }).then(
+      (project) => (typeof project?.id === 'number' && Number.isSafeInteger(project.id) ? String(project.id) : typeof project?.id === 'string' && /^\d+$/.test(project.id) ? project.id : undefined),
+      () => undefined,
+    );
+    resolvedProjects.set(signal, resolved);
+  }
+  return resolved;
 }
 
 /**
@@ -124,11 +153,11 @@ export async function digestRecording(context: DigestContext, projectId: string,
  */
 async function digestUnits({ client, signal, readUntil }: DigestContext, path: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
-  const runner = await startDigest(signal);
+  const runner = await startDigest(signal, client.keyIdentity);
   // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
   // partial result is made as for any other stop).
   let fed = 0;
-  const overtime = (more = 0) => readUntil !== undefined && fed + more > 0 && fed + more >= readUntil.atLeastBytes && Date.now() >= readUntil.at;
+  const overtime = (more = 0) => readUntil !== undefined && fed + more > 0 && fed + more >= readUntil.atLeastBytes && performance.now() >= readUntil.at;
   const cut = () => new BudgetExceeded('time', readUntil!.message);
   try {
     let failures = 0;

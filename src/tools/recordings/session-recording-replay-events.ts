@@ -9,16 +9,25 @@ import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.j
 import { PLAYER_URI } from './player.js';
 import { recordingNotFound } from './session-recording-get.js';
 import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
-import { maskRequestBodies } from './event-privacy.js';
+import { maskTypedValues } from './event-privacy.js';
 import { walkUnits, type Position } from './unit-walk.js';
 
 const DEFAULT_PAGE_BYTES = 4_000_000;
+/**
+ * Elements nested deeper than this in a full snapshot are cut off (their subtree is not sent).
+ * Each element level is two levels of JSON, and JSON.stringify recurses: near 2,500 levels it
+ * overflows the stack, which failed the whole page. No real page nests this deep; the player
+ * rebuilds this depth without trouble.
+ */
+export const MAX_FEED_NODE_DEPTH = 500;
 
 /**
  * The player's own feed (MCP Apps: visible to the app only, never to the model): the recording's
  * rrweb events, decoded (every source form, posthog-js compression undone), in pages of
  * megabytes, full snapshots whole. The first page always reaches past the first full snapshot,
- * so the player can start as soon as it arrives.
+ * so the player can start as soon as it arrives. What users typed is masked as in the digest and
+ * the snapshots tool (event-privacy.ts): a client that lists this tool although it is app-only
+ * (stateless HTTP answers every client alike) learns nothing the other tools do not show.
  */
 export const sessionRecordingReplayEvents = defineTool({
   name: 'session-recording-replay-events',
@@ -93,13 +102,24 @@ interface EventsPage {
 async function readEvents(client: PostHogClient, path: string, start: Position, budget: number, firstPage: boolean, signal: AbortSignal, meter: RecordingMeter): Promise<EventsPage> {
   const events: EventsPage['events'] = [];
   let bytes = 0;
+  let cut = 0;
+  let passedOver = 0;
   let sawFull = !firstPage;
   // A recording with no full snapshot at all must still end its first page somewhere.
   const hardLimit = budget * 4;
   const walk = await walkUnits(client, path, start, signal, (windowId, event) => {
-    // The player never shows request bodies, and they carry what users typed in clear text.
-    maskRequestBodies(event);
-    const json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
+    // What users typed (fields, Input events, request bodies) and secrets in URLs, masked.
+    maskTypedValues(event);
+    if (event.type === FULL_SNAPSHOT && cutDeepNodes((event.data as { node?: unknown } | undefined)?.node, MAX_FEED_NODE_DEPTH)) cut++;
+    let json: string;
+    try {
+      json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
+    } catch (err) {
+      // Nested too deep to write as JSON (not a DOM tree, or not one the cut reaches): passed over.
+      if (!(err instanceof RangeError)) throw err;
+      passedOver++;
+      return 'more';
+    }
     events.push(json);
     bytes += json.length;
     if (event.type === FULL_SNAPSHOT) sawFull = true;
@@ -109,6 +129,30 @@ async function readEvents(client: PostHogClient, path: string, start: Position, 
   // Nothing of the recording could be served at all: that is PostHog's answer, not an empty recording.
   if (events.length === 0 && firstPage && walk.next === null && walk.unavailable) throw walk.unavailable;
   // Stopped short (fan-out bound, budget, a timeout): the page says so; the cursor goes on from there.
-  const notes = walk.stopped ? [...walk.notes, `Stopped early: ${walk.stopped.message} Not read yet: ${walk.notRead}.`] : walk.notes;
+  const notes = walk.stopped ? [...walk.notes, `Stopped early: ${walk.stopped.message} Not read yet: ${walk.notRead}.`] : [...walk.notes];
+  if (cut > 0) notes.push(`${plural(cut, 'page snapshot')} nested more than ${MAX_FEED_NODE_DEPTH} elements deep: what lies deeper is not shown.`);
+  if (passedOver > 0) notes.push(`${plural(passedOver, 'event')} nested too deep to send ${passedOver === 1 ? 'was' : 'were'} passed over.`);
   return { events, bytes, skippedLines: walk.skippedLines, next: walk.next, notes };
+}
+
+/**
+ * Cuts a snapshot's DOM tree below `maxDepth` elements (their children are dropped), in place and
+ * without recursion (the tree may be thousands deep). Whether anything was cut.
+ */
+export function cutDeepNodes(root: unknown, maxDepth: number): boolean {
+  let cut = false;
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    const children = (node as { childNodes?: unknown }).childNodes;
+    if (!Array.isArray(children) || children.length === 0) continue;
+    if (depth >= maxDepth) {
+      (node as { childNodes: unknown[] }).childNodes = [];
+      cut = true;
+      continue;
+    }
+    for (const child of children) stack.push({ node: child, depth: depth + 1 });
+  }
+  return cut;
 }
