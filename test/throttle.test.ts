@@ -53,7 +53,7 @@ type Triage = {
 /** The structured view with the lists it leaves out when empty put back. */
 const triageOf = (r: CallToolResult): Triage => {
   const data = r.structuredContent as unknown as Triage;
-  return { ...data, sessions: data.sessions ?? [], unread: data.unread ?? [] };
+  return { ...data, sessions: data.sessions ?? [], unread: expandUnread(data.unread) };
 };
 const waiting = (progress: Progress[]) => progress.filter((p) => /Waiting \d+ s for PostHog's replay rate limit/.test(p.message ?? ''));
 /** The demo's recordings of the main project topped up with copies: 20 to triage. */
@@ -444,3 +444,10 @@ describe.skipIf(!REDIS_SERVER)('replicas sharing the Redis cache', () => {
     }
   }, 60_000);
 });
+
+/** The unread entries one a recording: three or more left for one reason come as one entry with their count and first ids. */
+function expandUnread(entries: Array<{ id?: string; ids?: string[]; count?: number; reason: string }> | undefined): Array<{ id: string; reason: string }> {
+  return (entries ?? []).flatMap((e) =>
+    e.ids ? Array.from({ length: e.count ?? e.ids.length }, (_, i) => ({ ...e, id: e.ids![i] ?? `(one of ${e.count} more)` })) : [{ ...e, id: e.id! }],
+  );
+}

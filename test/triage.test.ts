@@ -23,7 +23,7 @@ const CHECKOUT = DEMO.recordingIds.recordedCheckout;
 const triageOf = (result: CallToolResult): Triage => {
   const data = result.structuredContent as unknown as Triage;
   const zero = { console_errors: 0, console_warnings: 0, failed_requests: 0, rage_clicks: 0, dead_clicks: 0 };
-  return { ...data, cached: data.cached ?? 0, unread: data.unread ?? [], sessions: (data.sessions ?? []).map((s) => ({ ...zero, ...s })) };
+  return { ...data, cached: data.cached ?? 0, unread: expandUnread(data.unread), sessions: (data.sessions ?? []).map((s) => ({ ...zero, ...s })) };
 };
 const blockRequests = (h: Harness) => apiRequests(h.sandbox).filter((r) => r.path.endsWith('/snapshots/') || r.path.endsWith('/snapshots')).filter((r) => r.query.source !== undefined).length;
 
@@ -338,3 +338,10 @@ describe.skipIf(!REDIS_SERVER)('the digest cache on Redis, through the tools', (
     }
   });
 });
+
+/** The unread entries one a recording: three or more left for one reason come as one entry with their count and first ids. */
+function expandUnread(entries: Array<{ id?: string; ids?: string[]; count?: number; reason: string }> | undefined): Array<{ id: string; reason: string }> {
+  return (entries ?? []).flatMap((e) =>
+    e.ids ? Array.from({ length: e.count ?? e.ids.length }, (_, i) => ({ ...e, id: e.ids![i] ?? `(one of ${e.count} more)` })) : [{ ...e, id: e.id! }],
+  );
+}
