@@ -119,10 +119,10 @@ describe('every optional field accepts null as "not given" (SPEC §1)', () => {
     const sent = h.sandbox.requests.find((q) => q.method === 'PATCH');
     expect(JSON.parse(sent!.body)).toEqual({ correlation_config: config });
     // A list of free-form filters is one JSON text too.
-    const properties = [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }];
-    const events = await h.call('session-recording-matching-events', { project_id: String(DEMO.mainProjectId), session_id: DEMO.recordingIds.checkoutFailure, events: [{ id: '$pageview', properties: JSON.stringify(properties) }] });
+    const properties = [{ key: '$browser', value: ['Chrome'], operator: 'exact', type: 'event' }];
+    const events = await h.call('session-recordings-list', { project_id: String(DEMO.mainProjectId), date_from: '-30d', properties: JSON.stringify(properties) });
     expect(text(events)).not.toMatch(/Invalid arguments|Internal error/);
-    const asValue = await h.call('session-recording-matching-events', { project_id: String(DEMO.mainProjectId), session_id: DEMO.recordingIds.checkoutFailure, events: [{ id: '$pageview', properties }] });
+    const asValue = await h.call('session-recordings-list', { project_id: String(DEMO.mainProjectId), date_from: '-30d', properties });
     expect(text(asValue)).toEqual(text(events));
   });
 });

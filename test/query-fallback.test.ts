@@ -163,7 +163,7 @@ describe("today's PostHog: the query API answers", () => {
     expect(apiRequests(t.sandbox)).toHaveLength(0);
   });
 
-  it('per-event property filters, which the query path does not translate, are refused with what to do', async () => {
+  it('per-event property filters are not offered (the query path does not translate them): refused before any request, naming the field', async () => {
     const t = await harness();
     const r = await t.call('session-recording-matching-events', {
       project_id: P,
@@ -171,8 +171,10 @@ describe("today's PostHog: the query API answers", () => {
       events: [{ id: '$pageview', properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] }],
     });
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/property filters/);
-    expect(text(r)).toMatch(/actions/);
+    expect(text(r)).toMatch(/events\.0: unrecognized field "properties"/);
+    expect(apiRequests(t.sandbox)).toHaveLength(0);
+    const listed = (await t.client.listTools()).tools.find((tool) => tool.name === 'session-recording-matching-events')!;
+    expect(JSON.stringify(listed.inputSchema)).not.toContain('"properties":{"description"');
   });
 
   it('the memory is per upstream and shared by every per-user key of an HTTP server', async () => {
