@@ -12,6 +12,7 @@ import { NodeMirror } from './mirror.js';
 import { PRIORITY, type Digest, type DigestCounts, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
 import { ClickRules, newClickState, type ClickState } from './rules/clicks.js';
 import { readConsole } from './rules/console.js';
+import { MessageBook, TypedWords, messagesInMutation, messagesInSnapshot, type FoundMessage } from './rules/messages.js';
 import { outcomeOf, readRequests } from './rules/network.js';
 import { pageUrl, readCustom } from './rules/pages.js';
 import {
@@ -73,6 +74,8 @@ interface WindowState extends ClickState {
   typing: { item: TimelineItem; at: number } | undefined;
   lastTimestamp: number;
   names: NameCache;
+  /** a new page's first h1 is still to be read as its heading */
+  headingWanted: boolean;
 }
 
 /**
@@ -155,6 +158,9 @@ export class Digester {
   private pagesDropped = 0;
   private itemsDropped = 0;
   private readonly extraNotes: string[] = [];
+  /** What the person typed (to mask it in page text), and the page messages kept. */
+  private readonly typedWords = new TypedWords();
+  private readonly messages = new MessageBook(this.typedWords);
   private readonly clicks = new ClickRules({ counts: this.counts, promote: (item) => this.kept.has(item) || this.keep(item) });
 
   /** A reason something could not be read (a block range that failed, unparseable lines). */
@@ -254,6 +260,7 @@ export class Digester {
         typing: undefined,
         lastTimestamp: -Infinity,
         names: new NameCache(),
+        headingWanted: false,
       };
   }
 
@@ -301,6 +308,7 @@ export class Digester {
     if (this.pages.length < PAGES_CAP) this.pages.push(visit);
     else this.pagesDropped++;
     win.page = visit;
+    win.headingWanted = true;
     this.add(win, ts, { kind: 'page', target: url, ...(load ? {} : { detail: 'in-page navigation' }) });
   }
 
@@ -316,6 +324,14 @@ export class Digester {
     win.sameUrlMeta = undefined;
     if (win.page && !win.page.title && win.mirror.title) win.page.title = clip(win.mirror.title, 120);
     this.reacted(win, ts);
+    this.pageMessages(win, ts, messagesInSnapshot(win.mirror, win.headingWanted));
+  }
+
+  private pageMessages(win: WindowState, ts: number, found: FoundMessage[]): void {
+    for (const message of found) {
+      if (message.source === 'heading') win.headingWanted = false;
+      this.messages.accept(message, (item) => this.add(win, ts, item));
+    }
   }
 
   private incremental(win: WindowState, ts: number, data: Record<string, unknown>): void {
@@ -326,6 +342,7 @@ export class Digester {
         this.counts.mutations++;
         win.mirror.mutate(data);
         this.reacted(win, ts);
+        this.pageMessages(win, ts, messagesInMutation(win.mirror, data, win.headingWanted));
         return;
       case MOUSE_INTERACTION:
         if (data.type === CLICK) this.click(win, ts, Number(data.id));
@@ -414,6 +431,7 @@ export class Digester {
     // Checking a radio unchecks its siblings, and rrweb records each of those too: the browser's
     // doing, not the user's. Only the radio that became checked is told.
     if (toggle && type === 'radio' && data.isChecked === false) return;
+    if (!toggle) this.typedWords.typed(`${win.label}:${id}`, data.text);
     const length = typeof data.text === 'string' ? codePoints(data.text) : 0;
     const detail = toggle ? (data.isChecked ? 'checked' : 'unchecked') : tag === 'select' ? 'option chosen' : length === 0 ? 'cleared' : `${length} chars`;
     const target = win.names.field(win, id);
@@ -508,6 +526,8 @@ export class Digester {
     }
     if (this.itemsDropped > 0) notes.push(`${this.itemsDropped} minor timeline entr${this.itemsDropped === 1 ? 'y' : 'ies'} not kept (very long recording).`);
     if (this.pagesDropped > 0) notes.push(`${this.pagesDropped} later page view(s) not listed.`);
+    const messagesNote = this.messages.note();
+    if (messagesNote) notes.push(messagesNote);
     notes.push(...this.extraNotes);
 
     const start = range.start;
@@ -527,6 +547,7 @@ export class Digester {
       timeline,
       counts: { ...this.counts },
       notes,
+      ...(this.typedWords.masked ? { inputs_masked: true } : {}),
     };
   }
 }

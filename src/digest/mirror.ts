@@ -11,7 +11,12 @@ const ELEMENT = 2;
 const TEXT = 3;
 
 /** Attributes that name or locate an element. `value` only on buttons, radios and checkboxes: elsewhere it is user input. */
-const KEPT_ATTRIBUTES = new Set(['id', 'name', 'type', 'role', 'aria-label', 'href', 'placeholder', 'title', 'alt', 'for', 'data-attr', 'value', 'contenteditable']);
+const KEPT_ATTRIBUTES = new Set(['id', 'name', 'type', 'role', 'aria-label', 'href', 'placeholder', 'title', 'alt', 'for', 'data-attr', 'value', 'contenteditable', 'aria-live']);
+/**
+ * Class words that mark an element as a message to the person (an alert, a toast, a form error).
+ * Unless a reader asks for whole classes, only these words of an element's class are kept.
+ */
+export const MESSAGE_CLASS_WORD = /(?:^|[\s_-])(?:alert|toast|error|errors|notice|notification|banner|snackbar|flash|feedback|warning|success)(?:$|[\s_-])/i;
 const ATTRIBUTE_MAX = 200;
 const TEXT_MAX = 200;
 /** Nodes kept per window; past this, new nodes are not mirrored (and the digest says so). */
@@ -128,6 +133,8 @@ export class NodeMirror {
   private readonly nodes = new NodeStore();
   private readonly kept: ReadonlySet<string>;
   private readonly optionValues: boolean;
+  /** whether a reader asked for whole class attributes (else only message words are kept) */
+  private readonly wholeClass: boolean;
   /** label[for] → label node, for describing form fields */
   private readonly labels = new Map<string, number>();
   title: string | undefined;
@@ -144,6 +151,7 @@ export class NodeMirror {
   constructor(options: MirrorOptions = {}) {
     this.kept = options.extraAttributes ? new Set([...KEPT_ATTRIBUTES, ...options.extraAttributes]) : KEPT_ATTRIBUTES;
     this.optionValues = options.optionValues === true;
+    this.wholeClass = this.kept.has('class');
   }
 
   get size(): number {
@@ -196,7 +204,7 @@ export class NodeMirror {
       if (type === ELEMENT && typeof node.tagName === 'string') {
         const tag = node.tagName.toLowerCase();
         entry.tag = tag;
-        const attrs = keptAttributes(node.attributes, this.kept);
+        const attrs = keptAttributes(node.attributes, this.kept, this.wholeClass);
         if (attrs !== undefined) {
           // An input's value attribute is what the user typed, except on buttons.
           if (attrs.value !== undefined && !this.authoredValue(tag, attrs.type)) delete attrs.value;
@@ -315,6 +323,12 @@ export class NodeMirror {
     if (!node || !node.tag || typeof changes !== 'object' || changes === null) return;
     this.version++;
     for (const [name, value] of Object.entries(changes as Record<string, unknown>)) {
+      if (name === 'class' && !this.wholeClass) {
+        const words = typeof value === 'string' ? messageClass(value) : undefined;
+        if (words !== undefined) (node.attrs ??= {}).class = words;
+        else if (node.attrs) delete node.attrs.class;
+        continue;
+      }
       if (!this.kept.has(name)) continue;
       if (name === 'value' && !this.authoredValue(node.tag, node.attrs?.type)) continue;
       if (typeof value === 'string') (node.attrs ??= {})[name] = value.slice(0, ATTRIBUTE_MAX);
@@ -430,12 +444,25 @@ export class NodeMirror {
   }
 }
 
-function keptAttributes(attributes: unknown, names: ReadonlySet<string>): Record<string, string> | undefined {
+/** The message words of a class attribute (`alert alert-error`), or undefined when it has none. */
+export function messageClass(value: string): string | undefined {
+  if (!MESSAGE_CLASS_WORD.test(value)) return undefined;
+  const words = value.slice(0, 4 * ATTRIBUTE_MAX).split(/\s+/).filter((word) => MESSAGE_CLASS_WORD.test(word));
+  return words.length > 0 ? words.join(' ').slice(0, ATTRIBUTE_MAX) : undefined;
+}
+
+function keptAttributes(attributes: unknown, names: ReadonlySet<string>, wholeClass: boolean): Record<string, string> | undefined {
   if (typeof attributes !== 'object' || attributes === null) return undefined;
   let kept: Record<string, string> | undefined;
   // for…in rather than Object.entries: no array per element; own properties only, as before.
   const record = attributes as Record<string, unknown>;
   for (const name in record) {
+    if (name === 'class' && !wholeClass) {
+      const value = record[name];
+      const words = typeof value === 'string' && Object.hasOwn(record, name) ? messageClass(value) : undefined;
+      if (words !== undefined) (kept ??= {}).class = words;
+      continue;
+    }
     if (!names.has(name) || !Object.hasOwn(record, name)) continue;
     const value = record[name];
     if (typeof value !== 'string' && typeof value !== 'number') continue;

@@ -14,6 +14,7 @@ export type ItemKind =
   | 'console-error'
   | 'console-warn'
   | 'request-failed'
+  | 'message'
   | 'tab-hidden'
   | 'tab-visible';
 
@@ -23,6 +24,7 @@ export const PRIORITY: Record<ItemKind, number> = {
   'console-error': 0,
   'request-failed': 0,
   page: 1,
+  message: 1,
   'dead-click': 2,
   click: 2,
   'console-warn': 2,
@@ -41,7 +43,7 @@ export interface TimelineItem {
   kind: ItemKind;
   /** the element, page or request concerned; recorded data */
   target?: string;
-  /** what happened to it; may quote recorded data */
+  /** what happened to it; may quote recorded data (a page message: its text, masked) */
   detail?: string;
   /** repeated clicks, identical console messages */
   count?: number;
@@ -89,6 +91,8 @@ export interface Digest {
   counts: DigestCounts;
   /** what could not be read or was left out while reading, in words */
   notes: string[];
+  /** an input was recorded masked: page messages mask the person's name and email too (rules/messages.ts) */
+  inputs_masked?: boolean;
 }
 
 /** The kinds of entry that mark a moment worth jumping to. */

@@ -209,7 +209,7 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
   return result;
 }
 
-const NOTHING = 'No user actions, console errors or failed requests recorded.';
+const NOTHING = 'No user actions, page messages, console errors or failed requests recorded.';
 
 const LABELS: Record<ItemKind, string> = {
   page: 'page',
@@ -222,6 +222,7 @@ const LABELS: Record<ItemKind, string> = {
   'console-error': 'console error',
   'console-warn': 'console warning',
   'request-failed': 'request failed',
+  message: 'page showed',
   'tab-hidden': 'tab hidden',
   'tab-visible': 'tab visible',
 };
@@ -255,6 +256,11 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
       parts.push(method ?? '', quote(displayUrl(url ?? '', origin)), `→ ${outcome}`);
       break;
     }
+    case 'message':
+      // The text is recorded data; what made it a message (alert, dialog, heading…) is the digest's word.
+      parts.push(quote(item.detail ?? ''));
+      if (item.target) parts.push(`(${item.target})`);
+      break;
     case 'scroll':
       parts.push(item.target ?? 'page', item.detail ?? '');
       break;

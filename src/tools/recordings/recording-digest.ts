@@ -92,6 +92,22 @@ export function settledFingerprint(meta: Record<string, unknown> | null | undefi
  * fingerprint decides whether the cached digest still holds (an ongoing recording gains blocks).
  */
 export async function digestRecording(context: DigestContext, projectId: string, id: string, meta: Record<string, unknown> | null | undefined): Promise<RecordingDigest> {
+  const result = await readDigest(context, projectId, id, meta);
+  // Masked after the cache: the words are the person's as PostHog has them now. Loaded with the
+  // first digest, as the digest's own code is.
+  const { maskPersonWords } = await import('../../digest/rules/messages.js');
+  return { ...result, digest: maskPersonWords(result.digest, personWords(meta)) };
+}
+
+/** The person's name and email as the recording's metadata has them: masked in page messages (rules/messages.ts). */
+function personWords(meta: Record<string, unknown> | null | undefined): string[] {
+  const person = meta && typeof meta.person === 'object' && meta.person !== null ? (meta.person as Record<string, unknown>) : {};
+  const properties = typeof person.properties === 'object' && person.properties !== null ? (person.properties as Record<string, unknown>) : {};
+  const words = [person.name, properties.email, properties.name, properties.first_name, properties.last_name, properties.$email, meta?.distinct_id];
+  return words.filter((w): w is string => typeof w === 'string' && (w !== meta?.distinct_id || w.includes('@')));
+}
+
+async function readDigest(context: DigestContext, projectId: string, id: string, meta: Record<string, unknown> | null | undefined): Promise<RecordingDigest> {
   const key = await cacheKey(context, projectId, id);
   const cache = key ? context.cache : undefined;
   const settled = settledFingerprint(meta);

@@ -1,0 +1,95 @@
+// Page messages on the timeline (issue 32 item 1): what the page said to the person (an alert, a
+// status, a confirmation heading), at its time, quoted as recorded data, with what the person
+// typed masked, in the summary's text and its structured view alike.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/sandbox/index.js';
+import { fixture } from '../src/sandbox/demo/recorded.js';
+import { startHarness, text, type Harness } from './harness.js';
+
+const P = String(DEMO.mainProjectId);
+const FAILED_CHECKOUT = '0193a1f0-5c2e-7d41-9b8a-4e6f2a1c3d01';
+const T = Date.parse('2026-11-20T10:00:00Z');
+const W = 'window-1';
+
+type Ev = { type: number; timestamp: number; data: unknown };
+const el = (id: number, tagName: string, attributes: Record<string, string>, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
+const txt = (id: number, textContent: string) => ({ type: 3, id, textContent });
+
+/** A sign-up form: the person types their name, then the page greets them by it. */
+function greeting(): { id: string; lines: Array<[string, Ev]> } {
+  const events: Ev[] = [
+    { type: 4, timestamp: T, data: { href: 'https://shop.test/signup', width: 1200, height: 800 } },
+    {
+      type: 2,
+      timestamp: T + 10,
+      data: {
+        node: { type: 0, id: 1, childNodes: [el(2, 'html', {}, [el(3, 'body', {}, [el(4, 'label', { for: 'name' }, [txt(5, 'Your name')]), el(6, 'input', { id: 'name', type: 'text' }), el(7, 'button', { type: 'submit' }, [txt(8, 'Sign up')]), el(9, 'main', {})])])] },
+        initialOffset: { left: 0, top: 0 },
+      },
+    },
+    { type: 3, timestamp: T + 1_000, data: { source: 2, type: 2, id: 6, x: 5, y: 5 } },
+    { type: 3, timestamp: T + 1_500, data: { source: 5, id: 6, text: 'Zephyrine Quillfeather', isChecked: false } },
+    { type: 3, timestamp: T + 3_000, data: { source: 2, type: 2, id: 7, x: 5, y: 5 } },
+    { type: 3, timestamp: T + 3_200, data: { source: 0, texts: [], attributes: [], removes: [], adds: [{ parentId: 9, nextId: null, node: el(20, 'h1', {}, [txt(21, 'Thank you, Zephyrine Quillfeather! Your account is ready.')]) }] } },
+  ];
+  return { id: 'page-messages-greeting', lines: events.map((e) => [W, e]) };
+}
+
+/** Inputs recorded masked, and a banner that names the person by the email PostHog has for them. */
+function maskedInputs(): { id: string; distinctId: string; lines: Array<[string, Ev]> } {
+  const events: Ev[] = [
+    { type: 4, timestamp: T, data: { href: 'https://shop.test/login', width: 1200, height: 800 } },
+    {
+      type: 2,
+      timestamp: T + 10,
+      data: { node: { type: 0, id: 1, childNodes: [el(2, 'html', {}, [el(3, 'body', {}, [el(6, 'input', { id: 'email', type: 'email' }), el(9, 'div', { class: 'toast-container' })])])] }, initialOffset: { left: 0, top: 0 } },
+    },
+    { type: 3, timestamp: T + 1_500, data: { source: 5, id: 6, text: '*****************', isChecked: false } },
+    { type: 3, timestamp: T + 3_200, data: { source: 0, texts: [], attributes: [], removes: [], adds: [{ parentId: 9, nextId: null, node: el(20, 'div', { role: 'status' }, [txt(21, 'Signed in as quill.z@example.org')]) }] } },
+  ];
+  return { id: 'page-messages-masked', distinctId: 'quill.z@example.org', lines: events.map((e) => [W, e]) };
+}
+
+describe('page messages in the summary', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { recordings: [greeting(), maskedInputs()] } });
+  });
+  afterAll(() => h.close());
+
+  const summary = async (id: string) => {
+    const r = await h.call('session-recording-summary', { project_id: P, id });
+    expect(r.isError, text(r)).toBeFalsy();
+    return { text: text(r), timeline: (r.structuredContent as { timeline?: string[] }).timeline ?? [], all: JSON.stringify(r) };
+  };
+
+  it("the sandbox's failed checkout shows the payment message at its time, in both views", async () => {
+    const s = await summary(FAILED_CHECKOUT);
+    const line = `1:14 page showed "We couldn't process your payment. Please try again." (alert)`;
+    expect(s.text.split('\n')).toContain(line);
+    expect(s.timeline).toContain(line);
+  });
+
+  it('a confirmation that repeats the typed name shows with the typed part masked', async () => {
+    const s = await summary('page-messages-greeting');
+    const line = '0:03 page showed "Thank you, ***! Your account is ready." (heading)';
+    expect(s.text.split('\n')).toContain(line);
+    expect(s.timeline).toContain(line);
+    expect(s.all).not.toContain('Zephyrine');
+    expect(s.all).not.toContain('Quillfeather');
+  });
+
+  it("where inputs were recorded masked, the person's email is masked in page text", async () => {
+    const s = await summary('page-messages-masked');
+    const line = '0:03 page showed "Signed in as ***" (status)';
+    expect(s.text.split('\n')).toContain(line);
+    expect(s.timeline).toContain(line);
+  });
+
+  it('a real rrweb recording (fixtures/recordings/checkout-failure.jsonl) shows its alert, repeats counted', async () => {
+    const s = await summary(fixture('checkout-failure').session_id);
+    const shown = s.text.split('\n').filter((l) => l.includes(' page showed '));
+    expect(shown.some((l) => /^\d+:\d\d page showed "We couldn't place your order \(error 500\)\. Please try again\. Attempt 1\." \(alert\) ×5$/.test(l)), shown.join('\n')).toBe(true);
+    expect(s.timeline.filter((l) => l.includes(' page showed '))).toEqual(shown);
+  });
+});
