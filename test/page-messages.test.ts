@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
 import { fixture } from '../src/sandbox/demo/recorded.js';
+import { join } from 'node:path';
+import { findCorpus, readEvents } from './corpus.js';
 import { startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);
@@ -91,5 +93,27 @@ describe('page messages in the summary', () => {
     const shown = s.text.split('\n').filter((l) => l.includes(' page showed '));
     expect(shown.some((l) => /^\d+:\d\d page showed "We couldn't place your order \(error 500\)\. Please try again\. Attempt 1\." \(alert\) ×5$/.test(l)), shown.join('\n')).toBe(true);
     expect(s.timeline.filter((l) => l.includes(' page showed '))).toEqual(shown);
+  });
+});
+
+// A real recording of another project (rrweb 0.5, a select2 search box), read from the shared
+// corpus where it is (never copied here): its aria-live status region's announcement.
+const corpus = findCorpus();
+if (!corpus) process.stderr.write('test/page-messages.test.ts: corpus part skipped, no shared/corpus/recordings above the checkout and no REPLAY_CORPUS_DIR\n');
+describe.skipIf(!corpus)('page messages in a real recording from the corpus', () => {
+  let h: Harness;
+  const id = 'rrweb05-select2-2018';
+  beforeAll(async () => {
+    const lines = readEvents(join(corpus!, `${id}.jsonl`)).map((event) => [W, event] as [string, Ev]);
+    h = await startHarness({ sandbox: { recordings: [{ id, lines }] } });
+  });
+  afterAll(() => h?.close());
+
+  it('shows the live region\'s announcement', async () => {
+    const r = await h.call('session-recording-summary', { project_id: P, id });
+    expect(r.isError, text(r)).toBeFalsy();
+    const line = '0:00 page showed "2 results are available, use up and down arrow keys to navigate." (status)';
+    expect(text(r).split('\n')).toContain(line);
+    expect((r.structuredContent as { timeline?: string[] }).timeline).toContain(line);
   });
 });
