@@ -318,8 +318,14 @@ const KIND_WORDS: Record<Problem['kind'], string> = {
   'request-failed': 'failed request',
   'rage-click': 'rage click',
   'dead-click': 'dead click',
-  exception: 'uncaught exception',
+  exception: 'exception',
 };
+
+/** The words for a problem's kind; an exception's as its events say it (never guessed uncaught). */
+function kindWords(p: Pick<Problem, 'kind' | 'handled'>): string {
+  if (p.kind !== 'exception' || p.handled === undefined) return KIND_WORDS[p.kind];
+  return p.handled ? 'handled exception' : 'uncaught exception';
+}
 
 /** What one triage call found, before it is written out for the model. */
 type TriageFound = {
@@ -349,7 +355,7 @@ type Entry = { line: string; item: Record<string, unknown> };
 function renderTriage(found: TriageFound, maxChars: number) {
   const notes = [...found.notes];
   if (found.read === 0 && found.unread.length === 0 && !found.partial) notes.push(`No recordings matched these filters${found.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
-  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, uncaught exceptions, failed requests, rage or dead clicks in them.' : undefined;
+  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, rage or dead clicks in them.' : undefined;
   const head = [`Triage of ${plural(found.read, 'recording')} in project ${found.project_id}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}.`, RECORDED_DATA_NOTICE];
   if (clean) head.push(clean);
   for (const note of notes) head.push(`Note: ${note}`);
@@ -460,8 +466,8 @@ function problemEntry(p: Problem): Entry {
   // replay tools take it as an id), or the recording and the moment where no link can be made.
   const shown = example ? (example.link ?? `${example.session_id} at ${clock(example.at_s * 1000)}`) : undefined;
   return {
-    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${quote(signature)}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
-    item: { kind: p.kind, signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
+    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${kindWords(p)} ${quote(signature)}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
+    item: { kind: p.kind, ...(p.handled !== undefined ? { handled: p.handled } : {}), signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
   };
 }
 
@@ -469,17 +475,27 @@ function problemEntry(p: Problem): Entry {
 function sessionEntry(s: SessionTrouble): Entry {
   const counts: Array<[keyof SessionTrouble, string, string]> = [
     ['console_errors', 'error', 'errors'],
-    ['exceptions', 'uncaught exception', 'uncaught exceptions'],
+    ['exceptions', 'exception', 'exceptions'],
     ['failed_requests', 'failed request', 'failed requests'],
     ['rage_clicks', 'rage click', 'rage clicks'],
     ['dead_clicks', 'dead click', 'dead clicks'],
     ['console_warnings', 'warning', 'warnings'],
   ];
   const present = counts.filter(([key]) => (s[key] as number) > 0);
+  // Exceptions with how many were uncaught and handled, as their events say it: "2 exceptions (1 uncaught, 1 handled)".
+  const how = [...(s.exceptions_uncaught ? [`${s.exceptions_uncaught} uncaught`] : []), ...(s.exceptions_handled ? [`${s.exceptions_handled} handled`] : [])].join(', ');
+  const word = ([key, one, many]: [keyof SessionTrouble, string, string]) => `${plural(s[key] as number, one, many)}${key === 'exceptions' && how ? ` (${how})` : ''}`;
   const startUrl = s.start_url ? clip(s.start_url, 80) : undefined;
   const length = duration(s.duration_s);
   return {
-    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(([key, one, many]) => plural(s[key] as number, one, many)).join(', ') : 'no trouble'}`,
-    item: { id: s.id, duration: length, ...(startUrl ? { start_url: startUrl } : {}), ...Object.fromEntries(present.map(([key]) => [key, s[key]])) },
+    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(word).join(', ') : 'no trouble'}`,
+    item: {
+      id: s.id,
+      duration: length,
+      ...(startUrl ? { start_url: startUrl } : {}),
+      ...Object.fromEntries(present.map(([key]) => [key, s[key]])),
+      ...(s.exceptions_uncaught ? { exceptions_uncaught: s.exceptions_uncaught } : {}),
+      ...(s.exceptions_handled ? { exceptions_handled: s.exceptions_handled } : {}),
+    },
   };
 }
