@@ -11,6 +11,7 @@ import { clip, clock, plural } from '../../words.js';
 import { digestRecording, partialOf, type DigestContext } from './recording-digest.js';
 import { onRecordingClock, readSessionExceptions, type ExceptionOnClock } from './session-exceptions.js';
 import { recordingNotFound } from './session-recording-get.js';
+import { tailOf } from './tail.js';
 
 export const sessionRecordingSummary = defineTool({
   name: 'session-recording-summary',
@@ -100,8 +101,10 @@ export async function summarizeRecording(
     : exceptions?.limited
       ? [`Uncaught exceptions: the first ${exceptions.events.length} read (the most one query asks for); the session may have more.`]
       : [];
+  // Still recording, or its tail not arrived: said first, where PostHog's list and the blocks differ (tail.ts).
+  const tail = tailOf(meta, result.digest, stopped !== undefined);
   // A copy when there is a note to add: the digest may be the cache's.
-  const digest = unreadNote.length ? { ...result.digest, notes: [...result.digest.notes, ...unreadNote] } : result.digest;
+  const digest = unreadNote.length || tail ? { ...result.digest, notes: [...(tail ? [tail.says] : []), ...result.digest.notes, ...unreadNote] } : result.digest;
   const shown: ExceptionOnClock[] = exceptions?.events ? onRecordingClock(exceptions.events, digest) : [];
   const partial = stopped ? partialOf(stopped, result.notRead) : undefined;
   const partialView = partial && options.partialSaidBy !== 'caller' ? { ...partial, next: partialNext(partial) } : undefined;
@@ -118,6 +121,7 @@ export async function summarizeRecording(
     const rendered = renderDigest(digest, { id: input.id, projectId, person, notice: RECORDED_DATA_NOTICE, maxChars: input.max_chars }, budget - (block.text ? block.text.length + 1 : 0) - (partialLine ? partialLine.length + 1 : 0));
     const data = {
       ...rendered.view,
+      ...(tail?.ongoing ? { ongoing: true } : {}),
       ...(block.listed.length ? { exceptions: block.listed } : {}),
       ...(block.more ? { exceptions_left_out: block.more } : {}),
       ...(partialView ? { partial: partialView } : {}),

@@ -13,6 +13,7 @@ import { plural } from '../../words.js';
 import { maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
 import { onRecordingClock, readExceptionsOf } from './session-exceptions.js';
+import { tailOf, type Tail } from './tail.js';
 import { numericProjectId, playerUrl } from './session-recording-replay.js';
 import { dateField } from './session-recordings-list.js';
 import { filterParams, recordingFilterFields } from './filters.js';
@@ -280,7 +281,12 @@ export const sessionRecordingsTriage = defineTool({
       cached: cachedCount,
       problems: triage.problems,
       pages: triage.pages,
-      sessions: triage.sessions,
+      // A session still recording, or whose tail has not arrived, says so against the list's row (tail.ts).
+      sessions: triage.sessions.map((t) => {
+        const c = readOnes.find((one) => one.id === t.id);
+        const tail = c ? tailOf(c.row, digests.get(c.id)!.digest) : undefined;
+        return tail ? { ...t, tail } : t;
+      }),
       unread,
       notes,
       next_cursor: nextCursor,
@@ -336,7 +342,7 @@ type TriageFound = {
   cached: number;
   problems: Problem[];
   pages: Array<{ page: string; sessions: number; problems: number }>;
-  sessions: SessionTrouble[];
+  sessions: Array<SessionTrouble & { tail?: Tail }>;
   unread: Unread[];
   notes: string[];
   next_cursor: string | null;
@@ -472,7 +478,7 @@ function problemEntry(p: Problem): Entry {
 }
 
 /** A session's trouble: the counts that are not zero, as the text names them. */
-function sessionEntry(s: SessionTrouble): Entry {
+function sessionEntry(s: SessionTrouble & { tail?: Tail }): Entry {
   const counts: Array<[keyof SessionTrouble, string, string]> = [
     ['console_errors', 'error', 'errors'],
     ['exceptions', 'exception', 'exceptions'],
@@ -488,7 +494,7 @@ function sessionEntry(s: SessionTrouble): Entry {
   const startUrl = s.start_url ? clip(s.start_url, 80) : undefined;
   const length = duration(s.duration_s);
   return {
-    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(word).join(', ') : 'no trouble'}`,
+    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(word).join(', ') : 'no trouble'}${s.tail ? `. ${s.tail.says}` : ''}`,
     item: {
       id: s.id,
       duration: length,
@@ -496,6 +502,7 @@ function sessionEntry(s: SessionTrouble): Entry {
       ...Object.fromEntries(present.map(([key]) => [key, s[key]])),
       ...(s.exceptions_uncaught ? { exceptions_uncaught: s.exceptions_uncaught } : {}),
       ...(s.exceptions_handled ? { exceptions_handled: s.exceptions_handled } : {}),
+      ...(s.tail ? { ...(s.tail.ongoing ? { ongoing: true } : {}), tail: s.tail.says } : {}),
     },
   };
 }
