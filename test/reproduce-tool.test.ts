@@ -145,7 +145,7 @@ describe('session-recording-reproduce at the edges', () => {
       const data = result.structuredContent as unknown as Reproduced;
       expect(data.asserts.some((a) => a.kind === 'exception')).toBe(false);
       expect(data.asserts.some((a) => a.kind === 'request')).toBe(true);
-      expect(data.skipped).toContain("Uncaught exceptions not asserted: the key may not use the query API (add the query:read scope to read the session's $exception events).");
+      expect(data.skipped).toContain("Exceptions not asserted: the key may not use the query API (add the query:read scope to read the session's $exception events).");
     } finally {
       await h.close();
     }

@@ -94,7 +94,7 @@ describe('session-recording-summary when exceptions cannot be read', () => {
       expect(r.isError, text(r)).toBeFalsy();
       const data = r.structuredContent as unknown as Summary;
       expect(data.exceptions).toBeUndefined();
-      const note = "Uncaught exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events).";
+      const note = "Exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events).";
       expect(data.notes).toContain(note);
       expect(text(r)).toContain(`Note: ${note}`);
       expect(text(r)).not.toContain('Exceptions (');
@@ -111,13 +111,13 @@ describe('session-recording-summary when exceptions cannot be read', () => {
       const gone = await h.call('session-recording-summary', { project_id: P, id: ID });
       expect(gone.isError, text(gone)).toBeFalsy();
       expect((gone.structuredContent as unknown as Summary).exceptions).toBeUndefined();
-      expect((gone.structuredContent as unknown as Summary).notes).toContain('Uncaught exceptions not read: this PostHog has no query API to read $exception events from.');
+      expect((gone.structuredContent as unknown as Summary).notes).toContain('Exceptions not read: this PostHog has no query API to read $exception events from.');
 
       // A query PostHog answered with 500 (a POST that reached PostHog is not sent again): the note.
       h.sandbox.injectFault({ method: 'POST', path: query, status: 500 });
       const failed = await h.call('session-recording-summary', { project_id: P, id: ID });
       expect(failed.isError, text(failed)).toBeFalsy();
-      expect((failed.structuredContent as unknown as Summary).notes.join(' ')).toMatch(/Uncaught exceptions not read: the query for them failed \(/);
+      expect((failed.structuredContent as unknown as Summary).notes.join(' ')).toMatch(/Exceptions not read: the query for them failed \(/);
       expect(text(failed)).toContain('Recording exceptions-0001');
     } finally {
       await h.close();
@@ -176,8 +176,8 @@ describe('session-recordings-triage: uncaught exceptions across recordings', () 
       const data = r.structuredContent as unknown as Triage;
       expect(data.problems.some((p) => p.kind === 'exception')).toBe(false);
       expect(data.problems.some((p) => p.kind === 'request-failed')).toBe(true);
-      expect(data.notes).toEqual(["Uncaught exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events)."]);
-      expect(text(r)).toContain('Note: Uncaught exceptions not read: the key may not use the query API');
+      expect(data.notes).toEqual(["Exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events)."]);
+      expect(text(r)).toContain('Note: Exceptions not read: the key may not use the query API');
     } finally {
       await h.close();
     }

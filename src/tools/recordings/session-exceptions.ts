@@ -32,7 +32,7 @@ const MARGIN_MS = 5 * 60_000;
 /** The latest (and, negated, the earliest) moment a Date holds. */
 const MAX_DATE_MS = 8.64e15;
 
-/** Why exceptions could not be read: a phrase that follows "Uncaught exceptions not …". */
+/** Why exceptions could not be read: a phrase that follows "Exceptions not …". */
 type Unread = { unread: string; events?: undefined; bySession?: undefined; limited?: undefined };
 
 /**

@@ -97,9 +97,9 @@ export async function summarizeRecording(
   const stopped = result.stopped ?? result.bounded;
   const exceptions = await exceptionsRead;
   const unreadNote = exceptions?.unread
-    ? [`Uncaught exceptions not read: ${exceptions.unread}.`]
+    ? [`Exceptions not read: ${exceptions.unread}.`]
     : exceptions?.limited
-      ? [`Uncaught exceptions: the first ${exceptions.events.length} read (the most one query asks for); the session may have more.`]
+      ? [`Exceptions: the first ${exceptions.events.length} read (the most one query asks for); the session may have more.`]
       : [];
   // Still recording, or its tail not arrived: said first, where PostHog's list and the blocks differ (tail.ts).
   const tail = tailOf(meta, result.digest, stopped !== undefined);

@@ -265,9 +265,9 @@ export const sessionRecordingsTriage = defineTool({
     });
     const triage = aggregate(inputs, { link });
     const notes = exceptions?.unread
-      ? [`Uncaught exceptions not read: ${exceptions.unread}.`]
+      ? [`Exceptions not read: ${exceptions.unread}.`]
       : exceptions?.limited
-        ? ['Uncaught exceptions: only the first the query asks for were read (100 a recording on average); the recordings may have more.']
+        ? ['Exceptions: only the first the query asks for were read (100 a recording on average); the recordings may have more.']
         : [];
 
     // Continue with what is left: retryable unread recordings and the rest of the list.
