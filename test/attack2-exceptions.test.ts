@@ -48,7 +48,7 @@ describe('exceptions: a query API that answers more than it was asked', () => {
     // The query asks for at most MAX_SESSION_EXCEPTIONS a session: an answer past it is not kept whole.
     expect(shown!.length).toBeLessThanOrEqual(MAX_SESSION_EXCEPTIONS);
     // And the count is not passed off as the session's whole.
-    expect((r.structuredContent as { notes: string[] }).notes).toContain(`Uncaught exceptions: the first ${MAX_SESSION_EXCEPTIONS} read (the most one query asks for); the session may have more.`);
+    expect((r.structuredContent as { notes: string[] }).notes).toContain(`Exceptions: the first ${MAX_SESSION_EXCEPTIONS} read (the most one query asks for); the session may have more.`);
     const all = JSON.stringify(r);
     for (const form of forms) expect(all).not.toContain(form);
     expect(all).not.toContain(key.slice(4, 20));
@@ -121,10 +121,10 @@ describe('exceptions with a cached digest (the CLI default: an in-memory cache)'
       h.sandbox.injectFault({ method: 'POST', path: `/api/projects/${P}/query`, status: 404 });
       const failed = (await h.call('session-recording-summary', { project_id: P, id: ID })).structuredContent as unknown as S;
       expect(failed.exceptions).toBeUndefined();
-      expect(failed.notes.some((n) => n.startsWith('Uncaught exceptions not read'))).toBe(true);
+      expect(failed.notes.some((n) => n.startsWith('Exceptions not read'))).toBe(true);
 
       const again = (await h.call('session-recording-summary', { project_id: P, id: ID })).structuredContent as unknown as S;
-      expect((again.notes ?? []).some((n) => n.startsWith('Uncaught exceptions not read'))).toBe(false);
+      expect((again.notes ?? []).some((n) => n.startsWith('Exceptions not read'))).toBe(false);
       expect(again.exceptions).toEqual(first.exceptions);
       expect(blocks()).toBe(0);
     } finally {
@@ -176,7 +176,7 @@ describe('exceptions in the triage: many distinct ones', () => {
         expect(data.sessions).toBeUndefined();
         expect(data.left_out, data.left_out).toMatch(/^Left out for max_chars: \d+ problems, (1 page, )?1 session; raise max_chars to see them\.$/);
         expect(text(r)).toContain(`(${data.left_out})`);
-        expect((r.structuredContent as { notes?: string[] }).notes?.[0]).toMatch(/^Uncaught exceptions: only the first the query asks for were read/);
+        expect((r.structuredContent as { notes?: string[] }).notes?.[0]).toMatch(/^Exceptions: only the first the query asks for were read/);
       }
     } finally {
       await h.close();
@@ -192,7 +192,7 @@ describe('query answers whose column names are objects String() cannot convert',
       h.sandbox.injectFault({ method: 'POST', path: `/api/projects/${P}/query`, status: 200, body, times: 4 });
       const s = await h.call('session-recording-summary', { project_id: P, id: ID });
       expect(s.isError, text(s)).toBeFalsy();
-      expect(text(s)).toMatch(/Uncaught exceptions not read/);
+      expect(text(s)).toMatch(/Exceptions not read/);
       const p = await h.call('session-recording-properties', { project_id: P, session_ids: [ID] });
       expect(p.isError).toBe(true);
       expect(text(p)).toMatch(/^PostHog answered the query API without the columns and rows of a HogQL result/);

@@ -330,7 +330,7 @@ describe('a recording made by posthog-js itself', () => {
         // m:ss in the view: within the second it says, and the 2 s the event may lag its console line.
         expect(Math.abs(summary.exceptions![i]!.t_ms - x.t_ms)).toBeLessThan(3_000);
       }
-      const block = /Uncaught exceptions \(1 \$exception event, recorded data\):\n<<recorded-data ([0-9a-f]{8})>>\n(.*)\n<<end recorded-data \1>>$/.exec(summaryText);
+      const block = /Exceptions \(1 \$exception event: 1 uncaught; recorded data\):\n<<recorded-data ([0-9a-f]{8})>>\n(.*)\n<<end recorded-data \1>>$/.exec(summaryText);
       expect(block, summaryText.slice(-600)).not.toBeNull();
       expect(block![2]).toContain(`${JSON.stringify(truth.exceptions[0]!.type)} ${JSON.stringify(truth.exceptions[0]!.message)}`);
     });

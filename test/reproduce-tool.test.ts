@@ -96,7 +96,7 @@ describe('session-recording-reproduce', () => {
       [5, 'exception', 19],
     ]);
     expect(data.failures[2]!.says).toBe(`uncaught exception "TypeError: Cannot read properties of undefined (reading 'id')"`);
-    expect(data.failures[4]!.says).toBe('uncaught exception "Error: Checkout failed: payment_intent_failed"');
+    expect(data.failures[4]!.says).toBe('handled exception "Error: Checkout failed: payment_intent_failed"');
     // The test ends at the first failure: step 19 was the person clicking again.
     expect(data.asserts.map((a) => [a.kind, a.step])).toEqual([
       ['request', 18],
@@ -111,11 +111,11 @@ describe('session-recording-reproduce', () => {
 
   it('targets a chosen failure, ending the test at its step; names the failures when the choice is not one', async () => {
     const one = await reproduce({ id: DEMO.recordingIds.checkoutFailure, failure: 5 });
-    expect(one.asserts).toEqual([{ n: 1, step: 19, kind: 'exception', says: 'uncaught exception "Error: Checkout failed: payment_intent_failed" in the recording after step 19' }]);
+    expect(one.asserts).toEqual([{ n: 1, step: 19, kind: 'exception', says: 'handled exception "Error: Checkout failed: payment_intent_failed" in the recording after step 19' }]);
     expect(one.steps).toHaveLength(19);
     const wrong = await h.call('session-recording-reproduce', { project_id: project, id: DEMO.recordingIds.checkoutFailure, failure: 40 });
     expect(wrong.isError).toBe(true);
-    expect(text(wrong)).toMatch(/failure 40 is not in this recording: its failures are 1\. POST \/api\/checkout answered 500 \(2 times\) \(step 18\); 2\. console error .*; 5\. uncaught exception "Error: Checkout failed: payment_intent_failed" \(step 19\)\.$/);
+    expect(text(wrong)).toMatch(/failure 40 is not in this recording: its failures are 1\. POST \/api\/checkout answered 500 \(2 times\) \(step 18\); 2\. console error .*; 5\. handled exception "Error: Checkout failed: payment_intent_failed" \(step 19\)\.$/);
   });
 
   it('takes the replay URL people copy from PostHog', async () => {
@@ -145,7 +145,7 @@ describe('session-recording-reproduce at the edges', () => {
       const data = result.structuredContent as unknown as Reproduced;
       expect(data.asserts.some((a) => a.kind === 'exception')).toBe(false);
       expect(data.asserts.some((a) => a.kind === 'request')).toBe(true);
-      expect(data.skipped).toContain("Uncaught exceptions not asserted: the key may not use the query API (add the query:read scope to read the session's $exception events).");
+      expect(data.skipped).toContain("Exceptions not asserted: the key may not use the query API (add the query:read scope to read the session's $exception events).");
     } finally {
       await h.close();
     }

@@ -49,7 +49,7 @@ describe('session-recording-summary: uncaught exceptions from $exception events'
     expect(JSON.stringify(r)).not.toContain(TOKEN);
     expect(data.exceptions![1]!.message).toContain('cb?token=***');
 
-    const block = /\nUncaught exceptions \(13 \$exception events, recorded data\):\n<<recorded-data ([0-9a-f]{8})>>\n([\s\S]*)\n<<end recorded-data \1>>$/.exec(text(r));
+    const block = /\nExceptions \(13 \$exception events; recorded data\):\n<<recorded-data ([0-9a-f]{8})>>\n([\s\S]*)\n<<end recorded-data \1>>$/.exec(text(r));
     expect(block, text(r).slice(-1200)).not.toBeNull();
     const lines = block![2]!.split('\n');
     expect(lines).toHaveLength(data.exceptions!.length + (data.exceptions_left_out ? 1 : 0));
@@ -66,7 +66,7 @@ describe('session-recording-summary: uncaught exceptions from $exception events'
       expect(r.isError, text(r)).toBeFalsy();
       expect(text(r).length, String(maxChars)).toBeLessThanOrEqual(maxChars);
       expect(JSON.stringify(r.structuredContent).length, String(maxChars)).toBeLessThanOrEqual(maxChars);
-      const block = text(r).slice(text(r).indexOf('\nUncaught exceptions ('));
+      const block = text(r).slice(text(r).indexOf('\nExceptions ('));
       expect(block.length, String(maxChars)).toBeLessThanOrEqual(maxChars * 0.4 + 1);
       const data = r.structuredContent as unknown as Summary;
       // The same exceptions in both views, and the same count of those left out.
@@ -94,10 +94,10 @@ describe('session-recording-summary when exceptions cannot be read', () => {
       expect(r.isError, text(r)).toBeFalsy();
       const data = r.structuredContent as unknown as Summary;
       expect(data.exceptions).toBeUndefined();
-      const note = "Uncaught exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events).";
+      const note = "Exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events).";
       expect(data.notes).toContain(note);
       expect(text(r)).toContain(`Note: ${note}`);
-      expect(text(r)).not.toContain('Uncaught exceptions (');
+      expect(text(r)).not.toContain('Exceptions (');
     } finally {
       await h.close();
     }
@@ -111,13 +111,13 @@ describe('session-recording-summary when exceptions cannot be read', () => {
       const gone = await h.call('session-recording-summary', { project_id: P, id: ID });
       expect(gone.isError, text(gone)).toBeFalsy();
       expect((gone.structuredContent as unknown as Summary).exceptions).toBeUndefined();
-      expect((gone.structuredContent as unknown as Summary).notes).toContain('Uncaught exceptions not read: this PostHog has no query API to read $exception events from.');
+      expect((gone.structuredContent as unknown as Summary).notes).toContain('Exceptions not read: this PostHog has no query API to read $exception events from.');
 
       // A query PostHog answered with 500 (a POST that reached PostHog is not sent again): the note.
       h.sandbox.injectFault({ method: 'POST', path: query, status: 500 });
       const failed = await h.call('session-recording-summary', { project_id: P, id: ID });
       expect(failed.isError, text(failed)).toBeFalsy();
-      expect((failed.structuredContent as unknown as Summary).notes.join(' ')).toMatch(/Uncaught exceptions not read: the query for them failed \(/);
+      expect((failed.structuredContent as unknown as Summary).notes.join(' ')).toMatch(/Exceptions not read: the query for them failed \(/);
       expect(text(failed)).toContain('Recording exceptions-0001');
     } finally {
       await h.close();
@@ -160,7 +160,7 @@ describe('session-recordings-triage: uncaught exceptions across recordings', () 
       expect(data.sessions.find((s) => s.id === ID)?.exceptions).toBe(13);
       expect(data.sessions.find((s) => s.id === CHECKOUT)?.exceptions).toBe(2);
       expect(JSON.stringify(r)).not.toContain(TOKEN);
-      expect(text(r)).toMatch(/uncaught exception "RangeError: loop N"/);
+      expect(text(r)).toMatch(/×: exception "RangeError: loop N"/);
       expect(h.sandbox.requests.filter((q) => q.method === 'POST' && /\/query\/?$/.test(q.path))).toHaveLength(1);
     } finally {
       await h.close();
@@ -176,8 +176,8 @@ describe('session-recordings-triage: uncaught exceptions across recordings', () 
       const data = r.structuredContent as unknown as Triage;
       expect(data.problems.some((p) => p.kind === 'exception')).toBe(false);
       expect(data.problems.some((p) => p.kind === 'request-failed')).toBe(true);
-      expect(data.notes).toEqual(["Uncaught exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events)."]);
-      expect(text(r)).toContain('Note: Uncaught exceptions not read: the key may not use the query API');
+      expect(data.notes).toEqual(["Exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events)."]);
+      expect(text(r)).toContain('Note: Exceptions not read: the key may not use the query API');
     } finally {
       await h.close();
     }

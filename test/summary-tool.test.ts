@@ -56,7 +56,7 @@ describe('session-recording-summary', () => {
   it('tells the checkout failure: pages, the failed request, the console error, the rage click, fields typed without values', async () => {
     const { r, s, t } = await summarize(R.checkoutFailure);
     expect(s.pages!.map(pageUrl)).toEqual(['https://shop.example.com/', '/products/trail-runner-2', '/', '/cart', '/checkout']);
-    expect(s.timeline).toContainEqual(expect.stringMatching(/^1:\d\d request failed POST "\/api\/checkout" → 500/));
+    expect(s.timeline).toContainEqual(expect.stringMatching(/^1:\d\d(–1:\d\d)? request failed POST "\/api\/checkout" → 500/));
     expect(s.timeline).toContainEqual(expect.stringMatching(/^1:\d\d console error ".*Cannot read properties of undefined \(reading 'id'\)"$/));
     expect(s.timeline).toContainEqual(expect.stringMatching(/^1:\d\d RAGE CLICK button#place-order "Place order" ×4$/));
     expect(s.timeline).toContainEqual(expect.stringMatching(/^0:\d\d typed into input\[email\]#email "Email" \(\d+ chars\)$/));
@@ -88,7 +88,9 @@ describe('session-recording-summary', () => {
     for (const id of [R.longTermStorage, R.legacyBlob, R.ongoing]) {
       const { s } = await summarize(id);
       expect(s.pages!.length, id).toBeGreaterThan(0);
-      expect(s.notes, id).toBeUndefined();
+      // The ongoing one says so, and that its blocks hold less than PostHog lists (issue 32).
+      if (id === R.ongoing) expect(s.notes, id).toEqual([expect.stringMatching(/^Still recording: PostHog lists 4:31 and 8 clicks; the blocks so far hold /)]);
+      else expect(s.notes, id).toBeUndefined();
     }
     const asked = apiRequests(h.sandbox).map((q) => q.query.source).filter(Boolean);
     expect(asked).toContain('blob_v2_lts');
@@ -194,7 +196,9 @@ describe('session-recording-summary against the 2024 API (v1 blob files, a realt
       expect(r.isError, text(r)).toBeFalsy();
       const s = r.structuredContent as unknown as Summary;
       expect(s.pages!.length, id).toBeGreaterThan(0);
-      expect(s.notes, id).toBeUndefined();
+      // With the realtime tail read, the digest holds what PostHog lists: only "still recording" is said.
+      if (id === R.ongoing) expect(s.notes, id).toEqual(['Still recording: PostHog lists the recording as in progress; more may arrive: summarize again later for it.']);
+      else expect(s.notes, id).toBeUndefined();
     }
     const asked = apiRequests(h.sandbox).map((q) => q.query.source);
     expect(asked).toContain('blob');

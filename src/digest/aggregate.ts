@@ -6,7 +6,8 @@
  * - console errors and warnings: the message with numbers, ids and URLs folded;
  * - failed requests: method, path pattern (ids folded, no query) and status;
  * - rage and dead clicks: the page's path pattern and the element;
- * - uncaught exceptions (`$exception` events, read beside the recording): type and folded message.
+ * - exceptions (`$exception` events, read beside the recording): type and folded message, uncaught
+ *   and handled apart as each event says it.
  */
 
 import { clip } from '../words.js';
@@ -31,7 +32,7 @@ export interface TriageInput {
   person: string | null;
   digest: Digest;
   /** The session's uncaught exceptions: `t` in ms from the recording's start, `w` its window label when known. */
-  exceptions?: ReadonlyArray<{ t: number; w?: string | undefined; type: string; message: string }> | undefined;
+  exceptions?: ReadonlyArray<{ t: number; w?: string | undefined; type: string; message: string; handled?: boolean | undefined }> | undefined;
 }
 
 export interface ProblemExample {
@@ -54,6 +55,8 @@ export type Problem = {
   first_seen: string | null;
   last_seen: string | null;
   examples: ProblemExample[];
+  /** An exception's: as its events say it (uncaught: false); absent when they do not. */
+  handled?: boolean;
 };
 
 export interface PageTrouble {
@@ -72,6 +75,9 @@ export interface SessionTrouble {
   dead_clicks: number;
   console_warnings: number;
   exceptions: number;
+  /** Of those, the ones their event says were uncaught, and handled (the rest do not say). */
+  exceptions_uncaught: number;
+  exceptions_handled: number;
   duration_s: number;
   start_url: string | null;
 }
@@ -99,6 +105,7 @@ interface Group {
   first: number | null;
   last: number | null;
   examples: ProblemExample[];
+  handled?: boolean | undefined;
 }
 
 export function aggregate(inputs: readonly TriageInput[], options: AggregateOptions = {}): Triage {
@@ -117,16 +124,18 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       dead_clicks: 0,
       console_warnings: 0,
       exceptions: 0,
+      exceptions_uncaught: 0,
+      exceptions_handled: 0,
       duration_s: Math.round(digest.duration_ms / 1000),
       start_url: digest.pages[0]?.url ?? null,
     };
     // One example per session and problem: the first moment it happened there.
     const seenHere = new Set<string>();
-    const add = (kind: ProblemKind, t: number, count: number, page: string | null, { signature, sample }: { signature: string; sample: string }) => {
-      const groupKey = `${kind}\u0000${signature}`;
+    const add = (kind: ProblemKind, t: number, count: number, page: string | null, { signature, sample }: { signature: string; sample: string }, handled?: boolean) => {
+      const groupKey = `${kind}\u0000${signature}\u0000${handled === undefined ? '' : String(handled)}`;
       let group = groups.get(groupKey);
       if (!group) {
-        group = { kind, signature, sample, sessions: new Set(), people: new Set(), occurrences: 0, first: null, last: null, examples: [] };
+        group = { kind, signature, sample, sessions: new Set(), people: new Set(), occurrences: 0, first: null, last: null, examples: [], handled };
         groups.set(groupKey, group);
       }
       group.sessions.add(id);
@@ -175,7 +184,9 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
     for (const exception of exceptions ?? []) {
       const page = exception.w === undefined ? null : pageAt(digest, { w: exception.w, t: exception.t });
       const named = exception.message ? `${exception.type}: ${exception.message}` : exception.type;
-      add('exception', exception.t, 1, page, { signature: foldMessage(named) || '(empty message)', sample: clip(named, 200) });
+      add('exception', exception.t, 1, page, { signature: foldMessage(named) || '(empty message)', sample: clip(named, 200) }, exception.handled);
+      if (exception.handled === false) trouble.exceptions_uncaught++;
+      else if (exception.handled === true) trouble.exceptions_handled++;
     }
     sessions.push(trouble);
   }
@@ -193,6 +204,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
         first_seen: iso(g.first),
         last_seen: iso(g.last),
         examples: g.examples,
+        ...(g.handled !== undefined ? { handled: g.handled } : {}),
       }))
       .sort((a, b) => b.sessions - a.sessions || WEIGHT[b.kind] - WEIGHT[a.kind] || b.occurrences - a.occurrences || a.signature.localeCompare(b.signature)),
     pages: [...pages.entries()]

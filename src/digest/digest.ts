@@ -504,6 +504,8 @@ export class Digester {
       if (Math.abs(ts - item.t) > REPEAT_WINDOW_MS) break;
       if (item.w === win.label && item.kind === kind && item.target === target && item.detail === detail) {
         item.count = (item.count ?? 1) + 1;
+        // Its own time kept too: a retry after a click reads after it ("1:11–1:16 … ×2").
+        if (ts > (item.last_t ?? item.t)) item.last_t = ts;
         return true;
       }
     }
@@ -534,7 +536,7 @@ export class Digester {
     const end = range.end;
     const relative = (t: number) => (start === null || end === null ? 0 : Math.min(Math.max(0, t - start), end - start));
     const timeline = this.timeline
-      .map((item) => ({ ...item, t: relative(item.t) }))
+      .map((item) => ({ ...item, t: relative(item.t), ...(item.last_t !== undefined ? { last_t: relative(item.last_t) } : {}) }))
       .sort((a, b) => a.t - b.t);
     return {
       start,

@@ -47,6 +47,8 @@ export interface TimelineItem {
   detail?: string;
   /** repeated clicks, identical console messages */
   count?: number;
+  /** identical errors or requests repeated: when the last of them came (`t` is the first's), ms like `t` */
+  last_t?: number;
   /** a failed request's parts (its target is `METHOD url`) */
   request?: { method?: string; url: string; status?: number; error?: string };
 }

@@ -237,7 +237,10 @@ function shortestLine(item: TimelineItem, multiWindow: boolean): number {
 }
 
 function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string | undefined): string {
-  const parts = [clock(item.t)];
+  // A repeated error or request: from its first time to its last ("1:11–1:16"), so a retry that
+  // came after a click is not read as before it.
+  const last = item.last_t !== undefined && clock(item.last_t) !== clock(item.t) ? clock(item.last_t) : undefined;
+  const parts = [last ? `${clock(item.t)}–${last}` : clock(item.t)];
   if (multiWindow) parts.push(item.w);
   parts.push(LABELS[item.kind]);
   switch (item.kind) {

@@ -57,6 +57,8 @@ export interface Problem {
   error?: string;
   /** Console text, or `Type: message` of an exception. */
   text?: string;
+  /** An exception's: uncaught (false) or handled (true) as its event says; absent when it does not. */
+  handled?: boolean;
   count: number;
   /** The step it followed (set by finish). */
   step?: number;
@@ -80,6 +82,8 @@ export interface ExceptionEvent {
   type: string;
   message: string;
   windowId?: string | undefined;
+  /** As the event says it (`mechanism.handled`); absent when it does not. */
+  handled?: boolean | undefined;
 }
 
 const WINDOWS_MAX = 20;
@@ -156,7 +160,7 @@ export class Reproducer {
     }
   }
 
-  /** The session's uncaught exceptions (`$exception` events, read through the query API). */
+  /** The session's exceptions (`$exception` events, read through the query API). */
   addExceptions(list: ExceptionEvent[]): void {
     this.exceptions.push(...list.slice(0, PROBLEMS_MAX));
   }
@@ -393,7 +397,7 @@ export class Reproducer {
   finish(): Reproduction {
     for (const exception of this.exceptions) {
       const win = exception.windowId !== undefined ? this.windows.get(exception.windowId) : undefined;
-      this.addProblem({ kind: 'exception', at: exception.at, window: win?.index, text: `${exception.type}: ${exception.message}`.slice(0, 300), count: 1 });
+      this.addProblem({ kind: 'exception', at: exception.at, window: win?.index, text: `${exception.type}: ${exception.message}`.slice(0, 300), ...(exception.handled !== undefined ? { handled: exception.handled } : {}), count: 1 });
     }
     const steps = this.steps.slice().sort((a, b) => a.at - b.at);
     // Tabs numbered in the order the journey uses them.
@@ -471,7 +475,9 @@ export function describeProblem(problem: Problem): string {
     return `${what} answered ${problem.status ?? problem.error ?? 'with a network error'}`;
   }
   if (problem.kind === 'console') return `console error ${quote((problem.text ?? '').slice(0, 120))}`;
-  return `uncaught exception ${quote((problem.text ?? '').slice(0, 120))}`;
+  // Uncaught or handled as the event says it; never guessed (docs/posthog-exceptions.md).
+  const word = problem.handled === undefined ? 'exception' : problem.handled ? 'handled exception' : 'uncaught exception';
+  return `${word} ${quote((problem.text ?? '').slice(0, 120))}`;
 }
 
 function labelsField(mirror: NodeMirror, label: MirrorNode): boolean {

@@ -8,7 +8,7 @@ import { maskUrlSecretsInText } from '../../url-secrets.js';
 import { asText } from '../format.js';
 
 /**
- * A session's uncaught exceptions. posthog-js sends them as `$exception` events beside the
+ * A session's exceptions, uncaught or handled as each event says. posthog-js sends them as `$exception` events beside the
  * recording, not inside it (posthog-api-facts.md §11), so a digest of the recording alone misses
  * them unless console capture also caught them: they are read through the query API (scope
  * `query:read`), within the recording's span and a margin for the two systems' clocks.
@@ -19,6 +19,12 @@ export interface SessionException {
   type: string;
   message: string;
   windowId?: string | undefined;
+  /**
+   * As the event says it: `$exception_list[0].mechanism.handled` (docs/posthog-exceptions.md):
+   * false for what posthog-js caught on window.onerror / unhandledrejection, true for
+   * captureException calls and captured console errors; absent when the event does not say.
+   */
+  handled?: boolean | undefined;
 }
 
 /** Exceptions are looked for this long around the recording's span (clocks of two systems). */
@@ -26,7 +32,7 @@ const MARGIN_MS = 5 * 60_000;
 /** The latest (and, negated, the earliest) moment a Date holds. */
 const MAX_DATE_MS = 8.64e15;
 
-/** Why exceptions could not be read: a phrase that follows "Uncaught exceptions not …". */
+/** Why exceptions could not be read: a phrase that follows "Exceptions not …". */
 type Unread = { unread: string; events?: undefined; bySession?: undefined; limited?: undefined };
 
 /**
@@ -87,7 +93,7 @@ export async function readExceptionsOf(
       const type = maskUrlSecretsInText(asText(row.type ?? first?.type ?? 'Error').slice(0, 100));
       const message = maskUrlSecretsInText(asText(row.message ?? first?.value ?? '').slice(0, 300));
       const list = bySession.get(id) ?? [];
-      list.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}) });
+      list.push({ at, type, message, ...(typeof row.window_id === 'string' ? { windowId: row.window_id } : {}), ...(first?.handled !== undefined ? { handled: first.handled } : {}) });
       bySession.set(id, list);
       room--;
     }
@@ -109,6 +115,8 @@ export interface ExceptionOnClock {
   w?: string;
   type: string;
   message: string;
+  /** As the event says it; absent when it does not. */
+  handled?: boolean;
 }
 
 /** A session's exceptions on its recording's clock: ms from the digest's start, and the tab by the digest's label when it is one of the recording's. */
@@ -117,12 +125,12 @@ export function onRecordingClock(events: readonly SessionException[], digest: Pi
   const labels = new Map(digest.windows.filter((w) => w.window_id !== null).map((w) => [w.window_id!, w.w]));
   return events.map((e) => {
     const w = e.windowId === undefined ? undefined : labels.get(e.windowId);
-    return { t_ms: e.at - start, ...(w ? { w } : {}), type: e.type, message: e.message };
+    return { t_ms: e.at - start, ...(w ? { w } : {}), type: e.type, message: e.message, ...(e.handled !== undefined ? { handled: e.handled } : {}) };
   });
 }
 
 /** The first entry of `$exception_list` (newer posthog-js), sent as JSON text or as a list. */
-function firstOfList(value: unknown): { type?: string; value?: string } | undefined {
+function firstOfList(value: unknown): { type?: string; value?: string; handled?: boolean } | undefined {
   let list = value;
   if (typeof list === 'string') {
     try {
@@ -133,5 +141,7 @@ function firstOfList(value: unknown): { type?: string; value?: string } | undefi
   }
   const first = Array.isArray(list) ? (list[0] as Record<string, unknown> | undefined) : undefined;
   if (!first || typeof first !== 'object') return undefined;
-  return { ...(typeof first.type === 'string' ? { type: first.type } : {}), ...(typeof first.value === 'string' ? { value: first.value } : {}) };
+  const mechanism = first.mechanism as Record<string, unknown> | null | undefined;
+  const handled = mechanism && typeof mechanism === 'object' && typeof mechanism.handled === 'boolean' ? mechanism.handled : undefined;
+  return { ...(typeof first.type === 'string' ? { type: first.type } : {}), ...(typeof first.value === 'string' ? { value: first.value } : {}), ...(handled !== undefined ? { handled } : {}) };
 }

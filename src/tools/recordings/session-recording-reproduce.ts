@@ -43,7 +43,7 @@ export const sessionRecordingReproduce = defineTool({
     const [read, exceptions] = await Promise.all([readRecording(client, projectId, input.id, signal, reproducer), readSessionExceptions(client, projectId, input.id, meta, signal)]);
     if (exceptions.events) reproducer.addExceptions(exceptions.events);
     const rendered = renderSpec(reproducer.finish(), { recordingId: input.id, projectId, copyTypedValues: input.copy_typed_values, failure: input.failure });
-    const skipped = [...read.notes, ...(exceptions.unread ? [`Uncaught exceptions not asserted: ${exceptions.unread}.`] : []), ...rendered.skipped];
+    const skipped = [...read.notes, ...(exceptions.unread ? [`Exceptions not asserted: ${exceptions.unread}.`] : []), ...rendered.skipped];
     const partial = read.stopped ? partialOf(read.stopped, read.notRead) : undefined;
     if (partial) skipped.unshift(`PARTIAL: ${partial.message}${partial.not_read ? ` Not read: ${partial.not_read}.` : ''} The test covers the recording up to where reading stopped${partial.retry_after_seconds !== undefined ? `; call again in about ${partial.retry_after_seconds} s for all of it` : ''}.`);
     const data = { project_id: projectId, id: input.id, ...rendered, skipped, ...(partial ? { partial } : {}) };

@@ -11,6 +11,7 @@ import { clip, clock, plural } from '../../words.js';
 import { digestRecording, partialOf, type DigestContext } from './recording-digest.js';
 import { onRecordingClock, readSessionExceptions, type ExceptionOnClock } from './session-exceptions.js';
 import { recordingNotFound } from './session-recording-get.js';
+import { tailOf } from './tail.js';
 
 export const sessionRecordingSummary = defineTool({
   name: 'session-recording-summary',
@@ -96,12 +97,14 @@ export async function summarizeRecording(
   const stopped = result.stopped ?? result.bounded;
   const exceptions = await exceptionsRead;
   const unreadNote = exceptions?.unread
-    ? [`Uncaught exceptions not read: ${exceptions.unread}.`]
+    ? [`Exceptions not read: ${exceptions.unread}.`]
     : exceptions?.limited
-      ? [`Uncaught exceptions: the first ${exceptions.events.length} read (the most one query asks for); the session may have more.`]
+      ? [`Exceptions: the first ${exceptions.events.length} read (the most one query asks for); the session may have more.`]
       : [];
+  // Still recording, or its tail not arrived: said first, where PostHog's list and the blocks differ (tail.ts).
+  const tail = tailOf(meta, result.digest, stopped !== undefined);
   // A copy when there is a note to add: the digest may be the cache's.
-  const digest = unreadNote.length ? { ...result.digest, notes: [...result.digest.notes, ...unreadNote] } : result.digest;
+  const digest = unreadNote.length || tail ? { ...result.digest, notes: [...(tail ? [tail.says] : []), ...result.digest.notes, ...unreadNote] } : result.digest;
   const shown: ExceptionOnClock[] = exceptions?.events ? onRecordingClock(exceptions.events, digest) : [];
   const partial = stopped ? partialOf(stopped, result.notRead) : undefined;
   const partialView = partial && options.partialSaidBy !== 'caller' ? { ...partial, next: partialNext(partial) } : undefined;
@@ -118,6 +121,7 @@ export async function summarizeRecording(
     const rendered = renderDigest(digest, { id: input.id, projectId, person, notice: RECORDED_DATA_NOTICE, maxChars: input.max_chars }, budget - (block.text ? block.text.length + 1 : 0) - (partialLine ? partialLine.length + 1 : 0));
     const data = {
       ...rendered.view,
+      ...(tail?.ongoing ? { ongoing: true } : {}),
       ...(block.listed.length ? { exceptions: block.listed } : {}),
       ...(block.more ? { exceptions_left_out: block.more } : {}),
       ...(partialView ? { partial: partialView } : {}),
@@ -150,29 +154,43 @@ const EXCEPTIONS_SHARE = 0.4;
  * their type and message were written by the recorded site. As many as `budget` characters
  * hold; the rest are counted. `listed` is the same exceptions for the structured view.
  */
-function exceptionsBlock(shown: ExceptionOnClock[], multiWindow: boolean, budget: number): { text: string; listed: Array<{ at: string; w?: string; type: string; message: string }>; more: number } {
+function exceptionsBlock(shown: ExceptionOnClock[], multiWindow: boolean, budget: number): { text: string; listed: Array<{ at: string; w?: string; type: string; message: string; handled?: boolean }>; more: number } {
   if (shown.length === 0) return { text: '', listed: [], more: 0 };
   const nonce = randomBytes(4).toString('hex');
-  const head = `Uncaught exceptions (${plural(shown.length, '$exception event')}, recorded data):`;
+  const head = `${exceptionsHeading(shown)}:`;
   const open = `<<recorded-data ${nonce}>>`;
   const close = `<<end recorded-data ${nonce}>>`;
   const moreLine = (n: number) => `  …and ${n} more left out for max_chars (raise it to see them).`;
   const lines: string[] = [];
-  const listed: Array<{ at: string; w?: string; type: string; message: string }> = [];
+  const listed: Array<{ at: string; w?: string; type: string; message: string; handled?: boolean }> = [];
   let used = head.length + open.length + close.length + moreLine(shown.length).length + 4;
   for (const e of shown) {
     const at = `${e.t_ms < 0 ? '-' : ''}${clock(Math.abs(e.t_ms))}`;
     const w = multiWindow && e.w ? e.w : undefined;
     const type = clip(e.type, 60);
     const message = clip(e.message, 160);
-    const line = `  ${at}${w ? ` ${w}` : ''} ${quote(type)} ${quote(message)}`;
+    // Uncaught or handled as the event says it, after the quoted text; nothing where it does not say.
+    const how = e.handled === undefined ? '' : e.handled ? ' (handled)' : ' (uncaught)';
+    const line = `  ${at}${w ? ` ${w}` : ''} ${quote(type)} ${quote(message)}${how}`;
     if (used + line.length + 1 > budget) break;
     used += line.length + 1;
     lines.push(line);
-    listed.push({ at, ...(w ? { w } : {}), type, message });
+    listed.push({ at, ...(w ? { w } : {}), type, message, ...(e.handled !== undefined ? { handled: e.handled } : {}) });
   }
   const more = shown.length - lines.length;
   return { text: [head, open, ...lines, ...(more > 0 ? [moreLine(more)] : []), close].join('\n'), listed, more };
+}
+
+/**
+ * "Exceptions (3 $exception events: 1 uncaught, 1 handled, 1 not said; recorded data)": each
+ * counted as its event says it (`mechanism.handled`), never guessed.
+ */
+export function exceptionsHeading(shown: ReadonlyArray<{ handled?: boolean | undefined }>): string {
+  const uncaught = shown.filter((e) => e.handled === false).length;
+  const handled = shown.filter((e) => e.handled === true).length;
+  const unsaid = shown.length - uncaught - handled;
+  const parts = [...(uncaught ? [`${uncaught} uncaught`] : []), ...(handled ? [`${handled} handled`] : []), ...(unsaid && unsaid < shown.length ? [`${unsaid} not saying which`] : [])];
+  return `Exceptions (${plural(shown.length, '$exception event')}${parts.length ? `: ${parts.join(', ')}` : ''}; recorded data)`;
 }
 
 /** The renderer is loaded by the first summary, not at start-up (see recording-digest.ts). */

@@ -13,6 +13,7 @@ import { plural } from '../../words.js';
 import { maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
 import { onRecordingClock, readExceptionsOf } from './session-exceptions.js';
+import { tailOf, type Tail } from './tail.js';
 import { numericProjectId, playerUrl } from './session-recording-replay.js';
 import { dateField } from './session-recordings-list.js';
 import { filterParams, recordingFilterFields } from './filters.js';
@@ -264,9 +265,9 @@ export const sessionRecordingsTriage = defineTool({
     });
     const triage = aggregate(inputs, { link });
     const notes = exceptions?.unread
-      ? [`Uncaught exceptions not read: ${exceptions.unread}.`]
+      ? [`Exceptions not read: ${exceptions.unread}.`]
       : exceptions?.limited
-        ? ['Uncaught exceptions: only the first the query asks for were read (100 a recording on average); the recordings may have more.']
+        ? ['Exceptions: only the first the query asks for were read (100 a recording on average); the recordings may have more.']
         : [];
 
     // Continue with what is left: retryable unread recordings and the rest of the list.
@@ -280,7 +281,12 @@ export const sessionRecordingsTriage = defineTool({
       cached: cachedCount,
       problems: triage.problems,
       pages: triage.pages,
-      sessions: triage.sessions,
+      // A session still recording, or whose tail has not arrived, says so against the list's row (tail.ts).
+      sessions: triage.sessions.map((t) => {
+        const c = readOnes.find((one) => one.id === t.id);
+        const tail = c ? tailOf(c.row, digests.get(c.id)!.digest) : undefined;
+        return tail ? { ...t, tail } : t;
+      }),
       unread,
       notes,
       next_cursor: nextCursor,
@@ -318,8 +324,14 @@ const KIND_WORDS: Record<Problem['kind'], string> = {
   'request-failed': 'failed request',
   'rage-click': 'rage click',
   'dead-click': 'dead click',
-  exception: 'uncaught exception',
+  exception: 'exception',
 };
+
+/** The words for a problem's kind; an exception's as its events say it (never guessed uncaught). */
+function kindWords(p: Pick<Problem, 'kind' | 'handled'>): string {
+  if (p.kind !== 'exception' || p.handled === undefined) return KIND_WORDS[p.kind];
+  return p.handled ? 'handled exception' : 'uncaught exception';
+}
 
 /** What one triage call found, before it is written out for the model. */
 type TriageFound = {
@@ -330,7 +342,7 @@ type TriageFound = {
   cached: number;
   problems: Problem[];
   pages: Array<{ page: string; sessions: number; problems: number }>;
-  sessions: SessionTrouble[];
+  sessions: Array<SessionTrouble & { tail?: Tail }>;
   unread: Unread[];
   notes: string[];
   next_cursor: string | null;
@@ -349,7 +361,7 @@ type Entry = { line: string; item: Record<string, unknown> };
 function renderTriage(found: TriageFound, maxChars: number) {
   const notes = [...found.notes];
   if (found.read === 0 && found.unread.length === 0 && !found.partial) notes.push(`No recordings matched these filters${found.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
-  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, uncaught exceptions, failed requests, rage or dead clicks in them.' : undefined;
+  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, rage or dead clicks in them.' : undefined;
   const head = [`Triage of ${plural(found.read, 'recording')} in project ${found.project_id}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}.`, RECORDED_DATA_NOTICE];
   if (clean) head.push(clean);
   for (const note of notes) head.push(`Note: ${note}`);
@@ -460,26 +472,37 @@ function problemEntry(p: Problem): Entry {
   // replay tools take it as an id), or the recording and the moment where no link can be made.
   const shown = example ? (example.link ?? `${example.session_id} at ${clock(example.at_s * 1000)}`) : undefined;
   return {
-    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${KIND_WORDS[p.kind]} ${quote(signature)}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
-    item: { kind: p.kind, signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
+    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${kindWords(p)} ${quote(signature)}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
+    item: { kind: p.kind, ...(p.handled !== undefined ? { handled: p.handled } : {}), signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
   };
 }
 
 /** A session's trouble: the counts that are not zero, as the text names them. */
-function sessionEntry(s: SessionTrouble): Entry {
+function sessionEntry(s: SessionTrouble & { tail?: Tail }): Entry {
   const counts: Array<[keyof SessionTrouble, string, string]> = [
     ['console_errors', 'error', 'errors'],
-    ['exceptions', 'uncaught exception', 'uncaught exceptions'],
+    ['exceptions', 'exception', 'exceptions'],
     ['failed_requests', 'failed request', 'failed requests'],
     ['rage_clicks', 'rage click', 'rage clicks'],
     ['dead_clicks', 'dead click', 'dead clicks'],
     ['console_warnings', 'warning', 'warnings'],
   ];
   const present = counts.filter(([key]) => (s[key] as number) > 0);
+  // Exceptions with how many were uncaught and handled, as their events say it: "2 exceptions (1 uncaught, 1 handled)".
+  const how = [...(s.exceptions_uncaught ? [`${s.exceptions_uncaught} uncaught`] : []), ...(s.exceptions_handled ? [`${s.exceptions_handled} handled`] : [])].join(', ');
+  const word = ([key, one, many]: [keyof SessionTrouble, string, string]) => `${plural(s[key] as number, one, many)}${key === 'exceptions' && how ? ` (${how})` : ''}`;
   const startUrl = s.start_url ? clip(s.start_url, 80) : undefined;
   const length = duration(s.duration_s);
   return {
-    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(([key, one, many]) => plural(s[key] as number, one, many)).join(', ') : 'no trouble'}`,
-    item: { id: s.id, duration: length, ...(startUrl ? { start_url: startUrl } : {}), ...Object.fromEntries(present.map(([key]) => [key, s[key]])) },
+    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(word).join(', ') : 'no trouble'}${s.tail ? `. ${s.tail.says}` : ''}`,
+    item: {
+      id: s.id,
+      duration: length,
+      ...(startUrl ? { start_url: startUrl } : {}),
+      ...Object.fromEntries(present.map(([key]) => [key, s[key]])),
+      ...(s.exceptions_uncaught ? { exceptions_uncaught: s.exceptions_uncaught } : {}),
+      ...(s.exceptions_handled ? { exceptions_handled: s.exceptions_handled } : {}),
+      ...(s.tail ? { ...(s.tail.ongoing ? { ongoing: true } : {}), tail: s.tail.says } : {}),
+    },
   };
 }
