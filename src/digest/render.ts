@@ -164,6 +164,8 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
     chosen.push(item);
   }
 
+  // Under a tiny budget the cut line says only how many entries went, not of which kinds.
+  let briefCut = false;
   const compose = () => {
     const kept = new Set(chosen);
     const timeline = digest.timeline.filter((item) => kept.has(item));
@@ -187,7 +189,10 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
     out.push(closing);
     const cutWords = Object.entries(cut).map(([kind, n]) => (kind === 'pages' ? plural(n, 'page view') : `${n} ${kind}`));
     if (cutWords.length > 0) {
-      shown.cut = `Cut to fit ${header.maxChars ?? maxChars} characters: ${cutWords.join(', ')} entries left out (raise max_chars, or read them with session-recording-snapshots).`;
+      const total = Object.values(cut).reduce((sum, n) => sum + n, 0);
+      shown.cut = briefCut
+        ? `Cut to fit ${header.maxChars ?? maxChars} characters: ${total} entries left out (raise max_chars).`
+        : `Cut to fit ${header.maxChars ?? maxChars} characters: ${cutWords.join(', ')} entries left out (raise max_chars, or read them with session-recording-snapshots).`;
       out.push(shown.cut);
     }
     out.push(...notes);
@@ -201,10 +206,15 @@ export function renderDigest(digest: Digest, header: DigestHeader, maxChars: num
     result = compose();
   }
   if (result.text.length > maxChars) {
-    // Only a tiny budget gets here: the notes go, then the text is cut hard.
+    // Only a tiny budget gets here: the notes go, the cut line is said briefly, then the text is cut hard.
     notes.length = 0;
+    briefCut = true;
     result = compose();
-    if (result.text.length > maxChars) result.text = `${result.text.slice(0, maxChars - closing.length - 2)}…\n${closing}`;
+    if (result.text.length > maxChars) {
+      // Cut inside the recorded data, so its closing marker stands once, last.
+      const inside = result.text.slice(0, result.text.indexOf(closing) >= 0 ? result.text.indexOf(closing) : undefined);
+      result.text = `${inside.slice(0, Math.max(0, maxChars - closing.length - 2))}…\n${closing}`;
+    }
   }
   return result;
 }
