@@ -233,7 +233,8 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     // The second click on Confirm was the person trying again: the test ends at the first.
     expect(data.steps.map((s) => s.action)).toEqual(['goto', 'select', 'click', 'click']);
     const confirm = 4;
-    expect(data.steps[confirm - 1]!.selector).toBe("locator('#confirm')");
+    // Playwright's order: role and name before an id.
+    expect(data.steps[confirm - 1]!.selector).toBe("getByRole('button', { name: 'Confirm booking', exact: true })");
     const says = `uncaught exception "TypeError: Cannot read properties of undefined (reading 'name')" in the recording after step ${confirm}`;
     expect(data.asserts.map((a) => [a.kind, a.step, a.says])).toEqual([['exception', confirm, says]]);
     expect(data.failures.map((f) => [f.kind, f.step])).toEqual([

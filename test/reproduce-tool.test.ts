@@ -54,7 +54,7 @@ describe('session-recording-reproduce', () => {
     for (const copy of [false, true]) {
       const data = await reproduce({ id: DEMO.recordingIds.recordedSdkSignup, copy_typed_values: copy });
       expect(data.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'fill', 'click', 'fill', 'fill', 'click']);
-      expect(data.steps[6]!.selector).toBe("locator('#save-profile')");
+      expect(data.steps[6]!.selector).toBe("getByRole('button', { name: 'Save profile', exact: true })");
       expect(data.asserts.map((a) => [a.kind, a.step])).toEqual([
         ['request', 7],
         ['console', 7],

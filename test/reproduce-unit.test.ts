@@ -48,17 +48,22 @@ function stringLiterals(code: string): string[] {
 }
 
 describe('selector choice', () => {
-  it('prefers a test id, then a stable unique id, then role and name, as a person would', () => {
+  it("prefers a test id, then role and name, then an id, as Playwright's own generator does", () => {
     const { el, page } = dom();
     const byTestId = el('button', { 'data-testid': 'buy', id: 'buy-button' }, 'Buy Pro');
     const byDataTest = el('button', { 'data-test': 'sub"scribe' }, 'Subscribe');
-    const byId = el('button', { id: 'checkout' }, 'Go');
+    const byDataAttr = el('button', { 'data-attr': 'nav-pricing', id: 'pricing-btn' }, 'Plans');
+    const byRole = el('button', { id: 'checkout' }, 'Go');
+    const byId = el('div', { id: 'checkout-panel' });
     const generatedId = el('button', { id: ':r1:' }, 'Pay now');
     const plain = el('a', { href: '/pricing' }, 'Pricing');
-    const mirror = mirrorOf(page(byTestId, byDataTest, byId, generatedId, plain));
+    const mirror = mirrorOf(page(byTestId, byDataTest, byDataAttr, byRole, byId, generatedId, plain));
     expect(chooseSelector(mirror, byTestId.id)).toMatchObject({ kind: 'test-id', code: "getByTestId('buy')" });
     expect(chooseSelector(mirror, byDataTest.id)).toMatchObject({ kind: 'test-id', code: `locator('[data-test="sub\\\\"scribe"]')` });
-    expect(chooseSelector(mirror, byId.id)).toMatchObject({ kind: 'id', code: "locator('#checkout')" });
+    // PostHog's own attribute for naming elements (autocapture's data-attr).
+    expect(chooseSelector(mirror, byDataAttr.id)).toMatchObject({ kind: 'test-id', code: `locator('[data-attr="nav-pricing"]')` });
+    expect(chooseSelector(mirror, byRole.id)).toMatchObject({ kind: 'role', code: "getByRole('button', { name: 'Go', exact: true })" });
+    expect(chooseSelector(mirror, byId.id)).toMatchObject({ kind: 'id', code: "locator('#checkout-panel')" });
     expect(chooseSelector(mirror, generatedId.id)).toMatchObject({ kind: 'role', code: "getByRole('button', { name: 'Pay now', exact: true })" });
     expect(chooseSelector(mirror, plain.id)).toMatchObject({ kind: 'role', code: "getByRole('link', { name: 'Pricing', exact: true })" });
   });

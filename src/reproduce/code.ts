@@ -9,7 +9,7 @@ import { UserInputError } from '../errors.js';
 import { quote } from '../digest/quote.js';
 import { commentText, lit } from './literal.js';
 import { isMasked, placeholderFor, sensitiveReason, envName, type Placeholder } from './privacy.js';
-import { describeProblem, type Problem, type Reproduction, type Step } from './session.js';
+import { describeProblem, relativePath, type Problem, type Reproduction, type Step } from './session.js';
 
 export interface RenderOptions {
   recordingId: string;
@@ -235,7 +235,8 @@ function actionLine(step: Step, P: string, value: string | undefined): string {
   const target = `${P}.${step.selector?.code ?? "locator('body')"}`;
   switch (step.action) {
     case 'goto':
-      return `await ${P}.goto(${lit(step.url ?? step.path)})`;
+      // Never anything but a path on baseURL, whatever the recording held (session.ts).
+      return `await ${P}.goto(${lit(relativePath(step.url ?? step.path))})`;
     case 'click':
       return `await ${target}.click()`;
     case 'dblclick':

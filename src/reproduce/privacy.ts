@@ -119,3 +119,27 @@ export function scrubText(text: string, typed: ReadonlySet<string>): { text: str
   out = out.replace(EMAIL, '…@…');
   return { text: out, scrubbed: out !== text };
 }
+
+/**
+ * What must not be written from what the person typed: each value the recording holds in clear
+ * (3 characters or more) and each of its words of 3 characters or more, so that a page echoing
+ * part of a name ("Thank you, Marcus!") is caught as well as the whole.
+ */
+export function typedParts(values: Iterable<string>): string[] {
+  const parts = new Set<string>();
+  for (const value of values) {
+    if (isMasked(value)) continue;
+    const whole = value.trim().toLowerCase();
+    if (whole.length >= 3) parts.add(whole);
+    for (const word of whole.split(/[^\p{L}\p{N}]+/u)) if (word.length >= 3) parts.add(word);
+  }
+  return [...parts];
+}
+
+/** Whether page text holds part of a typed value or anything shaped like an email address. */
+export function echoesTyped(text: string, parts: readonly string[]): boolean {
+  EMAIL.lastIndex = 0;
+  if (EMAIL.test(text)) return true;
+  const lower = text.toLowerCase();
+  return parts.some((part) => lower.includes(part));
+}

@@ -10,8 +10,9 @@ import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
 import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
-import { isMasked, scrubText, type FieldFacts } from './privacy.js';
-import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector } from './selectors.js';
+import { GenerationTooLong, WorkBudget } from './budget.js';
+import { echoesTyped, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
+import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector, type SelectorContext } from './selectors.js';
 
 export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
 
@@ -119,8 +120,34 @@ export class Reproducer {
   private origin: string | null = null;
   private start: number | null = null;
   private exceptions: ExceptionEvent[] = [];
+  /** The work this test may take (budget.ts); every loop over a page ticks it. */
+  readonly budget: WorkBudget;
+  /** The last value the recording holds in clear for each field typed into (masked ones are not kept). */
+  private readonly typedValues = new Map<string, string>();
+  private typedCache: string[] | undefined;
+  /** What selector searches need: the budget, and the page text they must not write. */
+  private readonly selectorContext: SelectorContext;
+
+  constructor(options: { workMs?: number } = {}) {
+    this.budget = new WorkBudget(options.workMs);
+    this.selectorContext = { budget: this.budget, avoid: (text) => echoesTyped(text, this.typed()) };
+  }
+
+  /** Parts of what the person typed (whole values and their words), for keeping them out of the test. */
+  private typed(): string[] {
+    return (this.typedCache ??= typedParts(this.typedValues.values()));
+  }
 
   push(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
+    this.budget.start();
+    try {
+      this.pushEvent(windowId, event);
+    } finally {
+      this.budget.stop();
+    }
+  }
+
+  private pushEvent(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
     const ts = event.timestamp;
     if (typeof ts !== 'number' || !Number.isFinite(ts)) return;
     // A wild timestamp (0, year 3000) would make every step's time meaningless: not the start.
@@ -151,7 +178,8 @@ export class Reproducer {
           else if (data.source === LOG) this.console(win, ts, data);
           return;
       }
-    } catch {
+    } catch (err) {
+      if (err instanceof GenerationTooLong) throw err;
       this.counts.bad++;
     }
   }
@@ -268,7 +296,8 @@ export class Reproducer {
 
   /** Path only: a query string may carry what the person typed (a search, an email, a token). */
   private gotoTarget(url: URL): string {
-    const pathname = maskUrlSecrets(url.pathname);
+    const pathname = relativePath(maskUrlSecrets(url.pathname));
+    if (pathname !== maskUrlSecrets(url.pathname)) this.note(`The recorded path ${quote(url.pathname.slice(0, 80))} starts with more than one slash, which a browser reads as another host: its goto uses ${quote(pathname.slice(0, 80))}, which stays on baseURL.`);
     if (url.search) this.note(`The query string of ${pathname.slice(0, 80)} was left out of its goto (it may hold personal data).`);
     return pathname;
   }
@@ -306,7 +335,7 @@ export class Reproducer {
     }
     const linkTarget = node.tag === 'a' ? node.attrs?.target : undefined;
     const newTab = linkTarget !== undefined && !['', '_self', '_parent', '_top'].includes(linkTarget.toLowerCase());
-    this.addStep(win, ts, { action: double ? 'dblclick' : 'click', selector: chooseSelector(mirror, target), node: target, ...(newTab ? { newTab } : {}) });
+    this.addStep(win, ts, { action: double ? 'dblclick' : 'click', selector: chooseSelector(mirror, target, this.selectorContext), node: target, ...(newTab ? { newTab } : {}) });
   }
 
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
@@ -322,11 +351,15 @@ export class Reproducer {
     if (typeof data.isChecked === 'boolean' && (type === 'checkbox' || type === 'radio')) {
       // Checking a radio unchecks the others: the browser's doing, recorded too, not the person's.
       if (type === 'radio' && !data.isChecked) return;
-      this.addStep(win, ts, { action: data.isChecked ? 'check' : 'uncheck', selector: chooseSelector(mirror, id), node: id });
+      this.addStep(win, ts, { action: data.isChecked ? 'check' : 'uncheck', selector: chooseSelector(mirror, id, this.selectorContext), node: id });
       return;
     }
     if (!mirror.isUserText(node) || node.tag === 'option') return;
     const text = typeof data.text === 'string' ? data.text : '';
+    if (node.tag !== 'select') {
+      this.typedValues.set(`${win.index}:${id}`, text);
+      this.typedCache = undefined;
+    }
     const last = win.lastStep;
     if (last && last.node === id && (last.action === 'fill' || last.action === 'select')) {
       last.recorded = text;
@@ -334,10 +367,10 @@ export class Reproducer {
     }
     const field = fieldFacts(mirror, node);
     if (node.tag === 'select') {
-      this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id), node: id, field, recorded: text, options: optionValues(mirror, node) });
+      this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text, options: optionValues(mirror, node) });
       return;
     }
-    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id), node: id, field, recorded: text });
+    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text });
   }
 
   private plugin(win: WindowState, ts: number, data: Record<string, unknown>): void {
@@ -391,6 +424,15 @@ export class Reproducer {
   }
 
   finish(): Reproduction {
+    this.budget.start();
+    try {
+      return this.finishWork();
+    } finally {
+      this.budget.stop();
+    }
+  }
+
+  private finishWork(): Reproduction {
     for (const exception of this.exceptions) {
       const win = exception.windowId !== undefined ? this.windows.get(exception.windowId) : undefined;
       this.addProblem({ kind: 'exception', at: exception.at, window: win?.index, text: `${exception.type}: ${exception.message}`.slice(0, 300), count: 1 });
@@ -434,7 +476,7 @@ export class Reproducer {
         final = { window: lastStep.window, path: lastStep.navigates ?? lastStep.path };
         this.note(`The journey ended on another site: the test checks it reaches ${final.path} of this one.`);
       } else if (win) {
-        final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror) };
+        final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror, this.budget) };
         if (final.heading !== undefined && scrubText(final.heading, typed).scrubbed) {
           delete final.heading;
           this.note('The last page\'s heading holds what the person typed (or an email address): not asserted.');
@@ -443,6 +485,15 @@ export class Reproducer {
     }
     return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped };
   }
+}
+
+/**
+ * A path that stays on the site the test runs against: `page.goto('//evil.example/login')`
+ * would leave baseURL for another host (and fill the REPRO_* values there), so leading slashes
+ * (and backslashes, which browsers read as slashes) collapse to one.
+ */
+export function relativePath(path: string): string {
+  return `/${path.replace(/^[/\\]+/, '')}`;
 }
 
 /** The last step of the problem's tab at or before it, else the click that opened the tab, else its first step, else the last step of any tab before it. */
@@ -514,9 +565,10 @@ function optionValues(mirror: NodeMirror, select: MirrorNode): string[] {
 }
 
 /** The page's first heading (h1 before h2…) whose name is usable and names it alone. */
-function headingOf(mirror: NodeMirror): { heading?: string } {
+function headingOf(mirror: NodeMirror, budget: WorkBudget): { heading?: string } {
   const headings: Array<{ level: number; name: string }> = [];
   for (const node of mirror.all()) {
+    budget.tick();
     if (!node.tag || roleOf(node) !== 'heading') continue;
     const name = accessibleName(mirror, node);
     if (name) headings.push({ level: /^h[1-6]$/.test(node.tag) ? Number(node.tag[1]) : 2, name });
