@@ -246,7 +246,7 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     expect(failing.status).toBe('failed');
     expect(failing.message).toContain(says);
     expect(failing.message).toContain("TypeError: Cannot read properties of undefined (reading 'name')");
-    expect(data.code.split('\n')[failing.line! - 1]).toContain('expect(seen.exceptions,');
+    expect(data.code.split('\n')[failing.line! - 1]).toContain('expect(seen.errors,');
 
     const passing = await runSpec(data, railGood.url);
     expect(passing, passing.message).toMatchObject({ status: 'passed' });

@@ -105,7 +105,7 @@ describe('session-recording-reproduce', () => {
     ]);
     expect(data.steps).toHaveLength(18);
     expect(data.skipped).toContain('The test ends at step 18, the first failure: the 1 later step(s) were the person\'s reaction to it, and 2 later failure(s) can be targeted with `failure` (see failures).');
-    expect(data.code).toContain('expect(seen.exceptions,');
+    expect(data.code).toContain('expect(seen.errors,');
     expect(apiRequests(h.sandbox).some((r) => r.method === 'POST' && r.path.endsWith('/query/'))).toBe(true);
   });
 

@@ -14,6 +14,8 @@ export interface FieldFacts {
   label?: string | undefined;
   placeholder?: string | undefined;
   ariaLabel?: string | undefined;
+  inputmode?: string | undefined;
+  pattern?: string | undefined;
 }
 
 const SECRET_WORDS = /pass(word|wd|code|phrase)?|pwd|secret|token|api.?key|otp|one.?time|\bpin\b|2fa|mfa|verification.?code|security.?code|ssn|social.?security|tax.?id|national.?id/i;
@@ -50,6 +52,11 @@ export function neutralValue(field: FieldFacts): string {
   if (type === 'tel' || /phone|mobile|\btel\b/.test(words)) return '+1 555 0100';
   if (type === 'url' || /website|\burl\b/.test(words)) return 'https://example.test';
   if (type === 'number' || type === 'range') return '1';
+  // A field that takes a number (inputmode, a digits pattern, a quantity): a number, or a validating form refuses it.
+  const digits = field.pattern?.match(/^\^?(?:\\d|\[0-9\])\{(\d+)(?:,\d*)?\}\$?$/);
+  if (digits) return '1'.repeat(Math.min(20, Math.max(1, Number(digits[1]))));
+  if (field.inputmode === 'numeric' || field.inputmode === 'decimal' || (field.pattern && /^\^?(?:\\d|\[0-9\])[+*]\$?$/.test(field.pattern))) return '1';
+  if (/\b(?:qty|quantity|amount|count|guests|tickets|seats|pieces|items|age|adults|children|nights)\b/.test(words)) return '1';
   if (type === 'date') return '2024-01-01';
   if (type === 'time') return '12:00';
   if (type === 'datetime-local') return '2024-01-01T12:00';

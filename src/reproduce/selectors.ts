@@ -281,6 +281,14 @@ function inFrame(mirror: NodeMirror, index: PageIndex, node: MirrorNode, context
     if (value && unique((n) => n.attrs?.[name] === value)) return { code: `locator(${lit(`[${name}=${cssString(value)}]`)})`, kind: 'test-id' };
   }
 
+  // A frame by its name or title, as Playwright addresses frames (before anything but a test id).
+  if (node.tag === 'iframe' || node.tag === 'frame') {
+    for (const attribute of ['name', 'title'] as const) {
+      const value = attrs[attribute];
+      if (value && unique((n) => n.tag === node.tag && n.attrs?.[attribute] === value)) return { code: `locator(${lit(`${node.tag}[${attribute}=${cssString(value)}]`)})`, kind: 'css' };
+    }
+  }
+
   const role = roleOf(node);
   const name = accessibleName(mirror, node);
   if (role && name && !avoid(name)) {

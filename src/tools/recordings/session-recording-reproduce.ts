@@ -22,7 +22,7 @@ export const sessionRecordingReproduce = defineTool({
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('Recording (session) id.'),
+      id: recordingIdField,
       failure: z.number().int().min(1).max(100).optional().describe('Which of failures to assert; default the first.'),
       copy_typed_values: z.boolean().default(false).describe('Copy typed values (never secret, payment or masked).'),
     }),
