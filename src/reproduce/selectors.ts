@@ -263,7 +263,12 @@ function inFrame(mirror: NodeMirror, index: PageIndex, node: MirrorNode, context
   const frame = index.frame.get(node.id);
   const scope = index.elements.filter((n) => index.frame.get(n.id) === frame);
   const attrs = node.attrs ?? {};
-  const avoid = (text: string) => context.avoid?.(text) === true;
+  let echoed = false;
+  const avoid = (text: string) => {
+    const hit = context.avoid?.(text) === true;
+    echoed ||= hit;
+    return hit;
+  };
   const unique = (test: (n: MirrorNode) => boolean) => {
     let n = 0;
     for (const other of scope) {
@@ -331,7 +336,8 @@ function inFrame(mirror: NodeMirror, index: PageIndex, node: MirrorNode, context
     return { code: `locator(${lit(`#${elementId}`)})`, kind: 'id' };
   }
 
-  return { code: `locator(${lit(cssPath(mirror, node, index, scope))})`, kind: 'css', note: 'CSS path (last resort): no test id, role and name, placeholder, label, alt text, text, title or stable id names this element alone' };
+  const why = echoed ? "its name or text echoes what the person typed, and no test id, title or stable id names it alone" : 'no test id, role and name, placeholder, label, alt text, text, title or stable id names this element alone';
+  return { code: `locator(${lit(cssPath(mirror, node, index, scope))})`, kind: 'css', note: `CSS path (last resort): ${why}` };
 }
 
 const ALT_TAGS = new Set(['img', 'area', 'input']);

@@ -275,6 +275,12 @@ export class Reproducer {
       return;
     }
     this.origin ??= url.origin;
+    // A value in a page's query is the person's (a search, however the page was reached): page
+    // text echoing it ("Results for …", a link named like it) stays out of the test too.
+    if (url.origin === this.origin) {
+      [...url.searchParams.values()].slice(0, 10).forEach((value, i) => this.typedValues.set(`query:${url.pathname}:${i}`, value));
+      this.typedCache = undefined;
+    }
     const key = url.pathname + url.search;
     // The $pageview beside a page's Meta, or a periodic re-snapshot: the same page.
     if (win.url === key) return;
@@ -327,9 +333,6 @@ export class Reproducer {
   /** The page's query, its values as recorded (they become placeholders, code.ts). */
   private gotoQuery(url: URL): { query?: Array<[string, string]> } {
     const query = [...url.searchParams.entries()].slice(0, 10);
-    // A value in the page's query is the person's (a search): page text echoing it stays out of selectors too.
-    query.forEach(([name, value], i) => this.typedValues.set(`query:${name}:${i}`, value));
-    this.typedCache = undefined;
     return query.length > 0 ? { query } : {};
   }
 
