@@ -209,4 +209,11 @@ describe('locators as a browser resolves them', () => {
     expect(out.steps[1]!.selector).not.toMatch(/getByLabel\('Email'|name: 'Email'/);
     expect(out.steps[2]!.selector).toBe("locator('iframe[name=\"payment\"]').contentFrame().getByRole('button', { name: 'Pay', exact: true })");
   });
+
+  it('a field inside a label whose for names another id is not labelled by it (as in a recorded login page)', () => {
+    const { el, page } = dom();
+    const user = el('input', { type: 'text', name: 'username' });
+    const out = spec([meta('https://app.test/login'), snapshot(page(el('label', { for: 'username' }, ' username:', user))), input(user.id, 100, '*****')]);
+    expect(out.steps[1]!.selector).toBe('locator(\'input[name="username"]\')');
+  });
 });

@@ -103,12 +103,32 @@ export function accessibleName(mirror: NodeMirror, node: MirrorNode): string | u
   if (!role) return undefined;
   if (node.tag === 'input' && BUTTON_TYPES.has((attrs.type ?? '').toLowerCase())) return normalize(attrs.value ?? '') || undefined;
   if (mirror.isUserText(node) || node.tag === 'input') {
-    const label = mirror.labelOf(node.id);
+    const label = fieldLabel(mirror, node);
     if (label) return cleanName(label);
     return normalize(attrs.title ?? '') || (role === 'textbox' || role === 'searchbox' ? normalize(attrs.placeholder ?? '') || undefined : undefined);
   }
   if (NAME_FROM_CONTENT.has(role)) return cleanName(contentName(mirror, node)) ?? (normalize(attrs.title ?? '') || undefined);
   return undefined;
+}
+
+/**
+ * A field's label as a browser gives it: a `<label for>` names the element with that id and no
+ * other, so a field inside a label whose `for` points elsewhere (or at an id nothing has) is not
+ * labelled by it. The mirror's labelOf() takes label[for=id] first, else the nearest wrapping
+ * label; a wrapping label with another `for` is refused here.
+ */
+export function fieldLabel(mirror: NodeMirror, node: MirrorNode): string | undefined {
+  const text = mirror.labelOf(node.id);
+  if (text === undefined) return undefined;
+  let parent = mirror.get(node.parent);
+  for (let depth = 0; parent && depth < 4; depth++, parent = mirror.get(parent.parent)) {
+    if (parent.tag !== 'label') continue;
+    const target = parent.attrs?.for;
+    if (target === undefined || target === node.attrs?.id) return text;
+    // This label names another element: the text is the field's only if a label[for=id] gave it.
+    return node.attrs?.id !== undefined && text !== mirror.textOf(parent.id, 60) ? text : undefined;
+  }
+  return text;
 }
 
 /**
@@ -310,8 +330,8 @@ function inFrame(mirror: NodeMirror, index: PageIndex, node: MirrorNode, context
   }
 
   if (field && attrs['aria-labelledby'] === undefined) {
-    const label = cleanName(mirror.labelOf(node.id) ?? '') ?? cleanName(attrs['aria-label'] ?? '');
-    const labelled = (n: MirrorNode) => n.attrs?.['aria-labelledby'] === undefined && (cleanName(mirror.labelOf(n.id) ?? '') === label || cleanName(n.attrs?.['aria-label'] ?? '') === label);
+    const label = cleanName(fieldLabel(mirror, node) ?? '') ?? cleanName(attrs['aria-label'] ?? '');
+    const labelled = (n: MirrorNode) => n.attrs?.['aria-labelledby'] === undefined && (cleanName(fieldLabel(mirror, n) ?? '') === label || cleanName(n.attrs?.['aria-label'] ?? '') === label);
     if (label && !avoid(label) && unique(labelled)) return { code: `getByLabel(${lit(label)}, { exact: true })`, kind: 'label' };
   }
 
@@ -337,10 +357,17 @@ function inFrame(mirror: NodeMirror, index: PageIndex, node: MirrorNode, context
   }
 
   const why = echoed ? "its name or text echoes what the person typed, and no test id, title or stable id names it alone" : 'no test id, role and name, placeholder, label, alt text, text, title or stable id names this element alone';
+  // A form control by its name attribute, as Playwright's generator does next (`input[name="email"]`).
+  const formName = attrs.name;
+  if (formName && NAMED_CONTROLS.has(node.tag!) && unique((n) => n.tag === node.tag && n.attrs?.name === formName)) {
+    return { code: `locator(${lit(`${node.tag}[name=${cssString(formName)}]`)})`, kind: 'css' };
+  }
+
   return { code: `locator(${lit(cssPath(mirror, node, index, scope))})`, kind: 'css', note: `CSS path (last resort): ${why}` };
 }
 
 const ALT_TAGS = new Set(['img', 'area', 'input']);
+const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button']);
 
 /** An id a selector may rely on: plain characters, and neither ours nor Playwright's test for made-up ids says generated. */
 function usableId(id: string): boolean {
