@@ -3,11 +3,7 @@
 // @playwright/test against that site (it must fail at the step that set the failure off, naming
 // the request) and against the same site fixed (it must pass). A second, different site where
 // nothing fails checks the journey's end instead.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
 import { lumenSite } from './fixtures/sites/lumen.js';
@@ -15,11 +11,9 @@ import { newsletterSite } from './fixtures/sites/newsletter.js';
 import { railSite } from './fixtures/sites/rail.js';
 import { serveSite, type ServedSite } from './fixtures/sites/serve.js';
 import { startHarness, text, type Harness } from './harness.js';
+import { runSpec } from './reproduce/run-spec.js';
 import { CHROMIUM, recordSession, type RecordedSession } from './support/record-session.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-const CONFIG = join(ROOT, 'test', 'reproduce', 'playwright.config.ts');
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`reproduce e2e tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
@@ -32,43 +26,6 @@ interface Reproduced {
   failures: Array<{ n: number; step: number; kind: string; says: string }>;
   placeholders: Array<{ env: string; default: string; field: string; source: string; withheld?: string }>;
   skipped: string[];
-}
-
-interface SpecRun {
-  status: string;
-  message: string;
-  line: number | undefined;
-}
-
-/** Writes the spec into the repo (so it resolves @playwright/test), runs it, reads the JSON report. */
-async function runSpec(spec: Reproduced, baseUrl: string, env: Record<string, string> = {}): Promise<SpecRun> {
-  await mkdir(join(ROOT, '.scratch'), { recursive: true });
-  const dir = await mkdtemp(join(ROOT, '.scratch', 'reproduce-'));
-  try {
-    await writeFile(join(dir, spec.filename), spec.code);
-    const report = join(dir, 'report.json');
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG, '--reporter=json'], {
-        cwd: ROOT,
-        env: { ...process.env, ...env, REPRO_TEST_DIR: dir, REPRO_BASE_URL: baseUrl, PLAYWRIGHT_JSON_OUTPUT_NAME: report, FORCE_COLOR: '0' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('exit', (code) => (code === 0 || code === 1 ? resolve() : reject(new Error(`playwright exited ${code}: ${stderr.slice(0, 2000)}`))));
-    });
-    const json = JSON.parse(await readFile(report, 'utf8')) as { suites: Array<{ specs: Array<{ tests: Array<{ results: Array<{ status: string; errors: Array<{ message?: string; location?: { line: number } }> }> }> }> }>; errors: Array<{ message?: string }> };
-    const result = json.suites[0]?.specs[0]?.tests[0]?.results[0];
-    if (!result) throw new Error(`no test ran: ${JSON.stringify(json.errors).slice(0, 2000)}`);
-    const error = result.errors[0];
-    const run = { status: result.status, message: (error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, ''), line: error?.location?.line };
-    // Every locator resolves to one element: Playwright refuses an action on a locator that matches more.
-    expect(run.message).not.toContain('strict mode violation');
-    return run;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 /** The file's lines that are code, not comments: where a recorded origin must never appear. */

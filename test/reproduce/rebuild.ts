@@ -84,13 +84,27 @@ export class FullDom {
     this.nodes.delete(id);
   }
 
-  /** The page as HTML, from the document (or any node) down. */
-  html(id = this.root): string {
+  /**
+   * The page as HTML, from the document (or any node) down. `marks` adds `data-shim-step` to
+   * the elements a shim acts for (reproduce/shim.ts); `origin` turns links to it into paths.
+   */
+  html(id = this.root, options: HtmlOptions = {}): string {
     if (id === undefined) return '';
     const out: string[] = [];
+    this.options = options;
     this.write(id, out, 0);
     return out.join('');
   }
+
+  /** A copy that later events do not change. */
+  clone(): FullDom {
+    const copy = new FullDom();
+    for (const [id, node] of this.nodes) copy.nodes.set(id, { ...node, attrs: { ...node.attrs }, children: [...node.children] });
+    copy.root = this.root;
+    return copy;
+  }
+
+  private options: HtmlOptions = {};
 
   private write(id: number, out: string[], depth: number): void {
     const node = this.nodes.get(id);
@@ -107,12 +121,22 @@ export class FullDom {
     const tag = node.tag.replace(/[^a-z0-9-]/g, '') || 'div';
     if (DROPPED.has(tag)) return;
     const attrs = Object.entries(node.attrs).filter(([k, v]) => /^[a-zA-Z_:][-a-zA-Z0-9_:.]*$/.test(k) && !/^on/i.test(k) && !NO_FETCH.has(k) && k !== 'style' && !k.startsWith('rr_') && k !== '_cssText' && v !== false && v !== null);
+    const mark = this.options.marks?.get(id);
+    if (mark !== undefined) attrs.push(['data-shim-step', mark]);
+    const origin = this.options.origin;
+    if (origin) {
+      for (const pair of attrs) {
+        if (pair[0] === 'href' && typeof pair[1] === 'string' && pair[1].startsWith(origin)) pair[1] = pair[1].slice(origin.length) || '/';
+      }
+    }
     if (node.attrs.rr_width !== undefined) attrs.push(['style', `display:inline-block;width:${String(node.attrs.rr_width)};height:${String(node.attrs.rr_height ?? '1px')}`]);
     const own = node.children.filter((c) => !this.nodes.get(c)?.shadow);
     const shadow = node.children.filter((c) => this.nodes.get(c)?.shadow);
     if (tag === 'iframe' || tag === 'frame') {
       // A same-origin frame's document, mirrored under the element: loaded from srcdoc, nothing fetched.
-      const doc = own.map((c) => this.html(c)).join('');
+      const options = this.options;
+      const doc = own.map((c) => this.html(c, options)).join('');
+      this.options = options;
       attrs.push(['srcdoc', doc || '<!doctype html><html><body></body></html>']);
       out.push(`<iframe${attributes(attrs)}></iframe>`);
       return;
@@ -127,6 +151,11 @@ export class FullDom {
     for (const c of own) this.write(c, out, depth + 1);
     out.push(`</${tag}>`);
   }
+}
+
+export interface HtmlOptions {
+  marks?: Map<number, string>;
+  origin?: string;
 }
 
 const DROPPED = new Set(['script', 'noscript', 'style', 'link', 'base', 'meta', 'object', 'embed', 'portal']);
