@@ -197,11 +197,13 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says });
       if (final.heading && final.loose) {
         body.push(`  // The heading may name what the person typed: only its page-authored start is asserted.`);
-        body.push(`  await expect(${P}.getByRole('heading', { name: new RegExp(${lit(final.heading)}) })).toBeVisible();`);
-        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says: `a heading matching ${quote(final.heading)} is visible` });
+        const says = `a heading matching ${quote(final.heading)} is visible`;
+        body.push(`  await expect(${P}.getByRole('heading', { name: new RegExp(${lit(final.heading)}) }), ${lit(`${says}, as the recording's last page had`)}).toBeVisible();`);
+        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says });
       } else if (final.heading) {
-        body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true })).toBeVisible();`);
-        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says: `the heading ${quote(final.heading)} is visible` });
+        const says = `the heading ${quote(final.heading)} is visible`;
+        body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true }), ${lit(`${says}, as on the recording's last page`)}).toBeVisible();`);
+        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says });
       } else if (!final.followed) skipped.push('No usable heading on the last page: only its path is asserted.');
     }
   }
