@@ -269,7 +269,8 @@ export class Reproducer {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       // about:blank, a data: or file: page: nothing a test can go to. What happens there is left out, and said.
-      if (!win.external || win.url !== url.protocol) this.note(`Tab ${win.index + 1} showed a ${url.protocol} page (${url.protocol === 'about:' ? url.href.slice(0, 40) : 'not a web address'}), which a test cannot go to: what happened there is not reproduced.`);
+      // Only the scheme is said: the rest of such an address is the page's data (and may hold anything).
+      if (!win.external || win.url !== url.protocol) this.note(`Tab ${win.index + 1} showed ${url.href === 'about:blank' ? 'about:blank' : `a ${url.protocol.slice(0, 20)} page`}, which a test cannot go to: what happened there is not reproduced.`);
       win.external = true;
       win.url = url.protocol;
       return;
