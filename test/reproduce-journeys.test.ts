@@ -96,6 +96,15 @@ describe('nothing personal in the test', () => {
     expect(out.code).toContain("getByRole('textbox', { name: 'Email', exact: true }).fill(REPRO_EMAIL);");
   });
 
+  it("a page's own number in its query (an id) is kept; typed or wordy values are placeholders", () => {
+    const { el, page } = dom();
+    const buy = el('button', {}, 'Buy');
+    const out = spec([meta('https://shop.test/product?id=1042&q=lamp&ref=mail-to-ada'), snapshot(page(buy)), click(buy.id, 100)]);
+    expect(out.code).toContain("await page.goto('/product?' + new URLSearchParams([['id', REPRO_ID], ['q', REPRO_Q], ['ref', REPRO_REF]]));");
+    expect(out.code).toContain("const REPRO_ID = process.env.REPRO_ID ?? '1042';");
+    expect(out.code).not.toMatch(/lamp|ada/);
+  });
+
   it("a search the URL carries is a placeholder by default; with copy_typed_values it is copied and the header says so", () => {
     const { el, page } = dom();
     const first = el('a', { href: '/p/1' }, 'Desk lamp');

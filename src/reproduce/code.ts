@@ -8,7 +8,7 @@
 import { UserInputError } from '../errors.js';
 import { quote } from '../digest/quote.js';
 import { commentText, lit } from './literal.js';
-import { isMasked, placeholderFor, sensitiveReason, envName, type Placeholder } from './privacy.js';
+import { TYPED_PARAM, envName, isMasked, placeholderFor, queryPlaceholder, sensitiveReason, type Placeholder } from './privacy.js';
 import { describeProblem, relativePath, type Problem, type Reproduction, type Step } from './session.js';
 
 export interface RenderOptions {
@@ -284,11 +284,10 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     const path = relativePath(step.url ?? step.path);
     if (!step.query || step.query.length === 0) return lit(path);
     const parts = step.query.map(([name, value]) => {
-      const field = { tag: 'input', name };
       const typedThere = steps.find((s) => s.window === step.window && s.action === 'fill' && s.field?.name === name && s.selector);
       let placeholder = typedThere ? placeholders.get(`${step.window}:${typedThere.selector!.code}`) : undefined;
       if (!placeholder) {
-        placeholder = placeholderFor(field, value, options.copyTypedValues, '', taken);
+        placeholder = queryPlaceholder(name, value, typedThere !== undefined || TYPED_PARAM.test(name), options.copyTypedValues, taken);
         placeholders.set(`${step.window}:query:${n}:${name}`, placeholder);
       }
       if (placeholder.source === 'copied' && !copiedQueries.includes(n)) copiedQueries.push(n);

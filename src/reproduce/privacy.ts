@@ -150,3 +150,18 @@ export function echoesTyped(text: string, parts: readonly string[]): boolean {
   const lower = text.toLowerCase();
   return parts.some((part) => lower.includes(part));
 }
+
+/** A query parameter whose value a person types (a search, a name, an address), known by its name. */
+export const TYPED_PARAM = /^(?:q|query|search|s|term|terms|keywords?|k|text|name|first_?name|last_?name|full_?name|e_?mail|phone|tel|mobile|address|street|city|zip|postcode|postal_?code|user(?:name)?|login|message|comment)$/i;
+
+/**
+ * The placeholder for a value in a page's query. A typed one (a parameter named like one, or like
+ * a field the journey typed into) is the person's: a neutral default, or the recorded value with
+ * `copy`. A short number is the page's own (an id, a page number) and is kept, so the page opens
+ * as it did; anything else gets a neutral default, since words in a link can still be personal.
+ */
+export function queryPlaceholder(name: string, value: string, typed: boolean, copy: boolean, taken: Set<string>): Placeholder {
+  const field: FieldFacts = { tag: 'input', name };
+  if (typed || sensitiveReason(field) !== undefined || !/^\d{1,8}$/.test(value)) return placeholderFor(field, value, copy, '', taken);
+  return { env: envName(field, taken), default: value, field: '', source: 'page-option' };
+}

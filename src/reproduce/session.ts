@@ -11,7 +11,7 @@ import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT
 import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
-import { echoesTyped, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
+import { TYPED_PARAM, echoesTyped, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
 import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector, type SelectorContext } from './selectors.js';
 
 export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
@@ -276,10 +276,12 @@ export class Reproducer {
       return;
     }
     this.origin ??= url.origin;
-    // A value in a page's query is the person's (a search, however the page was reached): page
+    // A value a person types into a page's query (a search, however the page was reached): page
     // text echoing it ("Results for …", a link named like it) stays out of the test too.
     if (url.origin === this.origin) {
-      [...url.searchParams.values()].slice(0, 10).forEach((value, i) => this.typedValues.set(`query:${url.pathname}:${i}`, value));
+      [...url.searchParams.entries()].slice(0, 10).forEach(([name, value], i) => {
+        if (TYPED_PARAM.test(name)) this.typedValues.set(`query:${url.pathname}:${i}`, value);
+      });
       this.typedCache = undefined;
     }
     const key = url.pathname + url.search;
