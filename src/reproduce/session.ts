@@ -372,8 +372,7 @@ export class Reproducer {
     if (node.tag === 'input' && (type === 'checkbox' || type === 'radio')) return;
     if (node.tag === 'label' && labelsField(mirror, node)) return;
     if (blockedElement(mirror, node)) {
-      this.counts.blocked++;
-      this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} a click on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
+      this.blocked(win, ts, 'a click');
       return;
     }
     const last = win.lastStep;
@@ -389,7 +388,8 @@ export class Reproducer {
     const href = node.tag === 'a' && node.attrs?.href ? linkHref(node.attrs.href, this.origin, win.url) : undefined;
     if (mirror.get(target)?.tag === 'canvas') this.counts.canvas++;
     this.notePageBlocks(win);
-    this.addStep(win, ts, { action: 'click', selector: chooseSelector(mirror, target, this.selectorContext), node: target, ...(newTab ? { newTab } : {}), ...(href ? { href } : {}) });
+    // A dblclick with no click before it (some recorders keep only that): replayed as one.
+    this.addStep(win, ts, { action: double ? 'dblclick' : 'click', ...(double ? { double } : {}), selector: chooseSelector(mirror, target, this.selectorContext), node: target, ...(newTab ? { newTab } : {}), ...(href ? { href } : {}) });
   }
 
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
@@ -403,7 +403,7 @@ export class Reproducer {
     }
     const type = (node.attrs?.type ?? '').toLowerCase();
     if (blockedElement(mirror, node)) {
-      this.counts.blocked++;
+      this.blocked(win, ts, 'typing');
       return;
     }
     this.notePageBlocks(win);
@@ -430,6 +430,10 @@ export class Reproducer {
       return;
     }
     this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text });
+  }
+
+  private blocked(win: WindowState, ts: number, what: string): void {
+    if (this.counts.blocked++ < 20) this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} ${what} on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
   }
 
   /** Play, pause, seek, volume, rate: the test does not drive media; the result says what was left out. */
@@ -599,7 +603,7 @@ export class Reproducer {
         }
       }
     }
-    if (this.counts.blocked > 0) this.notReplayed.push(`${this.counts.blocked} click(s) or input(s) on elements the recorder blocked (ph-no-capture)`);
+    if (this.counts.blocked > 20) this.notReplayed.push(`${this.counts.blocked - 20} more click(s) or input(s) on elements the recorder blocked`);
     return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped, notReplayed: this.notReplayed };
   }
 }
