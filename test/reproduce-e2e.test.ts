@@ -3,22 +3,17 @@
 // @playwright/test against that site (it must fail at the step that set the failure off, naming
 // the request) and against the same site fixed (it must pass). A second, different site where
 // nothing fails checks the journey's end instead.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
+import { lumenSite } from './fixtures/sites/lumen.js';
 import { newsletterSite } from './fixtures/sites/newsletter.js';
 import { railSite } from './fixtures/sites/rail.js';
 import { serveSite, type ServedSite } from './fixtures/sites/serve.js';
 import { startHarness, text, type Harness } from './harness.js';
+import { runSpec } from './reproduce/run-spec.js';
 import { CHROMIUM, recordSession, type RecordedSession } from './support/record-session.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-const CONFIG = join(ROOT, 'test', 'reproduce', 'playwright.config.ts');
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`reproduce e2e tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
@@ -31,40 +26,6 @@ interface Reproduced {
   failures: Array<{ n: number; step: number; kind: string; says: string }>;
   placeholders: Array<{ env: string; default: string; field: string; source: string; withheld?: string }>;
   skipped: string[];
-}
-
-interface SpecRun {
-  status: string;
-  message: string;
-  line: number | undefined;
-}
-
-/** Writes the spec into the repo (so it resolves @playwright/test), runs it, reads the JSON report. */
-async function runSpec(spec: Reproduced, baseUrl: string): Promise<SpecRun> {
-  await mkdir(join(ROOT, '.scratch'), { recursive: true });
-  const dir = await mkdtemp(join(ROOT, '.scratch', 'reproduce-'));
-  try {
-    await writeFile(join(dir, spec.filename), spec.code);
-    const report = join(dir, 'report.json');
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '--config', CONFIG, '--reporter=json'], {
-        cwd: ROOT,
-        env: { ...process.env, REPRO_TEST_DIR: dir, REPRO_BASE_URL: baseUrl, PLAYWRIGHT_JSON_OUTPUT_NAME: report, FORCE_COLOR: '0' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('exit', (code) => (code === 0 || code === 1 ? resolve() : reject(new Error(`playwright exited ${code}: ${stderr.slice(0, 2000)}`))));
-    });
-    const json = JSON.parse(await readFile(report, 'utf8')) as { suites: Array<{ specs: Array<{ tests: Array<{ results: Array<{ status: string; errors: Array<{ message?: string; location?: { line: number } }> }> }> }> }>; errors: Array<{ message?: string }> };
-    const result = json.suites[0]?.specs[0]?.tests[0]?.results[0];
-    if (!result) throw new Error(`no test ran: ${JSON.stringify(json.errors).slice(0, 2000)}`);
-    const error = result.errors[0];
-    return { status: result.status, message: (error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, ''), line: error?.location?.line };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 /** The file's lines that are code, not comments: where a recorded origin must never appear. */
@@ -83,16 +44,22 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
   let fixed: ServedSite;
   let railGood: ServedSite;
   let railBroken: ServedSite;
+  let lumenGood: ServedSite;
+  let lumenBroken: ServedSite;
+  let shopping: RecordedSession;
+  let shoppingFails: RecordedSession;
 
   beforeAll(async () => {
-    [flawed, fixed, railGood, railBroken, railThrows] = await Promise.all([
+    [flawed, fixed, railGood, railBroken, railThrows, lumenGood, lumenBroken] = await Promise.all([
       serveSite(newsletterSite({ fixed: false })),
       serveSite(newsletterSite({ fixed: true })),
       serveSite(railSite({})),
       serveSite(railSite({ broken: true })),
       serveSite(railSite({ throws: true })),
+      serveSite(lumenSite({})),
+      serveSite(lumenSite({ broken: true })),
     ]);
-    sites.push(flawed, fixed, railGood, railBroken, railThrows);
+    sites.push(flawed, fixed, railGood, railBroken, railThrows, lumenGood, lumenBroken);
     newsletter = await recordSession({
       siteUrl: flawed.url,
       host: 'brightwave.test',
@@ -144,12 +111,41 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
       "Cannot read properties of undefined (reading 'name')",
       "Cannot read properties of undefined (reading 'name')",
     ]);
+    // A shopper searches, sets a quantity, gives a name the thank-you page echoes: on the working
+    // shop, and on the one whose order endpoint fails.
+    const shop = (site: ServedSite) =>
+      recordSession({
+        siteUrl: site.url,
+        host: 'lumen.test',
+        drive: async (page, person) => {
+          await page.goto('http://lumen.test/');
+          await person.type(page, 'input[name=q]', 'desk lamp');
+          await page.keyboard.press('Enter');
+          await page.waitForURL('**/search?q=*');
+          await person.click(page, 'a[href="/p/1042"]');
+          await page.waitForURL('**/p/1042');
+          await page.fill('#qty', '');
+          await person.type(page, '#qty', '2');
+          await person.click(page, 'button[type=submit]');
+          await page.waitForURL('**/checkout');
+          await person.type(page, '#fullname', 'Marcus Chen');
+          await person.click(page, 'button[type=submit]');
+          if (site === lumenGood) await page.getByRole('heading', { name: 'Thank you, Marcus!' }).waitFor();
+          else await page.getByText('We could not place your order.').waitFor();
+        },
+      });
+    shopping = await shop(lumenGood);
+    shoppingFails = await shop(lumenBroken);
     h = await startHarness({
       sandbox: {
         recordings: [
           { id: newsletter.sessionId, lines: newsletter.lines, captured: newsletter.captured },
           { id: rail.sessionId, lines: rail.lines, captured: rail.captured },
           { id: throwing.sessionId, lines: throwing.lines, captured: throwing.captured },
+          // The same session where the site sent no $exception events: only the recording's console saw the error.
+          { id: `${throwing.sessionId}-console`, lines: throwing.lines },
+          { id: shopping.sessionId, lines: shopping.lines, captured: shopping.captured },
+          { id: shoppingFails.sessionId, lines: shoppingFails.lines, captured: shoppingFails.captured },
         ],
       },
     });
@@ -233,11 +229,19 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     // The second click on Confirm was the person trying again: the test ends at the first.
     expect(data.steps.map((s) => s.action)).toEqual(['goto', 'select', 'click', 'click']);
     const confirm = 4;
-    expect(data.steps[confirm - 1]!.selector).toBe("locator('#confirm')");
+    // Playwright's order: role and name before an id.
+    expect(data.steps[confirm - 1]!.selector).toBe("getByRole('button', { name: 'Confirm booking', exact: true })");
     const says = `uncaught exception "TypeError: Cannot read properties of undefined (reading 'name')" in the recording after step ${confirm}`;
-    expect(data.asserts.map((a) => [a.kind, a.step, a.says])).toEqual([['exception', confirm, says]]);
-    expect(data.failures.map((f) => [f.kind, f.step])).toEqual([
+    // The recording's console saw it too ("Uncaught …"), and its passed console.assert is no failure.
+    expect(data.asserts.map((a) => [a.kind, a.step])).toEqual([
+      ['console', confirm],
       ['exception', confirm],
+    ]);
+    expect(data.asserts[1]!.says).toBe(says);
+    expect(data.failures.map((f) => [f.kind, f.step])).toEqual([
+      ['console', confirm],
+      ['exception', confirm],
+      ['console', confirm + 1],
       ['exception', confirm + 1],
     ]);
 
@@ -245,9 +249,57 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     expect(failing.status).toBe('failed');
     expect(failing.message).toContain(says);
     expect(failing.message).toContain("TypeError: Cannot read properties of undefined (reading 'name')");
-    expect(data.code.split('\n')[failing.line! - 1]).toContain('expect(seen.exceptions,');
+    expect(data.code.split('\n')[failing.line! - 1]).toContain('expect(seen.errors,');
 
     const passing = await runSpec(data, railGood.url);
     expect(passing, passing.message).toMatchObject({ status: 'passed' });
   }, 120_000);
+
+  it('where only the console saw an uncaught error ("Uncaught …"), the test still fails on it, which the browser reports as a pageerror', async () => {
+    const { data } = await reproduce(`${throwing.sessionId}-console`);
+    const says = `console error "Uncaught TypeError: Cannot read properties of undefined (reading 'name')" in the recording after step 4`;
+    expect(data.asserts.map((a) => [a.kind, a.says])).toEqual([['console', says]]);
+    const failing = await runSpec(data, railThrows.url);
+    expect(failing.status).toBe('failed');
+    expect(failing.message).toContain(says);
+    expect(failing.message).toContain("uncaught TypeError: Cannot read properties of undefined (reading 'name')");
+    const passing = await runSpec(data, railGood.url);
+    expect(passing, passing.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+
+  it('a shopping journey: nothing typed in the test, placeholders that replay, the greeting asserted by its start; passes with REPRO_Q set, fails when ordering breaks', async () => {
+    const { data } = await reproduce(shopping.sessionId);
+    // Enter in a form is recorded as the browser's click on its submit button.
+    expect(data.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'click', 'click', 'fill', 'click', 'fill', 'click']);
+    for (const typed of ['desk', 'lamp', 'Marcus', 'Chen']) expect(data.code.toLowerCase()).not.toContain(typed.toLowerCase());
+    expect(data.placeholders.map((p) => [p.env, p.default])).toEqual([
+      ['REPRO_Q', 'test'],
+      ['REPRO_QTY', '1'],
+      ['REPRO_FULLNAME', 'Test User'],
+    ]);
+    expect(data.code).toContain("getByRole('heading', { name: new RegExp('^Thank you, .+$') })");
+    // The result link is named like the search: not by its name. Playwright's order elsewhere: role and name.
+    expect(data.steps[3]!.note).toMatch(/echoes what the person typed/);
+    expect(data.steps[7]!.selector).toBe("getByRole('button', { name: 'Place order', exact: true })");
+
+    const good = await runSpec(data, lumenGood.url, { REPRO_Q: 'desk lamp' });
+    expect(good, good.message).toMatchObject({ status: 'passed' });
+    const broken = await runSpec(data, lumenBroken.url, { REPRO_Q: 'desk lamp' });
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain('the journey ends at /thanks');
+  }, 180_000);
+
+  it('the same journey recorded where ordering failed: fails there naming the request, passes on the working shop', async () => {
+    const { data } = await reproduce(shoppingFails.sessionId);
+    for (const typed of ['desk', 'lamp', 'Marcus', 'Chen']) expect(data.code.toLowerCase()).not.toContain(typed.toLowerCase());
+    expect(data.asserts.map((a) => a.says)).toEqual([
+      'POST /api/orders answered 500 in the recording (step 8)',
+      'console error "Order failed: the server answered 500" in the recording after step 8',
+    ]);
+    const failing = await runSpec(data, lumenBroken.url, { REPRO_Q: 'desk lamp' });
+    expect(failing.status).toBe('failed');
+    expect(failing.message).toContain('POST /api/orders answered 500 in the recording (step 8)');
+    const passing = await runSpec(data, lumenGood.url, { REPRO_Q: 'desk lamp' });
+    expect(passing, passing.message).toMatchObject({ status: 'passed' });
+  }, 180_000);
 });

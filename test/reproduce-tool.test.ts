@@ -54,7 +54,7 @@ describe('session-recording-reproduce', () => {
     for (const copy of [false, true]) {
       const data = await reproduce({ id: DEMO.recordingIds.recordedSdkSignup, copy_typed_values: copy });
       expect(data.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'fill', 'click', 'fill', 'fill', 'click']);
-      expect(data.steps[6]!.selector).toBe("locator('#save-profile')");
+      expect(data.steps[6]!.selector).toBe("getByRole('button', { name: 'Save profile', exact: true })");
       expect(data.asserts.map((a) => [a.kind, a.step])).toEqual([
         ['request', 7],
         ['console', 7],
@@ -105,7 +105,7 @@ describe('session-recording-reproduce', () => {
     ]);
     expect(data.steps).toHaveLength(18);
     expect(data.skipped).toContain('The test ends at step 18, the first failure: the 1 later step(s) were the person\'s reaction to it, and 2 later failure(s) can be targeted with `failure` (see failures).');
-    expect(data.code).toContain('expect(seen.exceptions,');
+    expect(data.code).toContain('expect(seen.errors,');
     expect(apiRequests(h.sandbox).some((r) => r.method === 'POST' && r.path.endsWith('/query/'))).toBe(true);
   });
 

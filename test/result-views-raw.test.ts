@@ -145,7 +145,7 @@ describe('session-recording-reproduce: the text shows what the structured view h
     expect(later.length).toBeGreaterThan(0);
     for (const f of data.failures) expect(v.text).toContain(`${f.n}. step ${f.step}`);
     expectInBoth(v, [...data.failures.map((f) => f.says), ...data.asserts.map((a) => a.says)]);
-    expectInBoth(v, ["locator('#place-order')", data.filename, data.code]);
+    expectInBoth(v, [data.steps.at(-1)!.selector!, data.filename, data.code]);
     for (const step of data.steps) if (step.selector) expectInBoth(v, [step.selector]);
     expectInBoth(v, data.placeholders.flatMap((p) => [p.env, p.default]));
     expectInBoth(v, data.skipped);

@@ -8,8 +8,8 @@
 import { UserInputError } from '../errors.js';
 import { quote } from '../digest/quote.js';
 import { commentText, lit } from './literal.js';
-import { isMasked, placeholderFor, sensitiveReason, envName, type Placeholder } from './privacy.js';
-import { describeProblem, type Problem, type Reproduction, type Step } from './session.js';
+import { TYPED_PARAM, envName, isMasked, placeholderFor, queryPlaceholder, sensitiveReason, type Placeholder } from './privacy.js';
+import { describeProblem, relativePath, type Problem, type Reproduction, type Step } from './session.js';
 
 export interface RenderOptions {
   recordingId: string;
@@ -94,6 +94,10 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
   const pageVar = (tab: number) => (tab === 0 ? 'page' : `page${tab + 1}`);
   const taken = new Set<string>();
   const placeholders = new Map<string, Placeholder>();
+  /** Per placeholder: the steps that use it. */
+  const uses = new Map<string, number[]>();
+  const notReplayed = [...rep.notReplayed];
+  const copiedQueries: number[] = [];
   const asserts: AssertOut[] = [];
   const body: string[] = [];
   const stepsOut: StepOut[] = [];
@@ -104,7 +108,10 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     const here = problems.filter((p) => p.step === i);
     const requests = here.filter((p) => p.kind === 'request');
     const notes = [...step.notes];
-    if (step.repeats) notes.push(`clicked ${step.repeats} times in a row in the recording; once here`);
+    if (step.repeats && step.repeats > 1) {
+      notes.push(`clicked ${step.repeats} times in a row in the recording; once here`);
+      notReplayed.push(`step ${n}: ${step.repeats} clicks in a row${step.double ? ' (the browser also reported a double click)' : ''} on ${step.selector?.code ?? 'an element'}, replayed as one click`);
+    }
     if (step.selector?.note) notes.push(step.selector.note);
     body.push('', `  // Step ${n} (${clock(step.at - start)}${rep.windows > 1 ? `, tab ${step.window + 1}` : ''}, ${commentText(step.path, 100)})${notes.length ? `: ${commentText(notes.join('; '), 200)}` : ''}`);
 
@@ -125,7 +132,9 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
 
     const opened = step.opens !== undefined ? pageVar(step.opens) : undefined;
     if (opened) body.push(`  const ${opened}Opened = context.waitForEvent('page');`);
-    body.push(`  ${actionLine(step, P, placeholderOf(step))};`);
+    const finalLeaves = i === steps.length - 1 && problems.length === 0 && options.failure === undefined && rep.final?.leaves !== undefined;
+    if (finalLeaves) body.push(`  const origin${n} = new URL(${P}.url()).origin;`);
+    body.push(`  ${actionLine(step, P, step.action === 'goto' ? gotoOf(step, n) : placeholderOf(step, n))};`);
     if (opened) {
       body.push(`  const ${opened} = await ${opened}Opened;`);
       watchLine(body, opened);
@@ -150,13 +159,17 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       const wait = Math.min(5_000, Math.max(300, Math.max(...later.map((p) => p.at - step.at)) + 300));
       body.push(`  // The recording saw what follows ${Math.max(0, Math.round(Math.max(...later.map((p) => p.at - step.at))))} ms after this step: give the page as long to do it again.`);
       body.push(`  await ${P}.waitForTimeout(${wait});`);
+      // One list holds every way a failure shows (console error, failed assert, uncaught error):
+      // the recording may have seen an "Uncaught …" console line where the browser reports a pageerror.
+      const all: string[] = [];
       for (const kind of ['console', 'exception'] as const) {
         const seen = later.filter((p) => p.kind === kind);
         if (seen.length === 0) continue;
         const says = `${seen.map((p) => describeProblem(p) + (p.count > 1 ? ` (${p.count} times)` : '')).join(', ')} in the recording after step ${n}`;
-        body.push(`  expect(seen.${kind === 'console' ? 'consoleErrors' : 'exceptions'}, ${lit(says)}).toEqual([]);`);
+        all.push(says.replace(/ in the recording after step \d+$/, ''));
         asserts.push({ n: asserts.length + 1, step: n, kind, says });
       }
+      body.push(`  expect(seen.errors, ${lit(`${all.join(', ')} in the recording after step ${n}`)}).toEqual([]);`);
     }
 
     stepsOut.push({
@@ -174,13 +187,43 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
   if (problems.length === 0 && final && steps.length > 0 && options.failure === undefined) {
     const P = pageVar(final.window);
     body.push('', '  // The recording shows nothing wrong: the journey ends where the person\'s did.');
-    body.push(`  await expect(${P}).toHaveURL((url) => url.pathname === ${lit(final.path)}, { timeout: 15_000 });`);
-    asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says: `the journey ends at ${final.path}` });
-    if (final.heading) {
-      body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true })).toBeVisible();`);
-      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says: `the heading ${quote(final.heading)} is visible` });
-    } else skipped.push('No usable heading on the last page: only its path is asserted.');
+    if (final.leaves !== undefined) {
+      const says = `the last step leaves the site (for ${final.leaves} in the recording)`;
+      body.push(`  await expect.poll(() => new URL(${P}.url()).origin, ${lit(says)}).not.toBe(origin${steps.length});`);
+      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says });
+    } else {
+      const says = `the journey ends at ${final.path}${final.followed ? " (the last click's link target)" : ''}`;
+      body.push(`  await expect(${P}, ${lit(says)}).toHaveURL((url) => url.pathname === ${lit(final.path)}, { timeout: 15_000 });`);
+      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says });
+      if (final.heading && final.loose) {
+        body.push(`  // The heading may name what the person typed: only its page-authored start is asserted.`);
+        const says = `a heading matching ${quote(final.heading)} is visible`;
+        body.push(`  await expect(${P}.getByRole('heading', { name: new RegExp(${lit(final.heading)}) }), ${lit(`${says}, as the recording's last page had`)}).toBeVisible();`);
+        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says });
+      } else if (final.heading) {
+        const says = `the heading ${quote(final.heading)} is visible`;
+        body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true }), ${lit(`${says}, as on the recording's last page`)}).toBeVisible();`);
+        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says });
+      } else if (!final.followed) skipped.push('No usable heading on the last page: only its path is asserted.');
+    }
   }
+
+  // The typed values, declared once with what depends on them.
+  const declarations: string[] = [];
+  if (placeholders.size > 0) {
+    declarations.push('', "  // What the person typed is not in this file: each value comes from an environment variable (a neutral default");
+    declarations.push('  // otherwise). Set them to replay with data your site accepts.');
+    for (const placeholder of placeholders.values()) {
+      const used = uses.get(placeholder.env) ?? [];
+      const first = used[0] ?? 1;
+      const until = dependsUntil(steps, first - 1) + 1;
+      const where = used.length === 1 ? `step ${first}` : `steps ${used.join(', ')}`;
+      declarations.push(`  // ${placeholder.env}: typed at ${where}${until > first ? `; steps ${first}-${until} depend on it` : ''}${placeholder.source === 'copied' ? ' (default copied from the recording)' : ''}.`);
+      declarations.push(`  const ${placeholder.env} = process.env.${placeholder.env} ?? ${lit(placeholder.default)};`);
+    }
+  }
+  body.unshift(...declarations);
+  if (notReplayed.length > 0) skipped.push(...notReplayed.map((what) => `Not replayed: ${what}.`));
 
   const title = asserts.length > 0 && problems.length > 0 ? `${asserts[0]!.says.replace(/ in the recording.*$/, '')} must not happen again` : `journey ends at ${final?.path ?? '/'}`;
   const origin = rep.origin;
@@ -191,7 +234,13 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     ...(origin
       ? [`// Recorded on ${commentText(origin, 200)}. Navigation is relative to baseURL; point the test at a site in`, `// playwright.config.ts, e.g. use: { baseURL: ${commentText(lit(origin), 200)} }`]
       : ['// Navigation is relative to baseURL (set it in playwright.config.ts).']),
-    '// Typed values come from the REPRO_* environment variables below, never from the recording.',
+    ...(options.copyTypedValues
+      ? [
+          `// Copied from the recording at your request (copy_typed_values): ${[...placeholders.values()].filter((p) => p.source === 'copied').length} typed value(s) the recording holds in clear`,
+          `// (never secret or payment fields)${copiedQueries.length > 0 ? ` and the page query of step(s) ${copiedQueries.join(', ')}` : ''}, as the REPRO_* defaults below.`,
+        ]
+      : ['// Typed values come from the REPRO_* environment variables below, never from the recording.']),
+    ...(notReplayed.length > 0 ? ['// Not replayed (also in the result\'s skipped):', ...notReplayed.slice(0, 20).map((what) => `//   - ${commentText(what, 160)}`)] : []),
   ];
   const placeholderList = [...placeholders.values()];
   const code = [
@@ -199,12 +248,14 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     "import { test, expect, type Page } from '@playwright/test';",
     '',
     `test(${lit(`session ${options.recordingId}: ${title}`)}, async ({ page, context }) => {`,
-    '  const seen = { consoleErrors: [] as string[], exceptions: [] as string[] };',
+    '  const seen = { errors: [] as string[] };',
     '  const watch = (p: Page) => {',
-    "    // Chromium's own \"Failed to load resource\" lines are not the page's console calls (failed",
-    '    // requests are asserted by themselves).',
-    "    p.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) seen.consoleErrors.push(m.text()); });",
-    "    p.on('pageerror', (e) => { seen.exceptions.push(`${e.name}: ${e.message}`); });",
+    '    // A failure shows in any of three ways, whichever way the recording saw it: a console error,',
+    "    // a failed console.assert (console type 'assert'; a passed one logs nothing), or an uncaught",
+    "    // error (pageerror). Chromium's own \"Failed to load resource\" lines are not the page's",
+    '    // console calls: failed requests are asserted by themselves.',
+    "    p.on('console', (m) => { if ((m.type() === 'error' && !m.text().startsWith('Failed to load resource')) || m.type() === 'assert') seen.errors.push(`console.${m.type()}: ${m.text()}`); });",
+    "    p.on('pageerror', (e) => { seen.errors.push(`uncaught ${e.name}: ${e.message}`); });",
     '  };',
     '  watch(page);',
     ...body,
@@ -212,7 +263,7 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     '',
   ].join('\n');
 
-  function placeholderOf(step: Step): string | undefined {
+  function placeholderOf(step: Step, n: number): string | undefined {
     if ((step.action !== 'fill' && step.action !== 'select') || !step.field || !step.selector) return undefined;
     const key = `${step.window}:${step.selector.code}`;
     let placeholder = placeholders.get(key);
@@ -220,7 +271,30 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       placeholder = step.action === 'fill' ? placeholderFor(step.field, step.recorded, options.copyTypedValues, step.selector.code, taken) : selectPlaceholder(step, taken);
       placeholders.set(key, placeholder);
     }
-    return `process.env.${placeholder.env} ?? ${lit(placeholder.default)}`;
+    uses.set(placeholder.env, [...(uses.get(placeholder.env) ?? []), n]);
+    return placeholder.env;
+  }
+
+  /**
+   * A goto's target: the path, and its query with each value a placeholder (a search the person
+   * typed is theirs): REPRO_<PARAM>, shared with the field of that name when the journey typed
+   * into one. With copy_typed_values the recorded values are the defaults, except secret-looking ones.
+   */
+  function gotoOf(step: Step, n: number): string {
+    const path = relativePath(step.url ?? step.path);
+    if (!step.query || step.query.length === 0) return lit(path);
+    const parts = step.query.map(([name, value]) => {
+      const typedThere = steps.find((s) => s.window === step.window && s.action === 'fill' && s.field?.name === name && s.selector);
+      let placeholder = typedThere ? placeholders.get(`${step.window}:${typedThere.selector!.code}`) : undefined;
+      if (!placeholder) {
+        placeholder = queryPlaceholder(name, value, typedThere !== undefined || TYPED_PARAM.test(name), options.copyTypedValues, taken);
+        placeholders.set(`${step.window}:query:${n}:${name}`, placeholder);
+      }
+      if (placeholder.source === 'copied' && !copiedQueries.includes(n)) copiedQueries.push(n);
+      uses.set(placeholder.env, [...(uses.get(placeholder.env) ?? []), n]);
+      return `[${lit(name)}, ${placeholder.env}]`;
+    });
+    return `${lit(`${path}?`)} + new URLSearchParams([${parts.join(', ')}])`;
   }
 
   const filename = `session-${options.recordingId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'recording'}.spec.ts`;
@@ -235,7 +309,8 @@ function actionLine(step: Step, P: string, value: string | undefined): string {
   const target = `${P}.${step.selector?.code ?? "locator('body')"}`;
   switch (step.action) {
     case 'goto':
-      return `await ${P}.goto(${lit(step.url ?? step.path)})`;
+      // Never anything but a path on baseURL, whatever the recording held (relativePath, session.ts).
+      return `await ${P}.goto(${value})`;
     case 'click':
       return `await ${target}.click()`;
     case 'dblclick':
@@ -266,6 +341,9 @@ function selectPlaceholder(step: Step, taken: Set<string>): Placeholder {
   if (recorded && !isMasked(recorded) && !sensitive && options.includes(recorded)) {
     return { env, default: recorded, field: step.selector!.code, source: 'page-option' };
   }
+  // posthog-js masks a choice as one * per character: an option of that length alone is the one chosen.
+  const sameLength = recorded && isMasked(recorded) && !sensitive ? options.filter((o) => o.length === recorded.length) : [];
+  if (sameLength.length === 1) return { env, default: sameLength[0]!, field: step.selector!.code, source: 'page-option' };
   const first = options.find((o) => o !== '') ?? '';
   const why = sensitive ? `not copied: ${sensitive}` : recorded && isMasked(recorded) ? 'masked in the recording' : 'the recorded choice is not among the page\'s options';
   return { env, default: first, field: step.selector!.code, source: 'page-option', withheld: `${why}; the page's first option is used` };
@@ -277,3 +355,17 @@ function clock(ms: number): string {
 }
 
 export type { Problem };
+
+/**
+ * The last step that depends on a value typed at step index `from`: up to the step that sends the
+ * form (a change of page, Enter, a request the recording saw), in the same tab; else the last step.
+ */
+function dependsUntil(steps: Step[], from: number): number {
+  const tab = steps[from]?.window;
+  for (let i = from; i < steps.length; i++) {
+    const step = steps[i]!;
+    if (step.window !== tab) continue;
+    if (step.navigates !== undefined || step.action === 'press' || (i > from && step.action === 'click' && step.opens !== undefined)) return i;
+  }
+  return steps.length - 1;
+}

@@ -14,6 +14,8 @@ export interface FieldFacts {
   label?: string | undefined;
   placeholder?: string | undefined;
   ariaLabel?: string | undefined;
+  inputmode?: string | undefined;
+  pattern?: string | undefined;
 }
 
 const SECRET_WORDS = /pass(word|wd|code|phrase)?|pwd|secret|token|api.?key|otp|one.?time|\bpin\b|2fa|mfa|verification.?code|security.?code|ssn|social.?security|tax.?id|national.?id/i;
@@ -50,6 +52,11 @@ export function neutralValue(field: FieldFacts): string {
   if (type === 'tel' || /phone|mobile|\btel\b/.test(words)) return '+1 555 0100';
   if (type === 'url' || /website|\burl\b/.test(words)) return 'https://example.test';
   if (type === 'number' || type === 'range') return '1';
+  // A field that takes a number (inputmode, a digits pattern, a quantity): a number, or a validating form refuses it.
+  const digits = field.pattern?.match(/^\^?(?:\\d|\[0-9\])\{(\d+)(?:,\d*)?\}\$?$/);
+  if (digits) return '1'.repeat(Math.min(20, Math.max(1, Number(digits[1]))));
+  if (field.inputmode === 'numeric' || field.inputmode === 'decimal' || (field.pattern && /^\^?(?:\\d|\[0-9\])[+*]\$?$/.test(field.pattern))) return '1';
+  if (/\b(?:qty|quantity|amount|count|guests|tickets|seats|pieces|items|age|adults|children|nights)\b/.test(words)) return '1';
   if (type === 'date') return '2024-01-01';
   if (type === 'time') return '12:00';
   if (type === 'datetime-local') return '2024-01-01T12:00';
@@ -118,4 +125,43 @@ export function scrubText(text: string, typed: ReadonlySet<string>): { text: str
   for (const value of typed) if (value.length >= 3 && out.includes(value)) out = out.split(value).join('…');
   out = out.replace(EMAIL, '…@…');
   return { text: out, scrubbed: out !== text };
+}
+
+/**
+ * What must not be written from what the person typed: each value the recording holds in clear
+ * (3 characters or more) and each of its words of 3 characters or more, so that a page echoing
+ * part of a name ("Thank you, Marcus!") is caught as well as the whole.
+ */
+export function typedParts(values: Iterable<string>): string[] {
+  const parts = new Set<string>();
+  for (const value of values) {
+    if (isMasked(value)) continue;
+    const whole = value.trim().toLowerCase();
+    if (whole.length >= 3) parts.add(whole);
+    for (const word of whole.split(/[^\p{L}\p{N}]+/u)) if (word.length >= 3) parts.add(word);
+  }
+  return [...parts];
+}
+
+/** Whether page text holds part of a typed value or anything shaped like an email address. */
+export function echoesTyped(text: string, parts: readonly string[]): boolean {
+  EMAIL.lastIndex = 0;
+  if (EMAIL.test(text)) return true;
+  const lower = text.toLowerCase();
+  return parts.some((part) => lower.includes(part));
+}
+
+/** A query parameter whose value a person types (a search, a name, an address), known by its name. */
+export const TYPED_PARAM = /^(?:q|query|search|s|term|terms|keywords?|k|text|name|first_?name|last_?name|full_?name|e_?mail|phone|tel|mobile|address|street|city|zip|postcode|postal_?code|user(?:name)?|login|message|comment)$/i;
+
+/**
+ * The placeholder for a value in a page's query. A typed one (a parameter named like one, or like
+ * a field the journey typed into) is the person's: a neutral default, or the recorded value with
+ * `copy`. A short number is the page's own (an id, a page number) and is kept, so the page opens
+ * as it did; anything else gets a neutral default, since words in a link can still be personal.
+ */
+export function queryPlaceholder(name: string, value: string, typed: boolean, copy: boolean, taken: Set<string>): Placeholder {
+  const field: FieldFacts = { tag: 'input', name };
+  if (typed || sensitiveReason(field) !== undefined || !/^\d{1,8}$/.test(value)) return placeholderFor(field, value, copy, '', taken);
+  return { env: envName(field, taken), default: value, field: '', source: 'page-option' };
 }

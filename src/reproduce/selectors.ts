@@ -1,17 +1,18 @@
 /**
  * Selectors a person would write, for the element an rrweb event names, chosen from the page's
- * DOM as rebuilt at that moment (NodeMirror) and checked to match that one element only there:
- * a test id, then a unique id that does not look generated, then role and accessible name, the
- * label of a field, its placeholder, the element's text; a CSS path only when nothing else does.
+ * DOM as rebuilt at that moment (NodeMirror) and checked to match that one element only in its
+ * frame there, in Playwright's order of preference (chooseSelector); a CSS path only when nothing
+ * else does.
  */
 
 import type { MirrorNode, NodeMirror } from '../digest/mirror.js';
+import type { WorkBudget } from './budget.js';
 import { cssString, lit } from './literal.js';
 
 /** Attributes the reproduce room needs the mirror to keep, beyond the digest's. */
-export const SELECTOR_ATTRIBUTES = ['data-testid', 'data-test', 'data-cy', 'aria-labelledby', 'aria-hidden', 'hidden', 'autocomplete', 'target', 'multiple', 'size', 'class'] as const;
+export const SELECTOR_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'inputmode', 'pattern', 'min', 'step', 'checked', 'selected', 'rr_width', 'rr_height', 'aria-labelledby', 'aria-hidden', 'hidden', 'autocomplete', 'target', 'multiple', 'size', 'class'] as const;
 
-export type SelectorKind = 'test-id' | 'id' | 'role' | 'label' | 'placeholder' | 'text' | 'css';
+export type SelectorKind = 'test-id' | 'role' | 'placeholder' | 'label' | 'alt' | 'text' | 'title' | 'id' | 'css';
 
 export interface Selector {
   /** The locator after `page.`: `getByRole('button', { name: 'Buy', exact: true })`. */
@@ -19,6 +20,8 @@ export interface Selector {
   kind: SelectorKind;
   /** Said in a comment above the step (a CSS path says why it is one). */
   note?: string;
+  /** The element is inside an iframe: the locator goes through its frame. */
+  frame?: boolean;
 }
 
 /** Names longer than this make brittle selectors (and may be cut by the mirror). */
@@ -100,12 +103,32 @@ export function accessibleName(mirror: NodeMirror, node: MirrorNode): string | u
   if (!role) return undefined;
   if (node.tag === 'input' && BUTTON_TYPES.has((attrs.type ?? '').toLowerCase())) return normalize(attrs.value ?? '') || undefined;
   if (mirror.isUserText(node) || node.tag === 'input') {
-    const label = mirror.labelOf(node.id);
+    const label = fieldLabel(mirror, node);
     if (label) return cleanName(label);
     return normalize(attrs.title ?? '') || (role === 'textbox' || role === 'searchbox' ? normalize(attrs.placeholder ?? '') || undefined : undefined);
   }
   if (NAME_FROM_CONTENT.has(role)) return cleanName(contentName(mirror, node)) ?? (normalize(attrs.title ?? '') || undefined);
   return undefined;
+}
+
+/**
+ * A field's label as a browser gives it: a `<label for>` names the element with that id and no
+ * other, so a field inside a label whose `for` points elsewhere (or at an id nothing has) is not
+ * labelled by it. The mirror's labelOf() takes label[for=id] first, else the nearest wrapping
+ * label; a wrapping label with another `for` is refused here.
+ */
+export function fieldLabel(mirror: NodeMirror, node: MirrorNode): string | undefined {
+  const text = mirror.labelOf(node.id);
+  if (text === undefined) return undefined;
+  let parent = mirror.get(node.parent);
+  for (let depth = 0; parent && depth < 4; depth++, parent = mirror.get(parent.parent)) {
+    if (parent.tag !== 'label') continue;
+    const target = parent.attrs?.for;
+    if (target === undefined || target === node.attrs?.id) return text;
+    // This label names another element: the text is the field's only if a label[for=id] gave it.
+    return node.attrs?.id !== undefined && text !== mirror.textOf(parent.id, 60) ? text : undefined;
+  }
+  return text;
 }
 
 /**
@@ -153,83 +176,233 @@ function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function elements(mirror: NodeMirror): MirrorNode[] {
-  const out: MirrorNode[] = [];
-  for (const node of mirror.all()) if (node.tag) out.push(node);
-  return out;
-}
-
-/** The text Playwright's getByText would match an element by (whole text, whitespace collapsed). */
-function ownText(mirror: NodeMirror, node: MirrorNode): string | undefined {
-  if (mirror.isUserText(node) || node.tag === 'script' || node.tag === 'style' || node.tag === 'html' || node.tag === 'head') return undefined;
-  return cleanName(mirror.textOf(node.id, NAME_MAX + 1));
+/** What one selector search may spend (the generation's budget) and which page text it must not write. */
+export interface SelectorContext {
+  budget?: Pick<WorkBudget, 'tick'>;
+  /** Page text that must not appear in the test (it echoes what the person typed, or an email). */
+  avoid?: (text: string) => boolean;
 }
 
 /**
- * The selector for element `id` in the mirror as it is now, unique there. `fieldLabel` is the
- * field's label text when the element is a form field (getByLabel).
+ * What every selector check of one page state needs, worked out once per mirror version: the
+ * elements, which frame each is in (a same-origin iframe's document is mirrored under its
+ * `<iframe>` element), each element's whole text (bottom-up, so a deep page costs one pass and not
+ * one walk per element), and how many elements carry each id. Without this a page nested
+ * thousands deep made every click cost seconds.
  */
-export function chooseSelector(mirror: NodeMirror, id: number): Selector {
+interface PageIndex {
+  elements: MirrorNode[];
+  /** The innermost iframe element an element is inside; absent for the top document. */
+  frame: Map<number, number>;
+  text: Map<number, string>;
+  /** ownText's answers, as asked (every click on an unchanged page asks again). */
+  clean: Map<number, string | undefined>;
+  ids: Map<string, number>;
+}
+
+const TEXT_CAP = NAME_MAX * 2 + 2;
+const indexes = new WeakMap<NodeMirror, { version: number; index: PageIndex }>();
+
+function pageIndex(mirror: NodeMirror, budget: Pick<WorkBudget, 'tick'>): PageIndex {
+  const cached = indexes.get(mirror);
+  if (cached && cached.version === mirror.version) return cached.index;
+  const index: PageIndex = { elements: [], frame: new Map(), text: new Map(), clean: new Map(), ids: new Map() };
+  const roots: MirrorNode[] = [];
+  for (const node of mirror.all()) {
+    budget.tick();
+    if (!mirror.has(node.parent)) roots.push(node);
+  }
+  // One iterative depth-first pass: frames on the way down, texts on the way up.
+  const stack: Array<{ node: MirrorNode; frame: number | undefined; exit: boolean }> = roots.map((node) => ({ node, frame: undefined, exit: false }));
+  const seen = new Set<number>();
+  while (stack.length > 0) {
+    budget.tick();
+    const item = stack.pop()!;
+    const node = item.node;
+    if (item.exit) {
+      if (!node.tag) continue;
+      let raw = '';
+      if (!SKIPPED_TEXT.has(node.tag) && !mirror.isUserText(node)) {
+        for (const child of mirror.children(node.id)) {
+          if (raw.length > TEXT_CAP) break;
+          raw += child.text !== undefined ? child.text : child.tag === 'iframe' ? '' : (index.text.get(child.id) ?? '');
+        }
+      }
+      index.text.set(node.id, raw.length > TEXT_CAP ? raw.slice(0, TEXT_CAP) : raw);
+      continue;
+    }
+    // Hostile data can make links loop: every node is entered once.
+    if (seen.has(node.id)) continue;
+    seen.add(node.id);
+    if (node.tag) {
+      index.elements.push(node);
+      if (item.frame !== undefined) index.frame.set(node.id, item.frame);
+      const id = node.attrs?.id;
+      if (id) index.ids.set(id, (index.ids.get(id) ?? 0) + 1);
+    }
+    stack.push({ node, frame: item.frame, exit: true });
+    const childFrame = node.tag === 'iframe' || node.tag === 'frame' ? node.id : item.frame;
+    const children = [...mirror.children(node.id)];
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, frame: childFrame, exit: false });
+  }
+  indexes.set(mirror, { version: mirror.version, index });
+  return index;
+}
+
+const SKIPPED_TEXT = new Set(['script', 'style', 'noscript', 'head', 'title']);
+
+/** The text Playwright's getByText would match an element by (whole text, whitespace collapsed). */
+function ownText(mirror: NodeMirror, index: PageIndex, node: MirrorNode): string | undefined {
+  if (index.clean.has(node.id)) return index.clean.get(node.id);
+  const text = mirror.isUserText(node) || node.tag === 'html' || SKIPPED_TEXT.has(node.tag ?? '') ? undefined : cleanName(index.text.get(node.id) ?? '');
+  index.clean.set(node.id, text);
+  return text;
+}
+
+/**
+ * The selector for element `id` in the mirror as it is now, unique in its frame there, in the
+ * order Playwright's own generator prefers (docs/reproduce.md, "Locators"): a test id, role and
+ * accessible name, placeholder, label, alt text, text, title, then an id that does not look
+ * generated, a CSS path last. An element inside a same-origin iframe is addressed in its frame.
+ */
+export function chooseSelector(mirror: NodeMirror, id: number, context: SelectorContext = {}): Selector {
+  const budget = context.budget ?? { tick() {} };
   const node = mirror.get(id);
   if (!node?.tag) return { code: `locator(${lit('body')})`, kind: 'css', note: 'CSS path: the element is not in the rebuilt page' };
-  const all = elements(mirror);
-  const attrs = node.attrs ?? {};
+  const index = pageIndex(mirror, budget);
+  const frame = index.frame.get(node.id);
+  const own = inFrame(mirror, index, node, context, budget);
+  if (frame === undefined) return own;
+  // Frames nest: each is addressed in the frame it is in.
+  const outer = chooseSelector(mirror, frame, context);
+  const note = [outer.note ? `its frame: ${outer.note}` : undefined, own.note].filter(Boolean).join('; ');
+  return { code: `${outer.code}.contentFrame().${own.code}`, kind: own.kind, ...(note ? { note } : {}), frame: true };
+}
 
+function inFrame(mirror: NodeMirror, index: PageIndex, node: MirrorNode, context: SelectorContext, budget: Pick<WorkBudget, 'tick'>): Selector {
+  const frame = index.frame.get(node.id);
+  const scope = index.elements.filter((n) => index.frame.get(n.id) === frame);
+  const attrs = node.attrs ?? {};
+  let echoed = false;
+  const avoid = (text: string) => {
+    const hit = context.avoid?.(text) === true;
+    echoed ||= hit;
+    return hit;
+  };
+  const unique = (test: (n: MirrorNode) => boolean) => {
+    let n = 0;
+    for (const other of scope) {
+      budget.tick();
+      if (test(other) && ++n > 1) return false;
+    }
+    return n === 1;
+  };
+
+  // Test ids: Playwright's getByTestId reads data-testid; PostHog's autocapture names elements by data-attr.
   const testId = attrs['data-testid'];
-  if (testId && count(all, (n) => n.attrs?.['data-testid'] === testId) === 1) return { code: `getByTestId(${lit(testId)})`, kind: 'test-id' };
-  for (const name of ['data-test', 'data-cy'] as const) {
+  if (testId && unique((n) => n.attrs?.['data-testid'] === testId)) return { code: `getByTestId(${lit(testId)})`, kind: 'test-id' };
+  for (const name of ['data-attr', 'data-test-id', 'data-test', 'data-cy'] as const) {
     const value = attrs[name];
-    if (value && count(all, (n) => n.attrs?.[name] === value) === 1) return { code: `locator(${lit(`[${name}=${cssString(value)}]`)})`, kind: 'test-id' };
+    if (value && unique((n) => n.attrs?.[name] === value)) return { code: `locator(${lit(`[${name}=${cssString(value)}]`)})`, kind: 'test-id' };
   }
 
-  const elementId = attrs.id;
-  if (elementId && /^[A-Za-z][A-Za-z0-9_-]*$/.test(elementId) && !looksGenerated(elementId) && count(all, (n) => n.attrs?.id === elementId) === 1) {
-    return { code: `locator(${lit(`#${elementId}`)})`, kind: 'id' };
+  // A frame by its name or title, as Playwright addresses frames (before anything but a test id).
+  if (node.tag === 'iframe' || node.tag === 'frame') {
+    for (const attribute of ['name', 'title'] as const) {
+      const value = attrs[attribute];
+      if (value && unique((n) => n.tag === node.tag && n.attrs?.[attribute] === value)) return { code: `locator(${lit(`${node.tag}[${attribute}=${cssString(value)}]`)})`, kind: 'css' };
+    }
   }
 
   const role = roleOf(node);
   const name = accessibleName(mirror, node);
-  if (role && name && count(all, (n) => roleOf(n) === role && accessibleName(mirror, n) === name) === 1) {
-    return { code: `getByRole(${lit(role)}, { name: ${lit(name)}, exact: true })`, kind: 'role' };
-  }
-
-  const field = node.tag === 'input' || node.tag === 'select' || node.tag === 'textarea';
-  if (field && attrs['aria-labelledby'] === undefined) {
-    const label = cleanName(mirror.labelOf(node.id) ?? '') ?? cleanName(attrs['aria-label'] ?? '');
-    if (label && count(all, (n) => (n.tag === 'input' || n.tag === 'select' || n.tag === 'textarea') && (cleanName(mirror.labelOf(n.id) ?? '') === label || cleanName(n.attrs?.['aria-label'] ?? '') === label)) === 1) {
-      return { code: `getByLabel(${lit(label)}, { exact: true })`, kind: 'label' };
+  if (role && name && !avoid(name)) {
+    const sameRole = scope.filter((n) => roleOf(n) === role);
+    if (sameRole.filter((n) => (budget.tick(), accessibleName(mirror, n) === name)).length === 1) {
+      return { code: `getByRole(${lit(role)}, { name: ${lit(name)}, exact: true })`, kind: 'role' };
     }
   }
 
+  const field = node.tag === 'input' || node.tag === 'select' || node.tag === 'textarea';
   const placeholder = cleanName(attrs.placeholder ?? '');
-  if (placeholder && count(all, (n) => cleanName(n.attrs?.placeholder ?? '') === placeholder) === 1) {
+  if (placeholder && (node.tag === 'input' || node.tag === 'textarea') && !avoid(placeholder) && unique((n) => (n.tag === 'input' || n.tag === 'textarea') && cleanName(n.attrs?.placeholder ?? '') === placeholder)) {
     return { code: `getByPlaceholder(${lit(placeholder)}, { exact: true })`, kind: 'placeholder' };
   }
 
-  const text = ownText(mirror, node);
-  if (text && !field) {
+  if (field && attrs['aria-labelledby'] === undefined) {
+    const label = cleanName(fieldLabel(mirror, node) ?? '') ?? cleanName(attrs['aria-label'] ?? '');
+    const labelled = (n: MirrorNode) => n.attrs?.['aria-labelledby'] === undefined && (cleanName(fieldLabel(mirror, n) ?? '') === label || cleanName(n.attrs?.['aria-label'] ?? '') === label);
+    if (label && !avoid(label) && unique(labelled)) return { code: `getByLabel(${lit(label)}, { exact: true })`, kind: 'label' };
+  }
+
+  const alt = cleanName(attrs.alt ?? '');
+  if (alt && ALT_TAGS.has(node.tag!) && !avoid(alt) && unique((n) => ALT_TAGS.has(n.tag!) && cleanName(n.attrs?.alt ?? '') === alt)) {
+    return { code: `getByAltText(${lit(alt)}, { exact: true })`, kind: 'alt' };
+  }
+
+  const text = ownText(mirror, index, node);
+  if (text && node.tag !== 'select' && !avoid(text)) {
     // getByText matches the innermost elements whose whole text is this: a parent whose text
     // comes from one child alone is not a match of its own.
-    const matches = all.filter((n) => ownText(mirror, n) === text && ![...mirror.children(n.id)].some((c) => c.tag && ownText(mirror, c) === text));
+    const matches = scope.filter((n) => (budget.tick(), ownText(mirror, index, n) === text) && ![...mirror.children(n.id)].some((c) => c.tag && ownText(mirror, index, c) === text));
     if (matches.length === 1 && matches[0]!.id === node.id) return { code: `getByText(${lit(text)}, { exact: true })`, kind: 'text' };
   }
 
-  return { code: `locator(${lit(cssPath(mirror, node, all))})`, kind: 'css', note: 'CSS path (last resort): no test id, stable id, role and name, label, placeholder or text names this element alone' };
+  const title = cleanName(attrs.title ?? '');
+  if (title && !avoid(title) && unique((n) => cleanName(n.attrs?.title ?? '') === title)) return { code: `getByTitle(${lit(title)}, { exact: true })`, kind: 'title' };
+
+  const elementId = attrs.id;
+  if (elementId && usableId(elementId) && index.ids.get(elementId) === 1 && unique((n) => n.attrs?.id === elementId)) {
+    return { code: `locator(${lit(`#${elementId}`)})`, kind: 'id' };
+  }
+
+  const why = echoed ? "its name or text echoes what the person typed, and no test id, title or stable id names it alone" : 'no test id, role and name, placeholder, label, alt text, text, title or stable id names this element alone';
+  // A form control by its name attribute, as Playwright's generator does next (`input[name="email"]`).
+  const formName = attrs.name;
+  if (formName && NAMED_CONTROLS.has(node.tag!) && unique((n) => n.tag === node.tag && n.attrs?.name === formName)) {
+    return { code: `locator(${lit(`${node.tag}[name=${cssString(formName)}]`)})`, kind: 'css' };
+  }
+
+  return { code: `locator(${lit(cssPath(mirror, node, index, scope))})`, kind: 'css', note: `CSS path (last resort): ${why}` };
 }
 
-function count(nodes: MirrorNode[], test: (node: MirrorNode) => boolean): number {
-  let n = 0;
-  for (const node of nodes) if (test(node) && ++n > 1) return n;
-  return n;
+const ALT_TAGS = new Set(['img', 'area', 'input']);
+const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button']);
+
+/** An id a selector may rely on: plain characters, and neither ours nor Playwright's test for made-up ids says generated. */
+function usableId(id: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9_-]*$/.test(id) && !looksGenerated(id) && !guidLike(id);
 }
 
-/** `tag:nth-of-type(k)` steps from the nearest ancestor with a usable unique id, or from the root. */
-function cssPath(mirror: NodeMirror, node: MirrorNode, all: MirrorNode[]): string {
+/**
+ * Playwright's own test for an id made by a machine: many switches between lower case, upper
+ * case, digits and other characters for the id's length (a run of upper then lower, as in
+ * `Main`, is not a switch).
+ */
+function guidLike(id: string): boolean {
+  let last: string | undefined;
+  let switches = 0;
+  for (const c of id) {
+    if (c === '-' || c === '_') continue;
+    const kind = c >= 'a' && c <= 'z' ? 'lower' : c >= 'A' && c <= 'Z' ? 'upper' : c >= '0' && c <= '9' ? 'digit' : 'other';
+    if (kind === 'lower' && last === 'upper') {
+      last = kind;
+      continue;
+    }
+    if (last && last !== kind) switches++;
+    last = kind;
+  }
+  return switches >= id.length / 4;
+}
+
+/** `tag:nth-of-type(k)` steps from the nearest ancestor with a usable unique id, or from the frame's root. */
+function cssPath(mirror: NodeMirror, node: MirrorNode, index: PageIndex, scope: MirrorNode[]): string {
   const steps: string[] = [];
   let current: MirrorNode | undefined = node;
+  const inScope = (id: string) => index.ids.get(id) === 1 || scope.filter((n) => n.attrs?.id === id).length === 1;
   for (let depth = 0; current?.tag && depth < 40; depth++) {
     const id = current.attrs?.id;
-    if (current !== node && id && /^[A-Za-z][A-Za-z0-9_-]*$/.test(id) && !looksGenerated(id) && count(all, (n) => n.attrs?.id === id) === 1) {
+    if (current !== node && id && usableId(id) && inScope(id)) {
       steps.unshift(`#${id}`);
       break;
     }
@@ -239,14 +412,14 @@ function cssPath(mirror: NodeMirror, node: MirrorNode, all: MirrorNode[]): strin
       steps.unshift(tag);
       break;
     }
-    let index = 0;
+    let position = 0;
     let same = 0;
     for (const sibling of mirror.children(parent.id)) {
       if (sibling.tag !== current.tag) continue;
       same++;
-      if (sibling.id === current.id) index = same;
+      if (sibling.id === current.id) position = same;
     }
-    steps.unshift(same > 1 ? `${tag}:nth-of-type(${index})` : tag);
+    steps.unshift(same > 1 ? `${tag}:nth-of-type(${position})` : tag);
     current = parent;
   }
   return steps.join(' > ');

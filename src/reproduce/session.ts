@@ -7,11 +7,12 @@
 
 import { quote } from '../digest/quote.js';
 import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
-import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
+import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, MEDIA_INTERACTION, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
-import { isMasked, scrubText, type FieldFacts } from './privacy.js';
-import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector } from './selectors.js';
+import { GenerationTooLong, WorkBudget } from './budget.js';
+import { TYPED_PARAM, echoesTyped, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
+import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector, type SelectorContext } from './selectors.js';
 
 export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
 
@@ -23,8 +24,12 @@ export interface Step {
   path: string;
   action: Action;
   selector?: Selector;
-  /** goto: where to (path, and query when it may be copied). */
+  /** goto: where to (a path on the site). */
   url?: string;
+  /** goto: the page's query, as recorded (values are what the person typed: placeholders by default). */
+  query?: Array<[string, string]>;
+  /** click on a link: where it leads (absolute), for a journey that ends as the link is followed. */
+  href?: string;
   /** fill/select: the field, for its placeholder. */
   field?: FieldFacts;
   /** fill/select: the last value the recording holds (masked or not): never written out unless allowed. */
@@ -37,8 +42,10 @@ export interface Step {
   opens?: number;
   /** A link that opens its page in another tab (target). */
   newTab?: boolean;
-  /** Clicked this many times in a row (a rage click): replayed once. */
+  /** Clicked this many times in a row (a rage click or a burst): replayed once. */
   repeats?: number;
+  /** The recording had a dblclick among those clicks. */
+  double?: boolean;
   notes: string[];
   node?: number;
 }
@@ -59,6 +66,8 @@ export interface Problem {
   text?: string;
   /** An exception's: uncaught (false) or handled (true) as its event says; absent when it does not. */
   handled?: boolean;
+  /** A console problem that was a failed console.assert (rather than console.error). */
+  assert?: boolean;
   count: number;
   /** The step it followed (set by finish). */
   step?: number;
@@ -72,8 +81,15 @@ export interface Reproduction {
   /** Steps past STEPS_MAX, not kept. */
   droppedSteps: number;
   problems: Problem[];
-  /** Where the journey ended: the last step's tab, its path and a heading seen there. */
-  final: { window: number; path: string; heading?: string } | undefined;
+  /**
+   * Where the journey ended: the last step's tab, its path and a heading seen there; `leaves`
+   * when the last step took the tab to another site (only that it left can be asserted);
+   * `followed` when the recording ended as the last click's link was being followed (the path is
+   * the link's target, not the page left).
+   */
+  final: { window: number; path: string; heading?: string; leaves?: string; followed?: boolean; loose?: boolean } | undefined;
+  /** Steps the person took that the test does not replay (media, canvas, blocked fields, bursts…), in words. */
+  notReplayed: string[];
   skipped: string[];
 }
 
@@ -107,6 +123,8 @@ interface WindowState {
   url: string | undefined;
   path: string;
   external: boolean;
+  /** The other site's host, while the tab is on one. */
+  externalHost?: string;
   lastStep: Step | undefined;
   lastNavAt: number;
   /** steps added since the last navigation */
@@ -119,12 +137,42 @@ export class Reproducer {
   private readonly steps: Step[] = [];
   private readonly problems: Problem[] = [];
   private readonly skipped: string[] = [];
-  private readonly counts = { droppedSteps: 0, droppedProblems: 0, droppedWindows: 0, unknownTargets: 0, bad: 0 };
+  private readonly counts = { droppedSteps: 0, droppedProblems: 0, droppedWindows: 0, unknownTargets: 0, bad: 0, blocked: 0, canvas: 0 };
+  /** What the person did that the test does not replay, said in the spec and the result. */
+  private readonly notReplayed: string[] = [];
+  /** Pages whose blocked elements or other-origin frames the person may have typed into. */
+  private readonly blockedPages = new Set<string>();
   private origin: string | null = null;
   private start: number | null = null;
   private exceptions: ExceptionEvent[] = [];
+  /** The work this test may take (budget.ts); every loop over a page ticks it. */
+  readonly budget: WorkBudget;
+  /** The last value the recording holds in clear for each field typed into (masked ones are not kept). */
+  private readonly typedValues = new Map<string, string>();
+  private typedCache: string[] | undefined;
+  /** What selector searches need: the budget, and the page text they must not write. */
+  private readonly selectorContext: SelectorContext;
+
+  constructor(options: { workMs?: number } = {}) {
+    this.budget = new WorkBudget(options.workMs);
+    this.selectorContext = { budget: this.budget, avoid: (text) => echoesTyped(text, this.typed()) };
+  }
+
+  /** Parts of what the person typed (whole values and their words), for keeping them out of the test. */
+  private typed(): string[] {
+    return (this.typedCache ??= typedParts(this.typedValues.values()));
+  }
 
   push(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
+    this.budget.start();
+    try {
+      this.pushEvent(windowId, event);
+    } finally {
+      this.budget.stop();
+    }
+  }
+
+  private pushEvent(windowId: string | null, event: { type: number; timestamp: number; data?: unknown }): void {
     const ts = event.timestamp;
     if (typeof ts !== 'number' || !Number.isFinite(ts)) return;
     // A wild timestamp (0, year 3000) would make every step's time meaningless: not the start.
@@ -153,9 +201,12 @@ export class Reproducer {
           else if (data.source === MOUSE_INTERACTION && (data.type === CLICK || data.type === DOUBLE_CLICK)) this.click(win, ts, Number(data.id), data.type === DOUBLE_CLICK);
           else if (data.source === INPUT) this.input(win, ts, Number(data.id), data);
           else if (data.source === LOG) this.console(win, ts, data);
+          else if (data.source === MEDIA_INTERACTION) this.media(win, ts, Number(data.id), Number(data.type));
+          else if (data.source === CANVAS_MUTATION && !win.external) this.counts.canvas++;
           return;
       }
-    } catch {
+    } catch (err) {
+      if (err instanceof GenerationTooLong) throw err;
       this.counts.bad++;
     }
   }
@@ -220,8 +271,23 @@ export class Reproducer {
     } catch {
       return;
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      // about:blank, a data: or file: page: nothing a test can go to. What happens there is left out, and said.
+      // Only the scheme is said: the rest of such an address is the page's data (and may hold anything).
+      if (!win.external || win.url !== url.protocol) this.note(`Tab ${win.index + 1} showed ${url.href === 'about:blank' ? 'about:blank' : `a ${url.protocol.slice(0, 20)} page`}, which a test cannot go to: what happened there is not reproduced.`);
+      win.external = true;
+      win.url = url.protocol;
+      return;
+    }
     this.origin ??= url.origin;
+    // A value a person types into a page's query (a search, however the page was reached): page
+    // text echoing it ("Results for …", a link named like it) stays out of the test too.
+    if (url.origin === this.origin) {
+      [...url.searchParams.entries()].slice(0, 10).forEach(([name, value], i) => {
+        if (TYPED_PARAM.test(name)) this.typedValues.set(`query:${url.pathname}:${i}`, value);
+      });
+      this.typedCache = undefined;
+    }
     const key = url.pathname + url.search;
     // The $pageview beside a page's Meta, or a periodic re-snapshot: the same page.
     if (win.url === key) return;
@@ -237,6 +303,7 @@ export class Reproducer {
     win.stepsSinceNav = 0;
     if (url.origin !== this.origin) {
       win.external = true;
+      win.externalHost = url.host;
       this.note(`Tab ${win.index + 1} left the site for ${url.origin}${pathname.slice(0, 80)}: what happened there is not reproduced.`);
       return;
     }
@@ -248,7 +315,7 @@ export class Reproducer {
         opener.opens = win.index;
         return;
       }
-      this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: pathname });
+      this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), ...this.gotoQuery(url), path: pathname });
       return;
     }
     // Nothing done since the last page change, moments later: a redirect of the same step.
@@ -267,13 +334,19 @@ export class Reproducer {
       last.navigates = pathname;
       return;
     }
-    this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), path: pathname });
+    this.addStep(win, ts, { action: 'goto', url: this.gotoTarget(url), ...this.gotoQuery(url), path: pathname });
+  }
+
+  /** The page's query, its values as recorded (they become placeholders, code.ts). */
+  private gotoQuery(url: URL): { query?: Array<[string, string]> } {
+    const query = [...url.searchParams.entries()].slice(0, 10);
+    return query.length > 0 ? { query } : {};
   }
 
   /** Path only: a query string may carry what the person typed (a search, an email, a token). */
   private gotoTarget(url: URL): string {
-    const pathname = maskUrlSecrets(url.pathname);
-    if (url.search) this.note(`The query string of ${pathname.slice(0, 80)} was left out of its goto (it may hold personal data).`);
+    const pathname = relativePath(maskUrlSecrets(url.pathname));
+    if (pathname !== maskUrlSecrets(url.pathname)) this.note(`The recorded path ${quote(url.pathname.slice(0, 80))} starts with more than one slash, which a browser reads as another host: its goto uses ${quote(pathname.slice(0, 80))}, which stays on baseURL.`);
     return pathname;
   }
 
@@ -302,15 +375,25 @@ export class Reproducer {
     const type = (node.attrs?.type ?? '').toLowerCase();
     if (node.tag === 'input' && (type === 'checkbox' || type === 'radio')) return;
     if (node.tag === 'label' && labelsField(mirror, node)) return;
+    if (blockedElement(mirror, node)) {
+      this.blocked(win, ts, 'a click');
+      return;
+    }
     const last = win.lastStep;
     if (last && last.node === target && (last.action === 'click' || last.action === 'dblclick') && ts - last.at <= REPEAT_MS && last.navigates === undefined && win.stepsSinceNav > 0) {
-      last.repeats = (last.repeats ?? 1) + 1;
-      if (double) last.action = 'dblclick';
+      // A browser records a dblclick beside the second click: it is not a click of its own.
+      if (double) last.double = true;
+      else last.repeats = (last.repeats ?? 1) + 1;
+      last.action = last.double && last.repeats === 2 ? 'dblclick' : 'click';
       return;
     }
     const linkTarget = node.tag === 'a' ? node.attrs?.target : undefined;
     const newTab = linkTarget !== undefined && !['', '_self', '_parent', '_top'].includes(linkTarget.toLowerCase());
-    this.addStep(win, ts, { action: double ? 'dblclick' : 'click', selector: chooseSelector(mirror, target), node: target, ...(newTab ? { newTab } : {}) });
+    const href = node.tag === 'a' && node.attrs?.href ? linkHref(node.attrs.href, this.origin, win.url) : undefined;
+    if (mirror.get(target)?.tag === 'canvas') this.counts.canvas++;
+    this.notePageBlocks(win);
+    // A dblclick with no click before it (some recorders keep only that): replayed as one.
+    this.addStep(win, ts, { action: double ? 'dblclick' : 'click', ...(double ? { double } : {}), selector: chooseSelector(mirror, target, this.selectorContext), node: target, ...(newTab ? { newTab } : {}), ...(href ? { href } : {}) });
   }
 
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
@@ -323,14 +406,23 @@ export class Reproducer {
       return;
     }
     const type = (node.attrs?.type ?? '').toLowerCase();
+    if (blockedElement(mirror, node)) {
+      this.blocked(win, ts, 'typing');
+      return;
+    }
+    this.notePageBlocks(win);
     if (typeof data.isChecked === 'boolean' && (type === 'checkbox' || type === 'radio')) {
       // Checking a radio unchecks the others: the browser's doing, recorded too, not the person's.
       if (type === 'radio' && !data.isChecked) return;
-      this.addStep(win, ts, { action: data.isChecked ? 'check' : 'uncheck', selector: chooseSelector(mirror, id), node: id });
+      this.addStep(win, ts, { action: data.isChecked ? 'check' : 'uncheck', selector: chooseSelector(mirror, id, this.selectorContext), node: id });
       return;
     }
     if (!mirror.isUserText(node) || node.tag === 'option') return;
     const text = typeof data.text === 'string' ? data.text : '';
+    if (node.tag !== 'select') {
+      this.typedValues.set(`${win.index}:${id}`, text);
+      this.typedCache = undefined;
+    }
     const last = win.lastStep;
     if (last && last.node === id && (last.action === 'fill' || last.action === 'select')) {
       last.recorded = text;
@@ -338,10 +430,32 @@ export class Reproducer {
     }
     const field = fieldFacts(mirror, node);
     if (node.tag === 'select') {
-      this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id), node: id, field, recorded: text, options: optionValues(mirror, node) });
+      this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text, options: optionValues(mirror, node) });
       return;
     }
-    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id), node: id, field, recorded: text });
+    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text });
+  }
+
+  private blocked(win: WindowState, ts: number, what: string): void {
+    if (this.counts.blocked++ < 20) this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} ${what} on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
+  }
+
+  /** Play, pause, seek, volume, rate: the test does not drive media; the result says what was left out. */
+  private media(win: WindowState, ts: number, id: number, type: number): void {
+    if (win.external || this.notReplayed.length >= 40) return;
+    const what = ['play', 'pause', 'seek', 'volume change', 'speed change'][type] ?? 'media action';
+    const node = win.mirror.get(id);
+    this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} ${what} on ${node?.tag === 'audio' ? 'an audio player' : 'a video'} on ${win.path.slice(0, 80)} (media is not replayed)`);
+  }
+
+  /** A page with blocked elements or other-origin frames (card fields) the person may have typed into: said once per page. */
+  private notePageBlocks(win: WindowState): void {
+    if (this.blockedPages.has(win.path)) return;
+    const facts = pageFacts(win.mirror, this.budget);
+    if (facts.blocked === 0 && facts.foreignFrames === 0) return;
+    this.blockedPages.add(win.path);
+    const parts = [facts.blocked > 0 ? `${facts.blocked} element(s) the recorder blocked` : '', facts.foreignFrames > 0 ? `${facts.foreignFrames} frame(s) of another site (card fields are usually one)` : ''].filter(Boolean).join(' and ');
+    this.notReplayed.push(`${win.path.slice(0, 80)} holds ${parts}: what the person typed or clicked there is not in the recording, and the test does not do it`);
   }
 
   private plugin(win: WindowState, ts: number, data: Record<string, unknown>): void {
@@ -353,6 +467,15 @@ export class Reproducer {
 
   private console(win: WindowState, ts: number, record: Record<string, unknown>): void {
     if (record.level !== 'error' && record.level !== 'assert') return;
+    if (record.level === 'assert') {
+      // rrweb records a console.assert with its arguments, the condition first; a recorder that
+      // also keeps passed ones shows a true condition: not a failure.
+      const args = Array.isArray(record.payload) ? record.payload : [];
+      if (args.length > 0 && passedCondition(args[0])) return;
+      const message = consoleText(args.length > 0 && falsyCondition(args[0]) ? args.slice(1) : args);
+      this.addProblem({ kind: 'console', assert: true, at: ts, window: win.index, text: (message || 'Assertion failed').slice(0, 300), count: 1 });
+      return;
+    }
     this.addProblem({ kind: 'console', at: ts, window: win.index, text: consoleText(record.payload).slice(0, 300), count: 1 });
   }
 
@@ -394,12 +517,32 @@ export class Reproducer {
     this.problems.push(problem);
   }
 
+  private externalHost(win: WindowState): string {
+    return win.externalHost ?? 'another site';
+  }
+
   finish(): Reproduction {
+    this.budget.start();
+    try {
+      return this.finishWork();
+    } finally {
+      this.budget.stop();
+    }
+  }
+
+  private finishWork(): Reproduction {
     for (const exception of this.exceptions) {
       const win = exception.windowId !== undefined ? this.windows.get(exception.windowId) : undefined;
       this.addProblem({ kind: 'exception', at: exception.at, window: win?.index, text: `${exception.type}: ${exception.message}`.slice(0, 300), ...(exception.handled !== undefined ? { handled: exception.handled } : {}), count: 1 });
     }
-    const steps = this.steps.slice().sort((a, b) => a.at - b.at);
+    let steps = this.steps.slice().sort((a, b) => a.at - b.at);
+    // A field the person left empty (focused, or typed and cleared) is left alone: filling it would change the journey.
+    const empty = steps.filter((s) => s.action === 'fill' && (s.recorded ?? '') === '');
+    if (empty.length > 0) {
+      steps = steps.filter((s) => !empty.includes(s));
+      this.notReplayed.push(`${empty.length} field(s) the person left empty, not filled: ${empty.slice(0, 5).map((s) => s.selector?.code ?? '?').join(', ')}`);
+    }
+    if (this.counts.canvas > 0) this.notReplayed.push(`${this.counts.canvas} drawing(s) or click(s) on a canvas: what was drawn is not replayed (a click on one is replayed at its centre)`);
     // Tabs numbered in the order the journey uses them.
     const order = [...new Set(steps.flatMap((s) => (s.opens === undefined ? [s.window] : [s.window, s.opens])))];
     const renumber = new Map(order.map((w, i) => [w, i]));
@@ -409,11 +552,14 @@ export class Reproducer {
       if (step.opens === undefined) delete step.opens;
     }
     // What the person typed, where the recording holds it in clear: never quoted back.
-    const typed = new Set<string>();
+    const typed = new Set<string>(this.typed());
     for (const step of steps) if (step.action === 'fill' && step.recorded && !isMasked(step.recorded)) typed.add(step.recorded);
+    // Typed into a field the recording masked: the page may echo it (a name on a thank-you page) with nothing to recognise it by.
+    const maskedTyping = steps.some((s) => s.action === 'fill' && s.recorded !== undefined && isMasked(s.recorded) && !numberish(s.field));
     const problems: Problem[] = [];
     for (const problem of this.problems.slice().sort((a, b) => a.at - b.at)) {
       if (problem.text !== undefined) problem.text = scrubText(problem.text, typed).text;
+      if (problem.text !== undefined && maskedTyping && problem.kind !== 'request') problem.text = scrubText(problem.text, new Set(this.typed())).text;
       const window = problem.window === undefined ? undefined : renumber.get(problem.window);
       const step = stepFor(steps, window, problem.at);
       if (step === undefined) {
@@ -434,19 +580,58 @@ export class Reproducer {
     const lastStep = steps[steps.length - 1];
     if (lastStep) {
       const win = [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
-      if (win?.external) {
-        final = { window: lastStep.window, path: lastStep.navigates ?? lastStep.path };
-        this.note(`The journey ended on another site: the test checks it reaches ${final.path} of this one.`);
-      } else if (win) {
-        final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror) };
-        if (final.heading !== undefined && scrubText(final.heading, typed).scrubbed) {
-          delete final.heading;
-          this.note('The last page\'s heading holds what the person typed (or an email address): not asserted.');
+      const target = lastStep.action === 'click' && lastStep.href && lastStep.navigates === undefined && lastStep.opens === undefined && !lastStep.newTab ? new URL(lastStep.href) : undefined;
+      if (win?.external && win.url !== undefined && !win.url.endsWith(':')) {
+        // The last step took the tab to another site: all a test can hold it to is that it left.
+        final = { window: lastStep.window, path: lastStep.path, leaves: this.externalHost(win) };
+        this.note(`The journey ended on another site (${final.leaves}): the test checks only that the last step leaves this one.`);
+      } else if (target && target.origin !== this.origin) {
+        final = { window: lastStep.window, path: lastStep.path, leaves: target.host };
+        this.note(`The recording ends as the last click's link to ${target.host} was followed: the test checks only that the page left this site.`);
+      } else if (target && relativePath(maskUrlSecrets(target.pathname)) !== lastStep.path) {
+        // The recording stopped before the link's page came: the end is where the link goes, not the page left.
+        final = { window: lastStep.window, path: relativePath(maskUrlSecrets(target.pathname)), followed: true };
+        this.note(`The recording ends as the last click's link was followed: the test checks it reaches ${final.path}, the link's target (no heading of that page was recorded).`);
+      } else if (win && !win.external) {
+        final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror, this.budget) };
+        if (final.heading !== undefined) {
+          const loose = loosen(final.heading, [...typed].map((t) => t.toLowerCase()), maskedTyping);
+          if (loose === undefined) {
+            delete final.heading;
+            this.note("The last page's heading holds what the person typed (or an email address): not asserted.");
+          } else if (loose !== final.heading) {
+            final.heading = loose;
+            final.loose = true;
+            this.note("The last page's heading may echo what the person typed: it is asserted by its page-authored start only.");
+          }
         }
       }
     }
-    return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped };
+    if (this.counts.blocked > 20) this.notReplayed.push(`${this.counts.blocked - 20} more click(s) or input(s) on elements the recorder blocked`);
+    return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped, notReplayed: this.notReplayed };
   }
+}
+
+/** A console.assert condition as rrweb serialises it: true, a number other than 0, an object or array. */
+function passedCondition(arg: unknown): boolean {
+  if (arg === true || (typeof arg === 'number' && arg !== 0 && !Number.isNaN(arg))) return true;
+  if (typeof arg !== 'string') return false;
+  const text = arg.trim();
+  return text === 'true' || /^-?(?:[1-9]\d*|0?\.\d*[1-9]\d*)(?:\.\d+)?$/.test(text) || text.startsWith('{') || text.startsWith('[');
+}
+
+function falsyCondition(arg: unknown): boolean {
+  if (arg === false || arg === 0 || arg === null || arg === '') return true;
+  return typeof arg === 'string' && ['false', '0', 'null', 'undefined', 'NaN', '""', "''"].includes(arg.trim());
+}
+
+/**
+ * A path that stays on the site the test runs against: `page.goto('//evil.example/login')`
+ * would leave baseURL for another host (and fill the REPRO_* values there), so leading slashes
+ * (and backslashes, which browsers read as slashes) collapse to one.
+ */
+export function relativePath(path: string): string {
+  return `/${path.replace(/^[/\\]+/, '')}`;
 }
 
 /** The last step of the problem's tab at or before it, else the click that opened the tab, else its first step, else the last step of any tab before it. */
@@ -474,7 +659,7 @@ export function describeProblem(problem: Problem): string {
     const what = `${problem.method ? `${problem.method} ` : ''}${problem.host ? `//${problem.host}` : ''}${problem.path ?? '?'}`;
     return `${what} answered ${problem.status ?? problem.error ?? 'with a network error'}`;
   }
-  if (problem.kind === 'console') return `console error ${quote((problem.text ?? '').slice(0, 120))}`;
+  if (problem.kind === 'console') return `${problem.assert ? 'failed console.assert' : 'console error'} ${quote((problem.text ?? '').slice(0, 120))}`;
   // Uncaught or handled as the event says it; never guessed (docs/posthog-exceptions.md).
   const word = problem.handled === undefined ? 'exception' : problem.handled ? 'handled exception' : 'uncaught exception';
   return `${word} ${quote((problem.text ?? '').slice(0, 120))}`;
@@ -505,6 +690,8 @@ function fieldFacts(mirror: NodeMirror, node: MirrorNode): FieldFacts {
     label: mirror.labelOf(node.id),
     placeholder: attrs.placeholder,
     ariaLabel: attrs['aria-label'],
+    inputmode: attrs.inputmode,
+    pattern: attrs.pattern,
   };
 }
 
@@ -520,9 +707,10 @@ function optionValues(mirror: NodeMirror, select: MirrorNode): string[] {
 }
 
 /** The page's first heading (h1 before h2…) whose name is usable and names it alone. */
-function headingOf(mirror: NodeMirror): { heading?: string } {
+function headingOf(mirror: NodeMirror, budget: WorkBudget): { heading?: string } {
   const headings: Array<{ level: number; name: string }> = [];
   for (const node of mirror.all()) {
+    budget.tick();
     if (!node.tag || roleOf(node) !== 'heading') continue;
     const name = accessibleName(mirror, node);
     if (name) headings.push({ level: /^h[1-6]$/.test(node.tag) ? Number(node.tag[1]) : 2, name });
@@ -532,3 +720,91 @@ function headingOf(mirror: NodeMirror): { heading?: string } {
   const best = headings.filter((h) => counts.get(h.name) === 1).sort((a, b) => a.level - b.level)[0];
   return best ? { heading: best.name } : {};
 }
+
+/** rrweb's incremental source for canvas drawing. */
+const CANVAS_MUTATION = 9;
+
+/** An element the recorder blocked (posthog-js's ph-no-capture, rrweb's rr-block): rrweb keeps only its size. */
+function blockedElement(mirror: NodeMirror, node: MirrorNode): boolean {
+  let current: MirrorNode | undefined = node;
+  for (let depth = 0; current?.tag && depth < 12; depth++, current = mirror.get(current.parent)) {
+    const attrs = current.attrs ?? {};
+    if (attrs.rr_width !== undefined || /(?:^|\s)(?:ph-no-capture|rr-block)(?:\s|$)/.test(attrs.class ?? '')) return true;
+  }
+  return false;
+}
+
+const facts = new WeakMap<NodeMirror, { version: number; blocked: number; foreignFrames: number }>();
+
+/** How many blocked elements and frames of another site (not mirrored: cross-origin) the page holds now. */
+function pageFacts(mirror: NodeMirror, budget: WorkBudget): { blocked: number; foreignFrames: number } {
+  const cached = facts.get(mirror);
+  if (cached && cached.version === mirror.version) return cached;
+  let blocked = 0;
+  let foreignFrames = 0;
+  for (const node of mirror.all()) {
+    budget.tick();
+    if (!node.tag) continue;
+    const attrs = node.attrs ?? {};
+    if (attrs.rr_width !== undefined) blocked++;
+    else if ((node.tag === 'iframe' || node.tag === 'frame') && node.first === undefined) foreignFrames++;
+  }
+  const out = { version: mirror.version, blocked, foreignFrames };
+  facts.set(mirror, out);
+  return out;
+}
+
+/** A link's target, absolute, from the page it is on; undefined for javascript:, mailto: and the like. */
+function linkHref(href: string, origin: string | null, current: string | undefined): string | undefined {
+  try {
+    const url = new URL(href, new URL(current ?? '/', origin ?? 'http://invalid.test'));
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function clockOf(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** A field that takes a number: what it holds is a quantity, not a person's words. */
+export function numberish(field: FieldFacts | undefined): boolean {
+  if (!field) return false;
+  const type = field.type?.toLowerCase() ?? '';
+  if (type === 'number' || type === 'range') return true;
+  if (field.inputmode === 'numeric' || field.inputmode === 'decimal') return true;
+  if (field.pattern && /^\^?(?:\\d|\[0-9\])(?:\{\d+(?:,\d*)?\}|[+*])?\$?$/.test(field.pattern)) return true;
+  const words = `${field.name ?? ''} ${field.id ?? ''} ${field.label ?? ''}`.toLowerCase();
+  return /\b(?:qty|quantity|amount|count|guests|tickets|seats|pieces|items|age|adults|children|nights)\b/.test(words);
+}
+
+/**
+ * A final heading the test may assert, given what the person typed: unchanged when it echoes
+ * nothing; else a regular expression source matching its page-authored start (everything from
+ * the first echoed part, or from the first capitalised word after the first when a masked value
+ * may be echoed, is matched loosely); undefined when too little is left to name the page.
+ */
+function loosen(heading: string, parts: string[], maskedTyping: boolean): string | undefined {
+  const lower = heading.toLowerCase();
+  let cut = heading.length;
+  for (const part of parts) {
+    const at = part.length >= 3 ? lower.indexOf(part) : -1;
+    if (at !== -1) cut = Math.min(cut, at);
+  }
+  EMAIL_SHAPE.lastIndex = 0;
+  const email = EMAIL_SHAPE.exec(heading);
+  if (email) cut = Math.min(cut, email.index);
+  if (maskedTyping) {
+    const words = [...heading.matchAll(/\p{L}[\p{L}'’-]*/gu)];
+    const name = words.slice(1).find((w) => /^\p{Lu}/u.test(w[0]));
+    if (name?.index !== undefined) cut = Math.min(cut, name.index);
+  }
+  if (cut === heading.length) return heading;
+  const start = heading.slice(0, cut);
+  if (start.replace(/[^\p{L}\p{N}]/gu, '').length < 3) return undefined;
+  return `^${start.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.+$`;
+}
+
+const EMAIL_SHAPE = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z]{2,}/g;

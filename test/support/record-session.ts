@@ -52,13 +52,18 @@ const GLUE = `
   var consolePlugin = {
     name: 'rrweb/console@1',
     observer: function (cb) {
-      ['log', 'info', 'warn', 'error'].forEach(function (level) {
+      // 'assert' too, passed or failed, its condition first (as some recorders keep them), and
+      // uncaught errors as rrweb's console plugin records them: level error, "Uncaught …".
+      ['log', 'info', 'warn', 'error', 'assert'].forEach(function (level) {
         var original = console[level];
         console[level] = function () {
           var args = Array.prototype.slice.call(arguments);
           try { cb({ level: level, trace: [], payload: args.map(function (a) { try { return JSON.stringify(a); } catch (e) { return String(a); } }) }); } catch (e) {}
           return original.apply(this, arguments);
         };
+      });
+      window.addEventListener('error', function (event) {
+        try { cb({ level: 'error', trace: [], payload: [JSON.stringify(event.message)] }); } catch (e) {}
       });
       return function () {};
     },
@@ -131,12 +136,13 @@ export async function recordSession(options: { siteUrl: string; host: string; dr
     });
     await context.addInitScript(recorderScript());
     const watch = (page: Page) => {
-      // posthog-js sends uncaught exceptions as $exception events, beside the recording.
+      // posthog-js sends uncaught exceptions as $exception events, beside the recording, marked
+      // mechanism.handled false as its onerror handler marks them (docs/posthog-exceptions.md).
       page.on('pageerror', (error) => {
         captured.push({
           event: '$exception',
           timestamp: Date.now(),
-          properties: { $exception_type: error.name, $exception_message: error.message, $exception_list: [{ type: error.name, value: error.message }], $window_id: windowOf(page), $session_id: sessionId },
+          properties: { $exception_type: error.name, $exception_message: error.message, $exception_list: [{ type: error.name, value: error.message, mechanism: { handled: false, synthetic: false } }], $window_id: windowOf(page), $session_id: sessionId },
         });
       });
     };

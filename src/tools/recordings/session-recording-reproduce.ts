@@ -22,7 +22,7 @@ export const sessionRecordingReproduce = defineTool({
   inputSchema: (options) =>
     z.strictObject({
       project_id: projectIdField(options),
-      id: recordingIdField.describe('Recording (session) id.'),
+      id: recordingIdField,
       failure: z.number().int().min(1).max(100).optional().describe('Which of failures to assert; default the first.'),
       copy_typed_values: z.boolean().default(false).describe('Copy typed values (never secret, payment or masked).'),
     }),
@@ -56,6 +56,9 @@ export const sessionRecordingReproduce = defineTool({
   },
 });
 
+/** The longest stretch of reproducer work before other calls get a turn. */
+const SLICE_MS = 10;
+
 /** Every event of the recording through the reproducer, with the shared bounded reader. */
 async function readRecording(client: PostHogClient, projectId: string, id: string, signal: AbortSignal, reproducer: { push(w: string | null, e: { type: number; timestamp: number; data?: unknown }): void }) {
   // At most MAX_REQUESTS_PER_RECORDING requests for the recording, as every reader of one.
@@ -63,6 +66,9 @@ async function readRecording(client: PostHogClient, projectId: string, id: strin
   // A throttle before anything could be read is thrown: an empty test would be a wrong answer.
   const units = planUnits(parseSources(await fetchListing(client, projectId, id, signal, meter)));
   let events = 0;
+  // The reproducer's work runs in slices: past SLICE_MS the reader lets the event loop turn
+  // (setImmediate: after pending I/O), so other calls and /healthz are answered meanwhile.
+  let slice = performance.now();
   const walk = await walkUnits(
     client,
     snapshotsPath(projectId, id),
@@ -71,7 +77,13 @@ async function readRecording(client: PostHogClient, projectId: string, id: strin
     (windowId, event) => {
       events++;
       reproducer.push(windowId, event);
-      return 'more';
+      if (performance.now() - slice < SLICE_MS) return 'more';
+      return new Promise<'more'>((resolve) =>
+        setImmediate(() => {
+          slice = performance.now();
+          resolve('more');
+        }),
+      );
     },
     meter,
   );

@@ -51,7 +51,8 @@ export async function walkUnits(
   path: string,
   start: Position,
   signal: AbortSignal,
-  take: (windowId: string | null, event: RrwebEvent) => Take,
+  /** May answer later (a reader that yields to other calls between slices of work). */
+  take: (windowId: string | null, event: RrwebEvent) => Take | Promise<Take>,
   /** Counts this reading's requests (the fan-out bound, MAX_REQUESTS_PER_RECORDING). */
   meter?: RecordingMeter,
 ): Promise<Walk> {
@@ -116,7 +117,8 @@ export async function walkUnits(
             seen++;
             continue;
           }
-          const verdict = take(windowId, event);
+          let verdict = take(windowId, event);
+          if (typeof verdict !== 'string') verdict = await verdict;
           if (verdict !== 'none') seen++;
           if (verdict !== 'more') {
             full = true;
