@@ -6,7 +6,7 @@ import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { defineTool } from '../define.js';
 import { RECORDED_DATA_NOTICE, asText, clip } from '../format.js';
-import { quote } from '../../digest/quote.js';
+import { quote, unbidi } from '../../digest/quote.js';
 import { projectIdField, queryDateFromField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { explainInternalEndpoint } from './internal-endpoints.js';
 
@@ -47,7 +47,7 @@ export const sessionRecordingProperties = defineTool({
       for (const [key, value] of Object.entries(r.properties)) {
         if (value === null || value === undefined) continue;
         const text = typeof value === 'string' ? value : asText(value);
-        kept[key] = typeof value === 'string' ? clip(URL_PROPERTY.test(key) ? maskUrlSecrets(text) : text, 300) : typeof value === 'number' || typeof value === 'boolean' ? value : clip(text, 300);
+        kept[key] = typeof value === 'string' ? unbidi(clip(URL_PROPERTY.test(key) ? maskUrlSecrets(text) : text, 300)) : typeof value === 'number' || typeof value === 'boolean' ? value : unbidi(clip(text, 300));
       }
       r.properties = kept;
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { maskUrlSecrets } from '../../url-secrets.js';
-import { quote } from '../../digest/quote.js';
+import { quote, unbidi } from '../../digest/quote.js';
 import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
 
 /**
@@ -81,9 +81,10 @@ export function recordingView(raw: Record<string, unknown>, options: RecordingVi
   put('viewed', false, r.viewed === false);
   put('activity', typeof r.activity_score === 'number' ? Math.round(r.activity_score) : undefined);
   const person = typeof raw.person === 'object' && raw.person !== null ? (raw.person as Record<string, unknown>) : undefined;
-  put('person', typeof person?.name === 'string' && person.name !== '' ? clip(person.name, 200) : undefined);
-  put('distinct_id', typeof r.distinct_id === 'string' ? clip(r.distinct_id, 200) : undefined);
-  put('url', typeof r.start_url === 'string' ? clip(r.start_url, 500) : undefined);
+  // Recorded strings: clipped, and invisible controls escaped, alike in both views (quote() in the text).
+  put('person', typeof person?.name === 'string' && person.name !== '' ? unbidi(clip(person.name, 200)) : undefined);
+  put('distinct_id', typeof r.distinct_id === 'string' ? unbidi(clip(r.distinct_id, 200)) : undefined);
+  put('url', typeof r.start_url === 'string' ? unbidi(clip(r.start_url, 500)) : undefined);
   const properties = typeof person?.properties === 'object' && person.properties !== null ? (person.properties as Record<string, unknown>) : undefined;
   const context = properties ? personContext(properties) : '';
   if (context) row.person_context = context;
@@ -115,7 +116,7 @@ function personContext(properties: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const keys of CONTEXT_KEYS) {
     const value = keys.map((key) => properties[key]).find((v) => typeof v === 'string' && v !== '');
-    if (typeof value === 'string') parts.push(clip(value, 40));
+    if (typeof value === 'string') parts.push(unbidi(clip(value, 40)));
   }
   return parts.join(', ');
 }
