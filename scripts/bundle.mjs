@@ -51,7 +51,7 @@ if (!existsSync(listingFile)) {
   process.exit(1);
 }
 // Every tool the server can offer (read-only mode and toolsets narrow it at run time).
-manifest.tools = JSON.parse(readFileSync(listingFile, 'utf8')).plain.map((tool) => ({ name: tool.name, description: tool.title }));
+manifest.tools = JSON.parse(readFileSync(listingFile, 'utf8')).plain.full.map((tool) => ({ name: tool.name, description: tool.title }));
 
 const stage = mkdtempSync(join(tmpdir(), 'posthog-replay-mcpb-'));
 try {
