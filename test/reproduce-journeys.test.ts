@@ -5,20 +5,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { renderSpec } from '../src/reproduce/code.js';
 import { Reproducer } from '../src/reproduce/session.js';
+import { dom, type Node } from './support/rrweb-dom.js';
 
-type Node = { type: number; id: number; tagName?: string; attributes?: Record<string, string>; childNodes?: Node[]; textContent?: string };
-function dom() {
-  let next = 1;
-  const el = (tagName: string, attributes: Record<string, string> = {}, ...children: Array<Node | string>): Node => ({
-    type: 2,
-    id: next++,
-    tagName,
-    attributes,
-    childNodes: children.map((c) => (typeof c === 'string' ? { type: 3, id: next++, textContent: c } : c)),
-  });
-  const doc = (...body: Node[]): Node => ({ type: 0, id: next++, childNodes: [el('html', {}, el('head', {}, el('title', {}, 'T')), el('body', {}, ...body))] });
-  return { el, page: doc, doc };
-}
 
 const t = 1_700_000_000_000;
 const meta = (href: string, at = 0) => ({ type: 4, timestamp: t + at, data: { href } });

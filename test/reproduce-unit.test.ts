@@ -8,20 +8,9 @@ import { commentText, lit } from '../src/reproduce/literal.js';
 import { placeholderFor, sensitiveReason } from '../src/reproduce/privacy.js';
 import { SELECTOR_ATTRIBUTES, chooseSelector, looksGenerated } from '../src/reproduce/selectors.js';
 import { Reproducer, STEPS_MAX } from '../src/reproduce/session.js';
+import { dom, type Node } from './support/rrweb-dom.js';
 
 // A tiny rrweb-snapshot builder: element and text nodes with ids in document order.
-type Node = { type: number; id: number; tagName?: string; attributes?: Record<string, string>; childNodes?: Node[]; textContent?: string };
-function dom() {
-  let next = 1;
-  const el = (tagName: string, attributes: Record<string, string> = {}, ...children: Array<Node | string>): Node => ({
-    type: 2,
-    id: next++,
-    tagName,
-    attributes,
-    childNodes: children.map((c) => (typeof c === 'string' ? { type: 3, id: next++, textContent: c } : c)),
-  });
-  return { el, page: (...body: Node[]) => ({ type: 0, id: next++, childNodes: [el('html', {}, el('head', {}, el('title', {}, 'T')), el('body', {}, ...body))] }) };
-}
 
 function mirrorOf(root: unknown): NodeMirror {
   const mirror = new NodeMirror({ extraAttributes: SELECTOR_ATTRIBUTES, optionValues: true });

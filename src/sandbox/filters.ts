@@ -134,7 +134,7 @@ function referringDomain(referrer: string): string {
 /** One console entry has to satisfy the console filters, combined by the query's operand as PostHog does. */
 function consoleMatches(filters: Filter[], operand: 'AND' | 'OR', facts: RecordingFacts): boolean {
   return facts.rec.script.console.some((entry) => {
-    // PostHog stores console.log entries at level "info" (what console_log_count counts too).
+    // PostHog stores plain log entries at level "info" (what console_log_count counts too).
     const fields = { level: entry.level === 'log' ? 'info' : entry.level, message: entry.message };
     return operand === 'OR' ? filters.some((f) => matchProperty(f, fields)) : filters.every((f) => matchProperty(f, fields));
   });
