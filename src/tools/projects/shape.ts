@@ -21,9 +21,6 @@ const project = z.looseObject({
   omitted_fields: z.array(z.string()).optional(),
 });
 
-/** What output schemas declare of a project: what the next call needs. Every field above is returned. */
-export const projectOutput = project.pick({ id: true, name: true, timezone: true });
-
 export type ProjectOutput = z.infer<typeof project>;
 
 /**
