@@ -188,7 +188,7 @@ describe('HTTP mode with per-user keys', () => {
       expect(refused.headers['retry-after']).toMatch(/^\d+$/);
       expect(refused.body).toMatch(/waited 300 ms for its turn \(MCP_QUEUE_TIMEOUT_MS\)/);
       expect(await first).toMatchObject({ status: 200 });
-      expect(sandbox.requests.filter((r) => r.path.startsWith('/api/') && r.authorization === `Bearer ${SLOW}`)).toHaveLength(1);
+      expect(sandbox.requests.filter((r) => r.path === '/api/projects/' && r.authorization === `Bearer ${SLOW}`)).toHaveLength(1);
     } finally {
       await http.close();
       await upstream.close();
@@ -217,7 +217,7 @@ describe('HTTP mode with per-user keys', () => {
       expect(await first).toMatchObject({ status: 200 });
       for (let i = 0; i < 50 && http.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
       await new Promise((r) => setTimeout(r, 200));
-      expect(sandbox.requests.filter((r) => r.path.startsWith('/api/') && r.authorization === `Bearer ${SLOW}`)).toHaveLength(1);
+      expect(sandbox.requests.filter((r) => r.path === '/api/projects/' && r.authorization === `Bearer ${SLOW}`)).toHaveLength(1);
     } finally {
       await http.close();
       await upstream.close();

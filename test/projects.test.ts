@@ -276,3 +276,81 @@ describe('replay settings in project-update and project-create', () => {
     expect(text(r)).toContain('• session_recording_network_payload_capture_config: {"recordHeaders":true,"recordBody":false}');
   });
 });
+
+// Issue 31 item 3: a projects-list row says whether the project records, at what rate, and
+// whether it is being deleted. PostHog's list has none of it; each project's own record does,
+// read for the first rows of a page only.
+describe('projects-list says which projects record', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  type Row = { id: number; recording?: string; sample_rate?: number; pending_deletion?: true; settings_not_read?: string };
+  const rowsOf = (r: Awaited<ReturnType<Harness['call']>>) => (r.structuredContent as { results: Row[] }).results;
+
+  it('recording on or off and its sample rate, in both views, with one request per project', async () => {
+    const r = await h.call('projects-list');
+    expect(r.isError, text(r)).toBeFalsy();
+    const [shop, marketing, staging] = rowsOf(r);
+    expect(shop).toMatchObject({ id: 1001, recording: 'on' });
+    expect(shop).not.toHaveProperty('sample_rate'); // '1.00': every session
+    expect(marketing).toMatchObject({ id: 1002, recording: 'on', sample_rate: 0.5 });
+    expect(staging).toMatchObject({ id: 1003, recording: 'off' });
+    expect(text(r)).toMatch(/^1001 "Acme Shop" .* recording on$/m);
+    expect(text(r)).toMatch(/^1002 "Acme Marketing Site" .* recording on for 50% of sessions$/m);
+    expect(text(r)).toMatch(/^1003 "Staging" .* recording off$/m);
+    const paths = apiRequests(h.sandbox).map((q) => q.path).sort();
+    expect(paths).toEqual(['/api/projects/', '/api/projects/1001/', '/api/projects/1002/', '/api/projects/1003/']);
+  });
+
+  it('recording_settings=false: ids and names in one request, nothing said about recording', async () => {
+    const r = await h.call('projects-list', { recording_settings: false });
+    expect(rowsOf(r).map((p) => p.id)).toEqual([1001, 1002, 1003]);
+    expect(rowsOf(r).some((p) => 'recording' in p)).toBe(false);
+    expect(text(r)).not.toMatch(/recording (on|off)/);
+    expect(apiRequests(h.sandbox).map((q) => q.path)).toEqual(['/api/projects/']);
+  });
+
+  it('a project being deleted is marked so', async () => {
+    const del = await h.call('project-delete', { id: 1003 });
+    expect(del.isError, text(del)).toBeFalsy();
+    const r = await h.call('projects-list');
+    expect(rowsOf(r).find((p) => p.id === 1003)).toMatchObject({ pending_deletion: true });
+    expect(text(r)).toMatch(/^1003 "Staging" .*PENDING DELETION/m);
+    expect(text(r)).not.toMatch(/^1001 .*PENDING DELETION/m);
+  });
+
+  it('reads the first 10 rows only, and says how to read the others', async () => {
+    for (let i = 0; i < 9; i++) expect((await h.call('project-create', { name: `Extra ${i}` })).isError).toBeFalsy();
+    h.sandbox.requests.length = 0;
+    const r = await h.call('projects-list');
+    const rows = rowsOf(r);
+    expect(rows).toHaveLength(12);
+    expect(rows.slice(0, 10).every((p) => p.recording !== undefined)).toBe(true);
+    expect(rows.slice(10).some((p) => p.recording !== undefined)).toBe(false);
+    expect(r.structuredContent).toMatchObject({ settings_read_for: 10 });
+    expect(text(r)).toContain('Recording settings read for the first 10 rows; for the other 2, call again with offset=10 limit=10, or project-get.');
+    expect(apiRequests(h.sandbox)).toHaveLength(11);
+    const rest = await h.call('projects-list', { offset: 10, limit: 10 });
+    expect(rowsOf(rest).map((p) => p.recording)).toEqual(['off', 'off']);
+  });
+
+  it('a project record that cannot be read leaves that row saying why; the list is still given', async () => {
+    h.sandbox.setHostile({ kind: 'html', path: /^\/api\/projects\/1002\/$/ });
+    const r = await h.call('projects-list');
+    expect(r.isError, text(r)).toBeFalsy();
+    const rows = rowsOf(r);
+    expect(rows.map((p) => p.id)).toEqual([1001, 1002, 1003]);
+    expect(rows[1]).not.toHaveProperty('recording');
+    expect(rows[1]!.settings_not_read).toBeTruthy();
+    expect(text(r)).toMatch(/^1002 "Acme Marketing Site" .* recording settings not read: .+$/m);
+    expect(rows[0]).toMatchObject({ recording: 'on' });
+    h.sandbox.setHostile({ kind: 'wrong-types', path: /^\/api\/projects\/1003\/$/ });
+    const wrong = await h.call('projects-list');
+    expect(rowsOf(wrong)[2]).toMatchObject({ id: 1003, settings_not_read: expect.stringMatching(/not 1003|not a project/) });
+    expect(rowsOf(wrong)[2]).not.toHaveProperty('recording');
+  });
+});

@@ -100,7 +100,8 @@ async function projectIds(typed: string, extra: Extra, context: CompletionContex
 }
 
 async function listProjects(args: Record<string, unknown>, extra: Extra, context: CompletionContext): Promise<{ rows: Array<{ id: number; name: string }>; more: boolean } | undefined> {
-  const result = await context.callTool('projects-list', args, extra);
+  // Ids and names are all a completion needs: one request, not one per project.
+  const result = await context.callTool('projects-list', { ...args, recording_settings: false }, extra);
   if (result.isError) return undefined;
   const data = result.structuredContent as { results?: Array<{ id: number; name?: string | null }>; has_more?: boolean };
   return { rows: (data.results ?? []).map((p) => ({ id: p.id, name: p.name ?? '' })), more: data.has_more === true };

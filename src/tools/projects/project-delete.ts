@@ -9,7 +9,7 @@ export const projectDelete = defineTool({
   name: 'project-delete',
   title: 'Delete a project',
   toolset: 'projects',
-  description: `Deletes a project and, in the background, all its data (events, persons, recordings, dashboards, flags); cannot be undone. Only when the user asks for that project: confirm id and name with project-get first.`,
+  description: `Deletes a project and, in the background, all its data (events, persons, recordings, more); cannot be undone. Only when the user asks for that project: confirm id and name with project-get first.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput }),
   outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), name: z.string().optional(), organization: z.string().optional(), note: z.string() }),

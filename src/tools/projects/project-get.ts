@@ -12,8 +12,7 @@ export const projectGet = defineTool({
   name: 'project-get',
   title: 'Get a project',
   toolset: 'projects',
-  description: `A project's settings: name, timezone, organization, recording and capture. Settings objects only named unless include_settings; secrets never returned.
-Next: project-update, session-recordings-list.`,
+  description: `A project's settings: name, timezone, organization, recording, capture; settings objects only named unless include_settings; never secrets.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
   outputSchema: z.looseObject({ project: projectFactsOutput }),

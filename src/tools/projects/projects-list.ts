@@ -4,19 +4,20 @@ import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { asText, clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields } from '../schemas.js';
-import { projectLine } from './shape.js';
+import { projectLine, readRecordingSettings, SETTINGS_READ_LIMIT, type ProjectRow } from './shape.js';
 
 export const projectsList = defineTool({
   name: 'projects-list',
   title: 'List projects',
   toolset: 'projects',
-  description: `Projects in the key owner's current organization: id, name, timezone, demo, has events. To find a project_id, or check a name before project-create.`,
+  description: `Projects in the key owner's current organization: id, name, timezone, demo, has events, recording on (sample rate), pending deletion. Finds a project_id; check a name before project-create.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () =>
     z.strictObject({
       limit: limitField(100),
       offset: offsetField,
       search: z.string().min(1).max(200).optional().describe('Names containing this.'),
+      recording_settings: z.boolean().default(true).describe("false: one request, without recording and deletion state."),
     }),
   outputSchema: z.looseObject({
     results: z.array(z.looseObject({ id: z.number().int(), name: z.string().nullish() })),
@@ -31,16 +32,20 @@ export const projectsList = defineTool({
     const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list', input.limit);
     // The row both views give (SPEC §1 "What the model reads"): what a next call or a choice
     // between projects needs. PostHog's uuid, organization and public token are on project-get.
-    const results = page.results
+    const rows = page.results
       .filter((p) => Number.isInteger(p.id))
       .map((p) => {
-        const row: { id: number; name?: string; timezone?: string; is_demo?: true; ingested_event?: false } = { id: p.id as number };
+        const row: ProjectRow = { id: p.id as number };
         if (p.name !== undefined && p.name !== null) row.name = clip(asText(p.name), 200);
         if (typeof p.timezone === 'string') row.timezone = p.timezone;
         if (p.is_demo === true) row.is_demo = true;
         if (p.ingested_event === false) row.ingested_event = false;
         return row;
       });
+    // PostHog's list leaves out the replay switch and pending deletion: each project's own
+    // record has them, read for the first rows only so a call's cost stays bounded.
+    const results = input.recording_settings ? await readRecordingSettings(client, rows, signal) : rows;
+    const unread = input.recording_settings ? rows.length - SETTINGS_READ_LIMIT : 0;
     const matching = input.search ? ` matching "${clip(input.search, 80)}"` : '';
     const header =
       results.length > 0
@@ -49,6 +54,13 @@ export const projectsList = defineTool({
           ? `No projects at offset ${input.offset}: ${page.count} project${page.count === 1 ? '' : 's'}${matching} in all, before this offset. Call again with offset=0.`
           : `No projects${matching}.`;
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
-    return { data: { ...page, results }, text: [header, ...results.map(projectLine), footer].filter(Boolean).join('\n') };
+    const unreadNote =
+      unread > 0
+        ? `Recording settings read for the first ${SETTINGS_READ_LIMIT} rows; for the other ${unread}, call again with offset=${input.offset + SETTINGS_READ_LIMIT} limit=${SETTINGS_READ_LIMIT}, or project-get.`
+        : '';
+    return {
+      data: { ...page, results, ...(unread > 0 ? { settings_read_for: SETTINGS_READ_LIMIT } : {}) },
+      text: [header, ...results.map(projectLine), unreadNote, footer].filter(Boolean).join('\n'),
+    };
   },
 });
