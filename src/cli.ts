@@ -83,8 +83,10 @@ async function main(): Promise<void> {
       maxConcurrencyPerUser: config.http.maxConcurrencyPerUser,
       maxQueuePerUser: config.http.maxQueuePerUser,
       queueTimeoutMs: config.http.queueTimeoutMs,
+      oauth: config.http.oauth,
     });
     log(`${banner(config, toolCount, baseUrl, demoProject)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
+    if (http.oauthUrl) log(`OAuth (MCP_OAUTH): clients that sign in (Claude.ai, ChatGPT) connect to ${http.oauthUrl}; ${http.url} still takes a key in the header.`);
     onStopSignal(async (signal) => {
       const grace = config.http.shutdownTimeoutMs;
       log(`${signal}: no longer accepting connections; letting ${http.inFlight} running request(s) finish (up to ${grace} ms).`);

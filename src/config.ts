@@ -65,6 +65,8 @@ const configSchema = z.object({
     /** How long a call may wait for a slot before it is refused with 503. */
     queueTimeoutMs: z.number().int().min(100).max(600_000),
     shutdownTimeoutMs: z.number().int().min(0).max(600_000),
+    /** MCP_OAUTH (issue 35): the secrets that seal tokens (current first) and the public origin. */
+    oauth: z.object({ secrets: z.array(z.string()).min(1), publicUrl: z.string().optional() }).optional(),
   }),
   /** Non-fatal notes for stderr (e.g. an ingestion host was mapped). */
   warnings: z.array(z.string()),
@@ -134,6 +136,11 @@ HTTP transport:
   MCP_MAX_QUEUE_PER_USER    calls one caller may have waiting; more get 503 (default 64)
   MCP_QUEUE_TIMEOUT_MS      longest wait for a turn, then 503 with Retry-After (default 30000)
   MCP_SHUTDOWN_TIMEOUT_MS   on SIGTERM/SIGINT, how long running calls may finish (default 10000)
+  MCP_OAUTH=on              also an OAuth 2.1 server for clients that sign in (Claude.ai, ChatGPT):
+                            their MCP endpoint is /oauth/mcp; the consent page asks for the key
+  MCP_OAUTH_SECRET          seals OAuth tokens (at least 32 characters; required with MCP_OAUTH)
+  MCP_OAUTH_PREVIOUS_SECRET the secret being replaced: its tokens still open while they live
+  MCP_PUBLIC_URL            the https origin clients reach the server at (needed beyond loopback)
 
 Digest cache:
   MCP_DIGEST_CACHE          memory (default) | off | redis://[:password@]host:port (same as --cache)
@@ -317,7 +324,45 @@ export const SETTINGS = {
   maxQueuePerUser: setting({ env: 'MCP_MAX_QUEUE_PER_USER', appliesWith: ['--transport', 'http'], ...wholeNumber(64, 0, 100_000) }),
   queueTimeoutMs: setting({ env: 'MCP_QUEUE_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(30_000, 100, 600_000, ' (ms)') }),
   shutdownTimeoutMs: setting({ env: 'MCP_SHUTDOWN_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(10_000, 0, 600_000, ' (ms)') }),
+  oauth: setting({ env: 'MCP_OAUTH', appliesWith: ['--transport', 'http'], ...onOff(false) }),
+  oauthSecret: setting<string | undefined>({
+    env: 'MCP_OAUTH_SECRET',
+    secret: true,
+    appliesWith: ['--transport', 'http'],
+    accepted: '32 to 512 printable characters without spaces (e.g. the output of `openssl rand -hex 32`)',
+    fallback: undefined,
+    parse: (raw) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? raw : refuse()),
+  }),
+  oauthPreviousSecret: setting<string | undefined>({
+    env: 'MCP_OAUTH_PREVIOUS_SECRET',
+    secret: true,
+    appliesWith: ['--transport', 'http'],
+    accepted: 'the MCP_OAUTH_SECRET being replaced (32 to 512 printable characters)',
+    fallback: undefined,
+    parse: (raw) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? raw : refuse()),
+  }),
+  publicUrl: setting<string | undefined>({
+    env: 'MCP_PUBLIC_URL',
+    appliesWith: ['--transport', 'http'],
+    accepted: 'the origin clients reach the server at, like https://replay.example.com (http only on a loopback address)',
+    fallback: undefined,
+    parse: parsePublicUrl,
+  }),
 };
+
+/** An origin (scheme, host, port; no path, query or credentials): https, or http on loopback. */
+function parsePublicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse();
+  }
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) refuse('Give the origin only, without a path (the server adds /oauth and /oauth/mcp).');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('OAuth needs https beyond loopback: put the server behind a TLS proxy and give its https:// origin.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse();
+  return url.origin;
+}
 
 type SettingValues = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends Setting<infer T> ? T : never };
 
@@ -555,7 +600,23 @@ function checkHttpAccess(v: SettingValues, context: HttpContext, warn: (message:
   };
   if (v.transport !== 'http') {
     if (v.authToken !== undefined) warn('MCP_AUTH_TOKEN is ignored in stdio mode (it protects --transport http).');
+    if (v.oauth) warn('MCP_OAUTH is ignored in stdio mode (it is for --transport http).');
     return settings;
+  }
+  if (v.oauth) {
+    if (v.oauthSecret === undefined) throw new ConfigurationError('MCP_OAUTH is on but MCP_OAUTH_SECRET is not set: give it 32 or more random characters (openssl rand -hex 32); it seals the tokens clients get.');
+    if (context.serverHasKey) {
+      throw new ConfigurationError(
+        `MCP_OAUTH asks each person for their own PostHog key, so the server must not have one: unset ${context.sandbox ? '--sandbox' : 'POSTHOG_PERSONAL_API_KEY'} (and MCP_AUTH_TOKEN).`,
+      );
+    }
+    if (v.publicUrl === undefined && !isLoopbackHost(v.bindHost)) {
+      throw new ConfigurationError(`MCP_OAUTH needs the https origin clients reach this server at (behind its TLS proxy): set MCP_PUBLIC_URL, e.g. https://replay.example.com.`);
+    }
+    if (v.oauthPreviousSecret === v.oauthSecret) warn('MCP_OAUTH_PREVIOUS_SECRET equals MCP_OAUTH_SECRET: nothing is being rotated; unset it.');
+    settings.oauth = { secrets: [v.oauthSecret, ...(v.oauthPreviousSecret && v.oauthPreviousSecret !== v.oauthSecret ? [v.oauthPreviousSecret] : [])], publicUrl: v.publicUrl };
+  } else if (v.oauthSecret !== undefined || v.publicUrl !== undefined) {
+    warn(`${v.oauthSecret !== undefined ? 'MCP_OAUTH_SECRET' : 'MCP_PUBLIC_URL'} is set but MCP_OAUTH is off: no OAuth endpoints are served.`);
   }
   if (v.authToken !== undefined && !context.serverHasKey) {
     throw new ConfigurationError(

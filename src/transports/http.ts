@@ -6,6 +6,7 @@ import type { PostHogClient } from '../posthog/client.js';
 import { createHash } from 'node:crypto';
 import { Admission } from './admission.js';
 import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
+import { OAuthServer, type OAuthSettings } from './oauth.js';
 
 export interface HttpOptions {
   host: string;
@@ -31,10 +32,14 @@ export interface HttpOptions {
   maxBodyBytes?: number | undefined;
   /** How long a client may take to send a request body; then 408. */
   requestTimeoutMs?: number | undefined;
+  /** MCP_OAUTH: also an OAuth authorization server, its MCP endpoint /oauth/mcp (oauth.ts). Needs a keyless client. */
+  oauth?: OAuthSettings | undefined;
 }
 
 export interface RunningHttp {
   url: string;
+  /** With MCP_OAUTH: the OAuth-protected MCP endpoint. */
+  oauthUrl?: string | undefined;
   /** MCP requests being handled now. */
   readonly inFlight: number;
   /** MCP requests waiting for their turn. */
@@ -83,6 +88,8 @@ const INVALID_REQUEST = -32600;
  * reachable from another's. Answers are plain JSON (no SSE): no call here streams.
  */
 export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
+  if (options.oauth && options.client.hasApiKey) throw new Error('MCP_OAUTH needs per-user keys: the server must not have a PostHog key of its own.');
+  let oauth: OAuthServer | undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const maxPerUser = options.maxConcurrencyPerUser ?? DEFAULT_MAX_CONCURRENCY_PER_USER;
@@ -170,15 +177,21 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       res.end(draining ? '{"status":"draining"}' : '{"status":"ok"}');
       return;
     }
-    if (path !== '/mcp') return reply(res, 404, SERVER_ERROR, 'Not found: the MCP endpoint is /mcp (and the health check /healthz).');
+    const oauthMcp = oauth !== undefined && path === '/oauth/mcp';
+    if (path !== '/mcp' && !oauthMcp && !oauth?.handles(path ?? '')) {
+      return reply(res, 404, SERVER_ERROR, `Not found: the MCP endpoint is /mcp${oauth ? ` (with OAuth: /oauth/mcp)` : ''} (and the health check /healthz).`);
+    }
     if (!hostAllowed(req.headers.host, allowedHosts)) {
       return reply(res, 403, SERVER_ERROR, `Forbidden: Host "${printable(req.headers.host)}" is not one this server answers to (DNS-rebinding protection). An operator can add it with MCP_ALLOWED_HOSTS.`);
     }
-    if (!originAllowed(req.headers.origin, allowedHosts, options.allowedOrigins ?? [])) {
-      return reply(res, 403, SERVER_ERROR, `Forbidden: Origin "${printable(req.headers.origin)}" is not allowed (DNS-rebinding protection). An operator can add it with MCP_ALLOWED_ORIGINS.`);
-    }
     if (draining) {
       return reply(res, 503, SERVER_ERROR, 'Service unavailable: this server is shutting down; retry (another replica will answer).', { 'retry-after': '1' });
+    }
+    // OAuth's own endpoints hold no ambient credential (the key is typed into the form, tokens
+    // are in the body): browser-based clients from any origin may use them.
+    if (oauth && !oauthMcp && path !== '/mcp') return oauth.route(req, res, path!);
+    if (!originAllowed(req.headers.origin, allowedHosts, options.allowedOrigins ?? [])) {
+      return reply(res, 403, SERVER_ERROR, `Forbidden: Origin "${printable(req.headers.origin)}" is not allowed (DNS-rebinding protection). An operator can add it with MCP_ALLOWED_ORIGINS.`);
     }
     if (req.method !== 'POST') {
       // Stateless: no session to stream to (GET) or end (DELETE). SDK clients expect exactly this.
@@ -186,8 +199,15 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     }
 
     let client = options.client;
-    const credential = bearer(req.headers.authorization);
-    if (client.hasApiKey) {
+    let credential = bearer(req.headers.authorization);
+    if (oauthMcp) {
+      // The token stands for the key the person gave on the consent page; from here on the call
+      // is that key's, exactly as if it had come to /mcp in the header.
+      const auth = oauth!.authenticate(credential);
+      if (!auth.ok) return reply(res, 401, SERVER_ERROR, auth.message, { 'www-authenticate': auth.challenge });
+      credential = auth.key;
+      client = client.withApiKey(credential);
+    } else if (client.hasApiKey) {
       if (options.authToken !== undefined && !tokenMatches(options.authToken, credential)) {
         const why = credential === undefined ? 'requires an access token' : 'did not accept the access token';
         return reply(res, 401, SERVER_ERROR, `Unauthorized: this server ${why}: send "Authorization: Bearer <the server's MCP_AUTH_TOKEN>".`, { 'www-authenticate': 'Bearer' });
@@ -260,6 +280,9 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const address = httpServer.address() as AddressInfo;
   allowedHosts = resolveAllowedHosts(options.allowedHosts, options.host, address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  if (options.oauth) {
+    oauth = new OAuthServer({ ...options.oauth, publicUrl: options.oauth.publicUrl ?? `http://${host}:${address.port}`, client: options.client, log: options.log });
+  }
 
   let stopped: Promise<{ abandoned: number }> | undefined;
   const shutdown = (graceMs: number) =>
@@ -311,6 +334,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
 
   return {
     url: `http://${host}:${address.port}/mcp`,
+    oauthUrl: oauth ? `${oauth.origin}/oauth/mcp` : undefined,
     get inFlight() {
       return active.size;
     },

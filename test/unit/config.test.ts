@@ -192,6 +192,28 @@ describe('config', () => {
       expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_AUTH_TOKEN: TOKEN }).warnings.join('\n')).toMatch(/ignored in stdio mode/);
     });
 
+    it('MCP_OAUTH: needs a long secret, per-user keys and, beyond loopback, the public https origin', () => {
+      const SECRET = 'an-oauth-secret-of-at-least-32-characters';
+      expect(http([], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: SECRET }).http.oauth).toEqual({ secrets: [SECRET], publicUrl: undefined });
+      expect(() => http([], { MCP_OAUTH: 'on' })).toThrow(/MCP_OAUTH_SECRET is not set/);
+      expect(() => http([], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: 'too-short-secret' })).toThrow(/MCP_OAUTH_SECRET must be 32/);
+      expect(() => http([], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: SECRET, POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(/must not have one: unset POSTHOG_PERSONAL_API_KEY/);
+      expect(() => http(['--sandbox'], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: SECRET })).toThrow(/unset --sandbox/);
+      expect(() => http(['--host', '0.0.0.0'], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: SECRET })).toThrow(/set MCP_PUBLIC_URL/);
+      const deployed = http(['--host', '0.0.0.0'], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: SECRET, MCP_OAUTH_PREVIOUS_SECRET: `${SECRET}-old`, MCP_PUBLIC_URL: 'https://Replay.example.com/' });
+      expect(deployed.http.oauth).toEqual({ secrets: [SECRET, `${SECRET}-old`], publicUrl: 'https://replay.example.com' });
+      expect(() => http([], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: SECRET, MCP_PUBLIC_URL: 'http://replay.example.com' })).toThrow(/https beyond loopback/);
+      expect(() => http([], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: SECRET, MCP_PUBLIC_URL: 'https://replay.example.com/mcp' })).toThrow(/without a path/);
+      expect(http([], { MCP_OAUTH_SECRET: SECRET }).warnings.join('\n')).toMatch(/MCP_OAUTH is off/);
+      let message = '';
+      try {
+        http([], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: 'short secret with spaces' });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).not.toContain('short secret');
+    });
+
     it('parses allowed hosts and origins, flag over env, and rejects malformed ones', () => {
       const config = http(['--allowed-hosts', 'MCP.example.com, 10.0.0.5:8080,[::1]:3000'], { MCP_ALLOWED_HOSTS: 'ignored.example.com', MCP_ALLOWED_ORIGINS: 'https://app.example.com/' });
       expect(config.http.allowedHosts).toEqual(['mcp.example.com', '10.0.0.5:8080', '[::1]:3000']);

@@ -1,0 +1,477 @@
+// MCP_OAUTH: the HTTP server as an OAuth 2.1 authorization server for MCP clients that cannot
+// send a PostHog key themselves (Claude.ai and Claude Desktop connectors, ChatGPT). The issuer is
+// <origin>/oauth and its protected MCP endpoint <origin>/oauth/mcp; /mcp is left as it was, and
+// none of its discovery paths answer (a client that finds OAuth there would stop sending the
+// header its user configured). The consent page asks for the PostHog key once; every code and
+// token is that key sealed with MCP_OAUTH_SECRET (oauth-seal.ts). What each endpoint takes and
+// answers, with the RFCs it follows, is in docs/oauth.md.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { UpstreamError } from '../errors.js';
+import type { PostHogClient } from '../posthog/client.js';
+import { apiPath } from '../posthog/query.js';
+import { consentPage, problemPage } from './oauth-page.js';
+import { pkceMatches, randomId, Sealer, SpentValues } from './oauth-seal.js';
+
+export interface OAuthSettings {
+  /** MCP_OAUTH_SECRET first, then MCP_OAUTH_PREVIOUS_SECRET when rotating. */
+  secrets: readonly string[];
+  /** The origin clients reach this server at (MCP_PUBLIC_URL); default: the address it listens on. */
+  publicUrl?: string | undefined;
+}
+
+export interface OAuthOptions extends OAuthSettings {
+  publicUrl: string;
+  /** The shared keyless client: each key is checked with PostHog through it before a code is issued. */
+  client: PostHogClient;
+  log: (message: string) => void;
+  now?: () => number;
+}
+
+/** An access token lives an hour; a refresh token 30 days, replaced at each use. */
+export const ACCESS_TTL_S = 3_600;
+export const REFRESH_TTL_S = 30 * 86_400;
+const CODE_TTL_S = 60;
+const CONSENT_TTL_S = 15 * 60;
+const MAX_FORM_BYTES = 64 * 1024;
+const FORM_TIMEOUT_MS = 15_000;
+const MAX_REDIRECT_URIS = 10;
+const MAX_URI_CHARS = 2_000;
+/** Key checks with PostHog running at once: the consent form is not a way to make PostHog busy. */
+const MAX_KEY_CHECKS = 8;
+
+type Json = Record<string, unknown>;
+
+/** What the MCP endpoint makes of a Bearer credential. */
+export type Authenticated = { ok: true; key: string } | { ok: false; message: string; challenge: string };
+
+export class OAuthServer {
+  readonly origin: string;
+  readonly issuer: string;
+  readonly resource: string;
+  readonly resourceMetadataUrl: string;
+  private readonly sealer: Sealer;
+  private readonly spentCodes = new SpentValues();
+  private readonly spentRefresh = new SpentValues();
+  private readonly revokedFamilies = new SpentValues();
+  private readonly now: () => number;
+  private keyChecks = 0;
+
+  constructor(private readonly options: OAuthOptions) {
+    this.origin = options.publicUrl.replace(/\/+$/, '');
+    this.issuer = `${this.origin}/oauth`;
+    this.resource = `${this.origin}/oauth/mcp`;
+    this.resourceMetadataUrl = `${this.origin}/.well-known/oauth-protected-resource/oauth/mcp`;
+    this.sealer = new Sealer(options.secrets);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The paths this server answers besides /oauth/mcp (which the MCP handler serves). */
+  handles(path: string): boolean {
+    return ROUTES.has(path);
+  }
+
+  async route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const kind = ROUTES.get(path)!;
+    // Discovery, registration and tokens are fetched by browser-based clients too (CORS); they
+    // rely on no ambient credential, so any origin may read them.
+    if (kind !== 'authorize') {
+      res.setHeader('access-control-allow-origin', '*');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version', 'access-control-max-age': '600' });
+        res.end();
+        return;
+      }
+    }
+    switch (kind) {
+      case 'resource-metadata':
+        return this.onlyGet(req, res, () => sendJson(res, 200, this.resourceMetadata()));
+      case 'server-metadata':
+        return this.onlyGet(req, res, () => sendJson(res, 200, this.serverMetadata()));
+      case 'register':
+        if (req.method !== 'POST') return sendJson(res, 405, { error: 'invalid_request', error_description: 'Registration takes POST.' }, { allow: 'POST' });
+        return this.register(req, res);
+      case 'token':
+        if (req.method !== 'POST') return sendJson(res, 405, { error: 'invalid_request', error_description: 'The token endpoint takes POST.' }, { allow: 'POST' });
+        return this.token(req, res);
+      case 'authorize':
+        if (req.method === 'GET') return this.authorizeGet(req, res);
+        if (req.method === 'POST') return this.authorizePost(req, res);
+        return sendHtml(res, 405, problemPage('Method not allowed', 'The authorization endpoint takes GET (from the app) and POST (from its form).'), { allow: 'GET, POST' });
+    }
+  }
+
+  /** A Bearer credential on /oauth/mcp: one of our access tokens, live, for this resource. */
+  authenticate(credential: string | undefined): Authenticated {
+    const challenge = (error?: string, description?: string) =>
+      `Bearer resource_metadata="${this.resourceMetadataUrl}"${error ? `, error="${error}", error_description="${description}"` : ''}`;
+    if (credential === undefined) {
+      return { ok: false, message: `Unauthorized: this endpoint takes an access token from this server's OAuth flow (metadata: ${this.resourceMetadataUrl}). Header users send their PostHog key to ${this.origin}/mcp instead.`, challenge: challenge() };
+    }
+    if (/^ph[a-z]_/.test(credential)) {
+      return { ok: false, message: `Unauthorized: ${this.resource} takes OAuth access tokens, not PostHog keys; to use a key in the Authorization header, connect to ${this.origin}/mcp.`, challenge: challenge('invalid_token', 'a PostHog key is not an access token here') };
+    }
+    const token = this.sealer.open('access', credential);
+    if (!token || typeof token.k !== 'string' || token.res !== this.resource || typeof token.exp !== 'number') {
+      return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: challenge('invalid_token', 'unknown token') };
+    }
+    if (token.exp * 1000 <= this.now()) return { ok: false, message: 'Unauthorized: the access token has expired; refresh it or sign in again.', challenge: challenge('invalid_token', 'expired') };
+    if (typeof token.f === 'string' && this.revokedFamilies.has(token.f)) {
+      return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: challenge('invalid_token', 'revoked') };
+    }
+    return { ok: true, key: token.k };
+  }
+
+  private onlyGet(req: IncomingMessage, res: ServerResponse, answer: () => void): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'invalid_request', error_description: 'GET only.' }, { allow: 'GET' });
+    answer();
+  }
+
+  /** RFC 9728: what protects /oauth/mcp. */
+  private resourceMetadata(): Json {
+    return { resource: this.resource, authorization_servers: [this.issuer], bearer_methods_supported: ['header'], resource_name: 'PostHog Replay MCP' };
+  }
+
+  /** RFC 8414 (and the OpenID Connect discovery paths clients also try). */
+  private serverMetadata(): Json {
+    return {
+      issuer: this.issuer,
+      authorization_endpoint: `${this.issuer}/authorize`,
+      token_endpoint: `${this.issuer}/token`,
+      registration_endpoint: `${this.issuer}/register`,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+      authorization_response_iss_parameter_supported: true,
+    };
+  }
+
+  /** RFC 7591 dynamic registration: the client's metadata sealed into its id, nothing stored. */
+  private async register(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (body.kind !== 'ok') return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: bodyProblem(body.kind) });
+    let meta: unknown;
+    try {
+      meta = JSON.parse(body.text);
+    } catch {
+      return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The body is not JSON.' });
+    }
+    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The body must be a JSON object.' });
+    const m = meta as Json;
+    const uris = m.redirect_uris;
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((u) => typeof u === 'string')) {
+      return sendJson(res, 400, { error: 'invalid_redirect_uri', error_description: `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs.` });
+    }
+    for (const uri of uris as string[]) {
+      const problem = redirectUriProblem(uri);
+      if (problem) return sendJson(res, 400, { error: 'invalid_redirect_uri', error_description: problem });
+    }
+    const method = m.token_endpoint_auth_method ?? 'none';
+    if (method !== 'none' && method !== 'client_secret_post' && method !== 'client_secret_basic') {
+      return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'token_endpoint_auth_method must be none, client_secret_post or client_secret_basic.' });
+    }
+    const grants = m.grant_types ?? ['authorization_code', 'refresh_token'];
+    if (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+      return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'grant_types may hold authorization_code and refresh_token only.' });
+    }
+    const responses = m.response_types ?? ['code'];
+    if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'response_types may hold code only.' });
+    const name = typeof m.client_name === 'string' ? m.client_name.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 120) : undefined;
+    const issuedAt = Math.floor(this.now() / 1000);
+    const clientId = this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
+    const answer: Json = {
+      client_id: clientId,
+      client_id_issued_at: issuedAt,
+      redirect_uris: uris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: method,
+      ...(name ? { client_name: name } : {}),
+    };
+    if (method !== 'none') Object.assign(answer, { client_secret: this.sealer.clientSecret(clientId), client_secret_expires_at: 0 });
+    sendJson(res, 201, answer);
+  }
+
+  private client(clientId: string | undefined): { id: string; redirectUris: string[]; method: string; name?: string } | undefined {
+    const c = this.sealer.open('client', clientId);
+    if (!c || !Array.isArray(c.r) || typeof c.a !== 'string') return undefined;
+    return { id: clientId!, redirectUris: c.r.filter((u): u is string => typeof u === 'string'), method: c.a, ...(typeof c.n === 'string' ? { name: c.n } : {}) };
+  }
+
+  /** The resource a request names must be this server's MCP endpoint (absent: it is implied). */
+  private resourceOk(resource: string | undefined): boolean {
+    return resource === undefined || resource.replace(/\/+$/, '') === this.resource;
+  }
+
+  private authorizeGet(req: IncomingMessage, res: ServerResponse): void {
+    const q = new URL(req.url ?? '/', this.origin).searchParams;
+    const single = (name: string) => (q.getAll(name).length > 1 ? null : (q.get(name) ?? undefined));
+    const client = this.client(single('client_id') ?? undefined);
+    if (!client) return sendHtml(res, 400, problemPage('Unknown app', 'The app asking to connect is not registered with this server (its client_id is missing, wrong, or from another server or secret). Remove the connector from the app and add it again.'));
+    const redirectUri = single('redirect_uri');
+    const redirect = typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
+    if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
+    const state = single('state');
+    const back = (error: string, description: string) => redirectTo(res, redirect, { error, error_description: description, ...(state ? { state } : {}), iss: this.issuer });
+    if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return back('invalid_request', 'A parameter was given twice.');
+    if (single('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported.');
+    const challenge = single('code_challenge');
+    if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return back('invalid_request', 'PKCE is required: code_challenge (S256) is missing or malformed.');
+    if (single('code_challenge_method') !== 'S256') return back('invalid_request', 'code_challenge_method must be S256.');
+    const resource = single('resource') ?? undefined;
+    if (!this.resourceOk(resource)) return back('invalid_target', `This server issues tokens for ${this.resource} only.`);
+    const request = this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
+    sendHtml(res, 200, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request }));
+  }
+
+  private async authorizePost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (body.kind !== 'ok') return sendHtml(res, 400, problemPage('The form did not arrive', bodyProblem(body.kind)));
+    const form = new URLSearchParams(body.text);
+    const consent = this.sealer.open('consent', form.get('request') ?? undefined);
+    const client = consent ? this.client(typeof consent.c === 'string' ? consent.c : undefined) : undefined;
+    if (!consent || !client || typeof consent.r !== 'string' || typeof consent.cc !== 'string' || typeof consent.exp !== 'number') {
+      return sendHtml(res, 400, problemPage('This sign-in page is not valid', 'Start again from the app: the form was altered, or comes from another server.'));
+    }
+    const state = typeof consent.s === 'string' ? consent.s : undefined;
+    const redirect = consent.r;
+    if (consent.exp * 1000 <= this.now()) return redirectTo(res, redirect, { error: 'access_denied', error_description: 'The sign-in page expired; start again.', ...(state ? { state } : {}), iss: this.issuer });
+    if (form.get('deny') !== null) return redirectTo(res, redirect, { error: 'access_denied', error_description: 'The user cancelled.', ...(state ? { state } : {}), iss: this.issuer });
+    const key = (form.get('api_key') ?? '').trim();
+    const again = (error: string, status = 400) => sendHtml(res, status, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request: form.get('request')!, error }));
+    if (!/^[\x21-\x7e]{8,512}$/.test(key)) return again('Paste a PostHog personal API key (it starts with phx_).');
+    const verdict = await this.checkKey(key);
+    if (verdict !== 'accepted') return again(verdict, verdict.startsWith('PostHog did not accept') ? 400 : 503);
+    const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: randomId(), exp: Math.floor(this.now() / 1000) + CODE_TTL_S });
+    redirectTo(res, redirect, { code, ...(state ? { state } : {}), iss: this.issuer });
+  }
+
+  /** Whether PostHog takes the key: 401 means no; 403 (a scope the user endpoint needs) still means yes. */
+  private async checkKey(key: string): Promise<'accepted' | string> {
+    if (this.keyChecks >= MAX_KEY_CHECKS) return 'This server is checking many keys right now; try again in a few seconds.';
+    this.keyChecks++;
+    try {
+      await this.options.client.withApiKey(key).json({ method: 'GET', path: apiPath('users', '@me'), signal: AbortSignal.timeout(15_000) });
+      return 'accepted';
+    } catch (error) {
+      if (error instanceof UpstreamError && error.status === 401) return 'PostHog did not accept this key: check it is a valid, unexpired personal API key from the right region (US or EU).';
+      if (error instanceof UpstreamError && error.status === 403) return 'accepted';
+      this.options.log(`oauth: could not check a key with PostHog (${error instanceof UpstreamError ? error.status : error instanceof Error ? error.name : 'error'}).`);
+      return 'Could not check the key with PostHog just now; try again in a moment.';
+    } finally {
+      this.keyChecks--;
+    }
+  }
+
+  private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (body.kind !== 'ok') return tokenError(res, 400, 'invalid_request', bodyProblem(body.kind));
+    const form = formOrJson(body.text, req.headers['content-type']);
+    if (!form) return tokenError(res, 400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
+    // Client authentication: a secret in the body or in Basic, checked for confidential clients.
+    let clientId = form.get('client_id') ?? undefined;
+    let secret = form.get('client_secret') ?? undefined;
+    const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (basic) {
+      const [id, pass] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+      if (id === undefined || pass === undefined) return tokenError(res, 401, 'invalid_client', 'Malformed Basic credentials.');
+      clientId = decodeURIComponent(id);
+      secret = decodeURIComponent(pass);
+    }
+    const client = this.client(clientId);
+    if (!client) return tokenError(res, 401, 'invalid_client', 'Unknown client_id: register again.');
+    if (client.method !== 'none' && !this.sealer.clientSecretMatches(client.id, secret)) return tokenError(res, 401, 'invalid_client', 'The client secret is missing or wrong.');
+    if (!this.resourceOk(form.get('resource') ?? undefined)) return tokenError(res, 400, 'invalid_target', `This server issues tokens for ${this.resource} only.`);
+    const grant = form.get('grant_type');
+    if (grant === 'authorization_code') return this.codeGrant(res, form, client.id);
+    if (grant === 'refresh_token') return this.refreshGrant(res, form, client.id);
+    return tokenError(res, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+  }
+
+  private codeGrant(res: ServerResponse, form: URLSearchParams, clientId: string): void {
+    const code = this.sealer.open('code', form.get('code') ?? undefined);
+    const now = this.now();
+    if (!code || code.c !== clientId || typeof code.k !== 'string' || typeof code.j !== 'string' || typeof code.exp !== 'number' || typeof code.cc !== 'string') {
+      return tokenError(res, 400, 'invalid_grant', 'The code is not valid for this client.');
+    }
+    if (code.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The code has expired; sign in again.');
+    if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
+    if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
+    if (!this.spentCodes.spend(code.j, code.exp * 1000)) return tokenError(res, 400, 'invalid_grant', 'The code was already used.');
+    this.issueTokens(res, clientId, code.k, randomId());
+  }
+
+  private refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): void {
+    const token = this.sealer.open('refresh', form.get('refresh_token') ?? undefined);
+    const now = this.now();
+    if (!token || token.c !== clientId || typeof token.k !== 'string' || typeof token.j !== 'string' || typeof token.f !== 'string' || typeof token.exp !== 'number' || token.res !== this.resource) {
+      return tokenError(res, 400, 'invalid_grant', 'The refresh token is not valid for this client.');
+    }
+    if (token.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The refresh token has expired; sign in again.');
+    if (this.revokedFamilies.has(token.f)) return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
+    if (!this.spentRefresh.spend(token.j, token.exp * 1000)) {
+      // A refresh token used twice may have been stolen: its whole sign-in ends.
+      this.revokedFamilies.mark(token.f, now + REFRESH_TTL_S * 1000);
+      return tokenError(res, 400, 'invalid_grant', 'The refresh token was already used; this sign-in is revoked: sign in again.');
+    }
+    this.issueTokens(res, clientId, token.k, token.f);
+  }
+
+  private issueTokens(res: ServerResponse, clientId: string, key: string, family: string): void {
+    const now = Math.floor(this.now() / 1000);
+    const access = this.sealer.seal('access', { c: clientId, k: key, res: this.resource, f: family, exp: now + ACCESS_TTL_S });
+    const refresh = this.sealer.seal('refresh', { c: clientId, k: key, res: this.resource, f: family, j: randomId(), exp: now + REFRESH_TTL_S });
+    sendJson(res, 200, { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh });
+  }
+}
+
+type Route = 'resource-metadata' | 'server-metadata' | 'register' | 'authorize' | 'token';
+
+/**
+ * The protected resource's metadata at RFC 9728's path for /oauth/mcp; the server's metadata at
+ * RFC 8414's path for the issuer /oauth and at both OpenID Connect discovery paths clients try.
+ * Nothing at the root: that is where clients of /mcp look.
+ */
+const ROUTES = new Map<string, Route>([
+  ['/.well-known/oauth-protected-resource/oauth/mcp', 'resource-metadata'],
+  ['/.well-known/oauth-authorization-server/oauth', 'server-metadata'],
+  ['/.well-known/openid-configuration/oauth', 'server-metadata'],
+  ['/oauth/.well-known/openid-configuration', 'server-metadata'],
+  ['/oauth/.well-known/oauth-authorization-server', 'server-metadata'],
+  ['/oauth/register', 'register'],
+  ['/oauth/authorize', 'authorize'],
+  ['/oauth/token', 'token'],
+]);
+
+/**
+ * OAuth 2.1's rules for where a code may be sent: https; http on a loopback address (a native
+ * app's local listener); or an app's own scheme (cursor://…). Never a fragment, never a
+ * scheme that runs or embeds content.
+ */
+export function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length > MAX_URI_CHARS) return `A redirect URI may be at most ${MAX_URI_CHARS} characters.`;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `Not an absolute URI: ${uri.slice(0, 100)}`;
+  }
+  if (url.hash || uri.includes('#')) return 'A redirect URI must not have a fragment.';
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  if (['javascript', 'data', 'file', 'blob', 'vbscript', 'about', 'ftp', 'ws', 'wss'].includes(scheme)) return `The ${scheme}: scheme cannot be a redirect URI.`;
+  if (scheme === 'http' && !isLoopbackName(url.hostname)) return 'http: redirect URIs must be on a loopback address (localhost, 127.0.0.1, [::1]); use https.';
+  if (url.username || url.password) return 'A redirect URI must not carry credentials.';
+  return undefined;
+}
+
+function isLoopbackName(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Exact match, except that a loopback http URI may come back on another port (RFC 8252 §7.3). */
+function matchRedirect(registered: readonly string[], given: string): string | undefined {
+  if (registered.includes(given)) return given;
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || !isLoopbackName(url.hostname)) return undefined;
+  const portless = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
+  return registered.some((r) => {
+    try {
+      return portless(new URL(r)) === portless(url);
+    } catch {
+      return false;
+    }
+  })
+    ? given
+    : undefined;
+}
+
+/** The part of a redirect URI a person can judge: scheme and host (or the app's scheme alone). */
+function shownTarget(uri: string): string {
+  const url = new URL(uri);
+  return url.host ? `${url.protocol}//${url.host}` : url.protocol;
+}
+
+function redirectTo(res: ServerResponse, target: string, params: Record<string, string>): void {
+  const url = new URL(target);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  res.writeHead(302, { location: url.toString(), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': '0' });
+  res.end();
+}
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  // No script at all; the page may not be framed (clickjacking the Connect button).
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...PAGE_HEADERS, 'content-length': Buffer.byteLength(html), ...headers });
+  res.end(html);
+}
+
+function sendJson(res: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function tokenError(res: ServerResponse, status: number, error: string, description: string): void {
+  sendJson(res, status, { error, error_description: description }, status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
+}
+
+function formOrJson(text: string, contentType: string | undefined): URLSearchParams | undefined {
+  if (/^application\/json/i.test(contentType ?? '')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+      return new URLSearchParams(Object.entries(value as Json).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    } catch {
+      return undefined;
+    }
+  }
+  return new URLSearchParams(text);
+}
+
+type FormBody = { kind: 'ok'; text: string } | { kind: 'too-large' } | { kind: 'too-slow' } | { kind: 'failed' };
+
+function bodyProblem(kind: Exclude<FormBody['kind'], 'ok'>): string {
+  return kind === 'too-large' ? `The body is larger than ${MAX_FORM_BYTES} bytes.` : kind === 'too-slow' ? 'The body did not arrive in time.' : 'The body could not be read.';
+}
+
+function readBody(req: IncomingMessage): Promise<FormBody> {
+  if (Number(req.headers['content-length']) > MAX_FORM_BYTES) return Promise.resolve({ kind: 'too-large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (body: FormBody) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.resume();
+      resolve(body);
+    };
+    const timer = setTimeout(() => finish({ kind: 'too-slow' }), FORM_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_FORM_BYTES) chunks.push(chunk);
+      else finish({ kind: 'too-large' });
+    };
+    req.on('data', onData);
+    req.once('error', () => finish({ kind: 'failed' }));
+    req.once('end', () => finish({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
