@@ -71,7 +71,8 @@ function roundHalfEven(x: number): number {
 /**
  * One GET of the organization, read into the plan's longest replay retention. Never throws for
  * what PostHog (or whatever answers in its place) says, nor for a body that is not what PostHog
- * sends: the caller's own result must not fail because of it. Only cancelling throws.
+ * sends: the caller's own result must not fail because of it. Cancelling throws, and so does an
+ * error that is no answer at all (a bug here, not to be hidden).
  */
 export async function readRetentionCap(client: PostHogClient, orgId: string, signal?: AbortSignal): Promise<RetentionCap> {
   let path: string;
