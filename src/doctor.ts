@@ -1,12 +1,14 @@
 /**
  * `posthog-replay-mcp doctor`: what a newcomer would otherwise learn from the first failing call.
  * The settings were already parsed (so the same mistakes are refused first); this asks PostHog
- * about the key, its scopes, the default project, and whether replay reads are throttled for the
- * key right now, and prints one line per check with what to do. Never the key itself.
+ * about the key, its scopes, the default project and the replay retention its plan allows, and
+ * whether replay reads are throttled for the key right now, and prints one line per check with
+ * what to do. Never the key itself.
  */
 import type { Config, Toolset } from './config.js';
 import { UpstreamError, UpstreamUnavailableError } from './errors.js';
 import { PostHogClient } from './posthog/client.js';
+import { readRetentionCap, RETENTION_PERIODS } from './posthog/plan.js';
 import { apiPath } from './posthog/query.js';
 import { plural } from './words.js';
 
@@ -62,10 +64,12 @@ export async function runDoctor(config: Config, target: DoctorTarget, print: (li
     const reached = await keyCheck(client, config, target);
     report(reached);
     if (reached.status === 'FAIL') {
-      for (const name of ['scopes', 'default project', 'replay throttle']) report({ status: 'SKIP', name, detail: 'needs the key to be accepted first.' });
+      for (const name of ['scopes', 'default project', 'replay retention', 'replay throttle']) report({ status: 'SKIP', name, detail: 'needs the key to be accepted first.' });
     } else {
       report(await scopesCheck(client, config));
-      report(await projectCheck(client, target.defaultProjectId));
+      const project = await projectCheck(client, target.defaultProjectId);
+      report(project.check);
+      report(await retentionCheck(client, target.defaultProjectId, project.record));
       report(await throttleCheck(client, config, target.defaultProjectId));
     }
   } finally {
@@ -155,17 +159,38 @@ async function scopesCheck(client: PostHogClient, config: Config): Promise<Check
   };
 }
 
-async function projectCheck(client: PostHogClient, projectId: string | undefined): Promise<Check> {
+type ProjectRecord = { id?: unknown; name?: unknown; organization?: unknown; session_recording_retention_period?: unknown };
+
+/** The default project's check, and its record for the retention check (none when it was not read). */
+async function projectCheck(client: PostHogClient, projectId: string | undefined): Promise<{ check: Check; record?: ProjectRecord }> {
   const name = 'default project';
-  if (projectId === undefined) return { status: 'SKIP', name, detail: 'none set; the recording tools then need project_id (projects-list finds it), or set POSTHOG_PROJECT_ID.' };
+  if (projectId === undefined) return { check: { status: 'SKIP', name, detail: 'none set; the recording tools then need project_id (projects-list finds it), or set POSTHOG_PROJECT_ID.' } };
   try {
-    const project = await client.json<{ id?: unknown; name?: unknown }>({ method: 'GET', path: apiPath('projects', projectId) });
-    return { status: 'PASS', name, detail: `${String(project.id ?? projectId)}${typeof project.name === 'string' ? ` "${project.name}"` : ''}.` };
+    const project = await client.json<ProjectRecord>({ method: 'GET', path: apiPath('projects', projectId) });
+    return { check: { status: 'PASS', name, detail: `${String(project.id ?? projectId)}${typeof project.name === 'string' ? ` "${project.name}"` : ''}.` }, record: project };
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
-    if (error.status === 404) return { status: 'FAIL', name, detail: `PostHog has no project ${projectId} visible to this key: fix POSTHOG_PROJECT_ID (projects-list shows the ids).` };
-    return { status: 'FAIL', name, detail: `PostHog answered ${error.status} for project ${projectId}${error.detail ? `: ${error.detail}` : ''}.` };
+    if (error.status === 404) return { check: { status: 'FAIL', name, detail: `PostHog has no project ${projectId} visible to this key: fix POSTHOG_PROJECT_ID (projects-list shows the ids).` } };
+    return { check: { status: 'FAIL', name, detail: `PostHog answered ${error.status} for project ${projectId}${error.detail ? `: ${error.detail}` : ''}.` } };
   }
+}
+
+/**
+ * One organization request: the longest replay retention the plan allows, beside the default
+ * project's period. Informational: a key without organization:read, or a PostHog that states no
+ * cap (self-hosted), skips it, never fails it.
+ */
+async function retentionCheck(client: PostHogClient, projectId: string | undefined, record: ProjectRecord | undefined): Promise<Check> {
+  const name = 'replay retention';
+  if (projectId === undefined) return { status: 'SKIP', name, detail: 'no default project to read it for (POSTHOG_PROJECT_ID).' };
+  if (record === undefined) return { status: 'SKIP', name, detail: 'needs the default project to be readable first.' };
+  const id = typeof record.id === 'number' ? String(record.id) : projectId;
+  if (typeof record.organization !== 'string') return { status: 'SKIP', name, detail: `PostHog's answer for project ${id} names no organization.` };
+  const cap = await readRetentionCap(client, record.organization);
+  if ('unknown' in cap) return { status: 'SKIP', name, detail: `the longest the plan allows is not known: ${cap.unknown}.` };
+  const kept = record.session_recording_retention_period;
+  const keeps = typeof kept === 'string' && (RETENTION_PERIODS as readonly string[]).includes(kept) ? `project ${id} keeps recordings ${kept}` : `project ${id} names no retention period`;
+  return { status: 'PASS', name, detail: `${keeps}; the plan allows up to ${cap.longest}.` };
 }
 
 /**

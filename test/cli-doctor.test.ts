@@ -1,5 +1,6 @@
 // `posthog-replay-mcp doctor`, run as users run it (the built CLI), against sandboxes whose key
-// has all scopes, too few, or is throttled right now; and a key PostHog does not know.
+// has all scopes, too few, no organization:read, or is throttled right now; and a key PostHog
+// does not know.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -36,12 +37,17 @@ describe('doctor', () => {
     sandbox = undefined;
   });
 
-  it('passes a key with every scope, naming the user, project and throttle state, and never prints the key', async () => {
+  it('passes a key with every scope, naming the user, project, the plan\'s replay retention and throttle state, and never prints the key', async () => {
     const env = await start();
     const r = await doctor([], { ...env, POSTHOG_PROJECT_ID: String(DEMO.mainProjectId) });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    for (const check of ['key', 'host', 'host and key', 'scopes', 'default project', 'replay throttle']) expect(status(r.stdout, check), check).toBe('PASS');
+    for (const check of ['key', 'host', 'host and key', 'scopes', 'default project', 'replay retention', 'replay throttle']) expect(status(r.stdout, check), check).toBe('PASS');
+    const checks = r.stdout.split('\n').map((l) => /^(?:PASS|WARN|FAIL|SKIP) +([^:]+):/.exec(l)?.[1]).filter(Boolean);
+    expect(checks).toEqual(['key', 'host', 'mode', 'host and key', 'scopes', 'default project', 'replay retention', 'replay throttle']);
     expect(r.stdout).toMatch(/default project: 1001 "Acme Shop"/);
+    // The organization's plan, beside the project's own period (one request for the organization).
+    expect(r.stdout).toMatch(/^PASS +replay retention: project 1001 keeps recordings 30d; the plan allows up to 90d\.$/m);
+    expect(sandbox!.requests.filter((q) => q.path.startsWith('/api/organizations/')).map((q) => q.path)).toEqual([`/api/organizations/${DEMO.organizationId}/`]);
     expect(r.stdout).toMatch(/not throttled/);
     expect(r.stdout + r.stderr).not.toContain(KEY.slice(4, 14));
   });
@@ -58,6 +64,17 @@ describe('doctor', () => {
     const ok = await doctor(['--read-only', '--toolsets', 'recordings'], narrow);
     expect(status(ok.stdout, 'scopes'), ok.stdout).toBe('PASS');
     expect(ok.code).toBe(0);
+  });
+
+  it('skips the replay retention, never fails it, for a key without organization:read or without a default project', async () => {
+    const env = await start({ scopes: ['session_recording:read', 'session_recording:write', 'query:read', 'project:read', 'project:write'] });
+    const r = await doctor([], { ...env, POSTHOG_PROJECT_ID: String(DEMO.mainProjectId) });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(status(r.stdout, 'default project')).toBe('PASS');
+    expect(r.stdout).toMatch(/^SKIP +replay retention: the longest the plan allows is not known: this key may not read the organization \(it needs organization:read\)\.$/m);
+    const none = await doctor([], env);
+    expect(none.stdout).toMatch(/^SKIP +replay retention: no default project to read it for \(POSTHOG_PROJECT_ID\)\.$/m);
+    expect(sandbox!.requests.filter((q) => q.path.startsWith('/api/organizations/'))).toHaveLength(1);
   });
 
   it('passes a legacy key without scopes, which PostHog lets do what its user may', async () => {
@@ -84,7 +101,7 @@ describe('doctor', () => {
     expect(r.code).toBe(1);
     expect(status(r.stdout, 'host and key')).toBe('FAIL');
     expect(r.stdout).toMatch(/did not accept the key \(401/);
-    expect(status(r.stdout, 'scopes')).toBe('SKIP');
+    for (const check of ['scopes', 'default project', 'replay retention', 'replay throttle']) expect(status(r.stdout, check), check).toBe('SKIP');
     expect(r.stdout + r.stderr).not.toContain('some_other_key');
   });
 
@@ -129,5 +146,6 @@ describe('doctor', () => {
     const r = await doctor(['--sandbox'], {});
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/PASS +host: http:\/\/127\.0\.0\.1:\d+ \(the embedded sandbox\)/);
+    expect(r.stdout).toMatch(/^PASS +replay retention: project 1001 keeps recordings 30d; the plan allows up to 90d\.$/m);
   });
 });

@@ -354,3 +354,65 @@ describe('projects-list says which projects record', () => {
     expect(rowsOf(wrong)[2]).not.toHaveProperty('recording');
   });
 });
+
+// Issue 32 item 6: project-get says the longest replay retention the organization's plan allows,
+// read from the organization's record (one more request); where it cannot be read, why, and the
+// project all the same.
+describe('project-get and the plan\'s replay retention', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  const project = (r: Awaited<ReturnType<Harness['call']>>) => (r.structuredContent as { project: { id: number; name: string } }).project;
+
+  it('says the cap in both views, with the periods project-update may set, after one request for the organization', async () => {
+    const r = await h.call('project-get', { id: DEMO.mainProjectId });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ project: { id: DEMO.mainProjectId, session_recording_retention_period: '30d' }, retention_allowed: '90d' });
+    expect(r.structuredContent).not.toHaveProperty('retention_allowed_unknown');
+    expect(text(r).split('\n').at(-1)).toBe("Recordings kept 30d; the organization's plan allows up to 90d (session_recording_retention_period: 30d or 90d).");
+    expect(apiRequests(h.sandbox).map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/projects/${DEMO.mainProjectId}/`, `GET /api/organizations/${DEMO.organizationId}/`]);
+  });
+
+  it('a key without organization:read: the project, and why the cap is not known', async () => {
+    const narrow = await startHarness({ sandbox: { scopes: ['project:read'] } });
+    try {
+      const r = await narrow.call('project-get', { id: DEMO.mainProjectId });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(project(r)).toMatchObject({ id: DEMO.mainProjectId, name: DEMO.projects[0]!.name });
+      const why = (r.structuredContent as { retention_allowed_unknown: string }).retention_allowed_unknown;
+      expect(why).toMatch(/organization:read/);
+      expect(r.structuredContent).not.toHaveProperty('retention_allowed');
+      expect(text(r).split('\n').at(-1)).toBe(`The plan's longest replay retention is not known: ${why}.`);
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('an organization answered with a login page, wrong types or an error leaves project-get working', async () => {
+    for (const mode of [{ kind: 'html' }, { kind: 'wrong-types' }, { kind: 'no-content', status: 204 }] as const) {
+      h.sandbox.setHostile({ ...mode, path: /^\/api\/organizations\// });
+      const r = await h.call('project-get', { id: DEMO.mainProjectId });
+      expect(r.isError, `${mode.kind}: ${text(r)}`).toBeFalsy();
+      expect(project(r), mode.kind).toMatchObject({ id: DEMO.mainProjectId, name: DEMO.projects[0]!.name });
+      expect(r.structuredContent, mode.kind).toMatchObject({ retention_allowed_unknown: expect.any(String) });
+      expect(text(r), mode.kind).toMatch(/^The plan's longest replay retention is not known: .+\.$/m);
+    }
+    h.sandbox.setHostile(undefined);
+    h.sandbox.injectFault({ path: `/api/organizations/${DEMO.organizationId}`, status: 500, times: 10 });
+    const failed = await h.call('project-get', { id: DEMO.mainProjectId });
+    expect(failed.isError, text(failed)).toBeFalsy();
+    expect(failed.structuredContent).toMatchObject({ retention_allowed_unknown: 'PostHog answered 500 for the organization' });
+  });
+
+  it('a project that names no organization: no request for one, and it says so', async () => {
+    h.sandbox.injectFault({ method: 'GET', path: `/api/projects/${DEMO.mainProjectId}`, status: 200, body: { id: DEMO.mainProjectId, name: 'Acme Shop', session_recording_retention_period: '30d' } });
+    const r = await h.call('project-get', { id: DEMO.mainProjectId });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ retention_allowed_unknown: expect.stringMatching(/names no organization/) });
+    expect(apiRequests(h.sandbox).map((q) => q.path)).toEqual([`/api/projects/${DEMO.mainProjectId}/`]);
+  });
+});

@@ -94,7 +94,7 @@ describe('both views of a result carry the same facts at about the same size', (
     expect(v.data.has_more).toBe(false);
   });
 
-  it('project-get: switches on and off, every setting, left-out settings named, with and without include_settings', async () => {
+  it('project-get: switches on and off, every setting, left-out settings named, the plan\'s retention cap, with and without include_settings', async () => {
     for (const includeSettings of [false, true]) {
       const v = views(await h.call('project-get', { id: DEMO.mainProjectId, include_settings: includeSettings }));
       expectTwoViews(v, { recorded: false });
@@ -108,6 +108,9 @@ describe('both views of a result carry the same facts at about the same size', (
       }
       if (includeSettings) expect(project.omitted_fields).toBeUndefined();
       else for (const field of project.omitted_fields as string[]) expect(v.text).toContain(field);
+      // The plan's longest retention, from the organization's record (the project keeps 30d).
+      expect(v.data.retention_allowed).toBe('90d');
+      expect(v.text).toContain('plan allows up to 90d');
     }
   });
 

@@ -409,6 +409,20 @@ export const RETENTION_PERIODS = ['30d', '90d', '1y', '5y'] as const;
  * are refused (403) as PostHog refuses a period beyond the organization's entitlement.
  */
 export const LONGEST_RETENTION = '90d';
+const RETENTION_DAYS: Record<(typeof RETENTION_PERIODS)[number], number> = { '30d': 30, '90d': 90, '1y': 365, '5y': 1825 };
+
+/**
+ * The same cap as the organization states it, in `available_product_features` (users.ts): the
+ * entry PostHog reads the longest retention from, in days.
+ */
+export const RETENTION_FEATURE = {
+  key: 'session_replay_data_retention',
+  name: 'Recording retention',
+  description: 'How long recordings are kept.',
+  limit: RETENTION_DAYS[LONGEST_RETENTION],
+  unit: 'days',
+  note: null,
+} as const;
 
 /**
  * PostHog checks the entitlement in the serializer's update() only (a create stores any valid

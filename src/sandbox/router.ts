@@ -17,7 +17,7 @@ import {
 } from './recordings.js';
 import { snapshots } from './snapshots.js';
 import type { RequestContext } from './state.js';
-import { currentPersonalApiKey, currentUser } from './users.js';
+import { currentPersonalApiKey, currentUser, organization } from './users.js';
 
 /** A handler may answer later (the query API loads its parser on first use). */
 type Handler = (ctx: RequestContext, params: string[]) => Reply | Promise<Reply>;
@@ -108,6 +108,7 @@ const ROUTES: Route[] = [
     },
   },
   { name: 'users', pattern: /^\/api\/users\/([^/]+)$/, methods: { GET: (ctx, [who]) => currentUser(ctx, who!) } },
+  { name: 'organization', pattern: /^\/api\/organizations\/([^/]+)$/, methods: { GET: (ctx, [which]) => organization(ctx, which!) }, scope: 'organization' },
   { name: 'personal_api_keys', pattern: /^\/api\/personal_api_keys\/([^/]+)$/, methods: { GET: (ctx, [which]) => currentPersonalApiKey(ctx, which!) } },
   { name: 'snapshots', pattern: new RegExp(`${TEAM}/([^/]+)/snapshots$`), methods: { GET: nested((ctx, p, id) => snapshots(ctx, p, id!)) }, scope: 'session_recording' },
 ];

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-describe('sandbox: the key owner (users/@me, personal_api_keys/@current)', () => {
+describe('sandbox: the key owner (users/@me, personal_api_keys/@current, the organization)', () => {
   it('answers /api/users/@me/ with the user, the current project as team and the organization', async () => {
     const { status, json } = await get('/api/users/@me/');
     expect(status).toBe(200);
@@ -37,6 +37,37 @@ describe('sandbox: the key owner (users/@me, personal_api_keys/@current)', () =>
     expect(res.status).toBe(200);
     expect(body).not.toContain(SANDBOX_API_KEY);
     expect(JSON.parse(body)).toMatchObject({ scopes: ['*'], scoped_teams: [], scoped_organizations: [], mask_value: `phx_...${SANDBOX_API_KEY.slice(-4)}` });
+  });
+
+  it('answers /api/organizations/{id or @current}/ with the plan\'s features: the replay retention cap its project updates enforce', async () => {
+    for (const which of [DEMO.organizationId, '@current']) {
+      const { status, json } = await get(`/api/organizations/${which}/`);
+      expect(status).toBe(200);
+      expect(json).toMatchObject({ id: DEMO.organizationId, name: DEMO.organizationName, projects: DEMO.projects.map((p) => ({ id: p.id, name: p.name })) });
+      expect(json.available_product_features).toContainEqual(expect.objectContaining({ key: 'session_replay_data_retention', limit: 90, unit: 'days' }));
+    }
+    // The same cap as the 403 of a longer period states.
+    const refused = await fetch(`${sb.url}/api/projects/${DEMO.mainProjectId}/`, { method: 'PATCH', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"session_recording_retention_period":"1y"}' });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/longest allowable retention period is '90d'/);
+    expect((await get('/api/organizations/0190a000-0000-7000-8000-000000000001/')).status).toBe(404);
+  });
+
+  it('asks organization:read for the organization, as PostHog does', async () => {
+    const narrow = await startSandbox({ scopes: ['project:read'] });
+    try {
+      const res = await fetch(`${narrow.url}/api/organizations/@current/`, { headers: AUTH });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { detail: string }).detail).toBe("API key missing required scope 'organization:read'");
+      const reading = await startSandbox({ scopes: ['organization:read'] });
+      try {
+        expect((await fetch(`${reading.url}/api/organizations/@current/`, { headers: AUTH })).status).toBe(200);
+      } finally {
+        await reading.close();
+      }
+    } finally {
+      await narrow.close();
+    }
   });
 
   it('404s other users and keys, and 401s without a key', async () => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { readRetentionCap } from '../../posthog/plan.js';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { projectDetail, projectIdInput, projectNotFound, projectFactsOutput, projectView, projectFacts } from './shape.js';
+import { projectDetail, projectIdInput, projectNotFound, projectFactsOutput, projectView, projectFacts, retentionFacts, retentionLine } from './shape.js';
 
 export const includeSettingsField = z
   .boolean()
@@ -17,10 +18,14 @@ export const projectGet = defineTool({
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
   outputSchema: z.looseObject({ project: projectFactsOutput }),
   async handler(input, { client, signal }) {
-    const raw = await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', input.id), signal });
-    const project = projectView(raw ?? {}, input.include_settings);
+    const raw = (await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', input.id), signal })) ?? {};
+    const project = projectView(raw, input.include_settings);
     const facts = projectFacts(project);
-    return { data: { project: facts }, text: projectDetail(facts, `Project ${project.id} "${project.name ?? ''}"`) };
+    // The plan's cap is in the organization's record only; reading it never fails the call.
+    const cap = typeof raw.organization === 'string' ? await readRetentionCap(client, raw.organization, signal) : { unknown: "PostHog's answer names no organization for the project" };
+    const retention = retentionFacts(cap);
+    const text = `${projectDetail(facts, `Project ${project.id} "${project.name ?? ''}"`)}\n${retentionLine(retention, raw.session_recording_retention_period)}`;
+    return { data: { project: facts, ...retention }, text };
   },
   explainError: (error, input) => (error.status === 404 ? projectNotFound(input.id) : undefined),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
+import { periodsUpTo, RETENTION_PERIODS, type RetentionCap, type RetentionPeriod } from '../../posthog/plan.js';
 import { apiPath } from '../../posthog/query.js';
 import { quote } from '../../digest/quote.js';
 import { asText, clip, joinParts, shortTime } from '../format.js';
@@ -287,7 +288,7 @@ const clearable = <T extends z.ZodType>(schema: T) =>
     },
   });
 
-export const RETENTION_PERIODS = ['30d', '90d', '1y', '5y'] as const;
+export { RETENTION_PERIODS };
 const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-9;
 
 /**
@@ -406,6 +407,22 @@ export const projectNotFound = (id: number) => `No project ${id} visible to this
 export function retentionRefused(detail: string | undefined, asked: string): string | undefined {
   if (!detail || !/retention/i.test(detail)) return undefined;
   const longest = /longest allowable retention period is '([^']{1,10})'/.exec(detail)?.[1];
-  const shorter = longest ? RETENTION_PERIODS.slice(0, RETENTION_PERIODS.indexOf(longest as (typeof RETENTION_PERIODS)[number]) + 1) : [];
+  const shorter = longest ? periodsUpTo(longest as RetentionPeriod) : [];
   return `Nothing was changed: the organization's plan does not allow keeping recordings ${asked}${longest ? `; the longest it allows is ${longest}` : ''}. Pick ${shorter.length ? shorter.join(' or ') : 'a shorter period'}, or raise the plan's replay retention in PostHog (Billing).`;
+}
+
+/** The plan's longest replay retention as project-get gives it, in both views (retentionLine renders it). */
+export type RetentionFacts = { retention_allowed: RetentionPeriod } | { retention_allowed_unknown: string };
+
+export function retentionFacts(cap: RetentionCap): RetentionFacts {
+  return 'longest' in cap ? { retention_allowed: cap.longest } : { retention_allowed_unknown: cap.unknown };
+}
+
+/** One line: how long the project keeps recordings, and the longest its organization's plan allows. */
+export function retentionLine(facts: RetentionFacts, kept: unknown): string {
+  if ('retention_allowed_unknown' in facts) return `The plan's longest replay retention is not known: ${facts.retention_allowed_unknown}.`;
+  const allowed = facts.retention_allowed;
+  const choices = `(session_recording_retention_period: ${periodsUpTo(allowed).join(' or ')})`;
+  const known = typeof kept === 'string' && (RETENTION_PERIODS as readonly string[]).includes(kept);
+  return known ? `Recordings kept ${kept}; the organization's plan allows up to ${allowed} ${choices}.` : `The organization's plan allows keeping recordings up to ${allowed} ${choices}.`;
 }
