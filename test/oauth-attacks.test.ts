@@ -127,6 +127,10 @@ describe('MCP_OAUTH under attack', () => {
         expect(r.headers.get('location')).toBeNull();
       }
     }
+    // redirect_uri twice (one registered, one not): refused, not "the first one wins".
+    const twice = await fetch(`${authorizeUrl(client, challenge)}&redirect_uri=${encodeURIComponent('https://attacker.example/cb')}`, { redirect: 'manual' });
+    expect(twice.status).toBe(400);
+    expect(twice.headers.get('location')).toBeNull();
     // The form cannot redirect elsewhere either: the target is sealed in its request.
     const request = await consentRequest(authorizeUrl(client, challenge));
     for (const extra of [{ redirect_uri: 'https://attacker.example/cb' }, { deny: '1', redirect_uri: 'https://attacker.example/cb' }] as Array<Record<string, string>>) {

@@ -211,7 +211,8 @@ export class OAuthServer {
     const client = this.client(single('client_id') ?? undefined);
     if (!client) return sendHtml(res, 400, problemPage('Unknown app', 'The app asking to connect is not registered with this server (its client_id is missing, wrong, or from another server or secret). Remove the connector from the app and add it again.'));
     const redirectUri = single('redirect_uri');
-    const redirect = typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
+    // Given twice, neither can be trusted (nor sent an error).
+    const redirect = redirectUri === null ? undefined : typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
     const state = single('state');
     const back = (error: string, description: string) => redirectTo(res, redirect, { error, error_description: description, ...(state ? { state } : {}), iss: this.issuer });
