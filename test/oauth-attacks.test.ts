@@ -233,6 +233,13 @@ describe('MCP_OAUTH under attack', () => {
     expect((await mcp('/oauth/mcp', next.access_token)).status).toBe(200);
   });
 
+  it('a client with a long name and several redirect URIs gets tokens /oauth/mcp accepts', async () => {
+    const client = await clientId({ client_name: 'N'.repeat(120), redirect_uris: [REDIRECT, ...Array.from({ length: 4 }, (_, i) => `https://app-${i}.example.com/oauth/callback/for/a/rather/long/path`)] });
+    const pair = await tokens(client);
+    expect(pair.access_token.length).toBeGreaterThan(512);
+    expect((await mcp('/oauth/mcp', pair.access_token)).status).toBe(200);
+  });
+
   it('a burst of form posts beyond the key-check cap: the first 8 are checked, the rest told plainly to retry; then it works again', async () => {
     const client = await clientId();
     const requests = await Promise.all(Array.from({ length: 12 }, () => consentRequest(authorizeUrl(client, pkce().challenge))));

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { Admission } from './admission.js';
 import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
 import { OAuthServer, type OAuthSettings } from './oauth.js';
+import { MAX_SEALED_CHARS } from './oauth-seal.js';
 
 export interface HttpOptions {
   host: string;
@@ -199,7 +200,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     }
 
     let client = options.client;
-    let credential = bearer(req.headers.authorization);
+    let credential = bearer(req.headers.authorization, oauthMcp ? MAX_SEALED_CHARS : undefined);
     if (oauthMcp) {
       // The token stands for the key the person gave on the consent page; from here on the call
       // is that key's, exactly as if it had come to /mcp in the header.
