@@ -240,6 +240,20 @@ describe('MCP_OAUTH under attack', () => {
     expect((await mcp('/oauth/mcp', pair.access_token)).status).toBe(200);
   });
 
+  it("the server's own tokens on /mcp: refused there with a pointer to /oauth/mcp, never sent to PostHog as a key", async () => {
+    const pair = await tokens(await clientId());
+    sandbox.requests.length = 0;
+    for (const credential of [pair.access_token, pair.refresh_token, 'rmcp_at_short']) {
+      const r = await mcp('/mcp', credential);
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toBe('Bearer');
+      const body = (await r.json()) as { error: { message: string } };
+      expect(body.error.message).toContain(`${origin}/oauth/mcp`);
+      expect(body.error.message).not.toContain(credential);
+    }
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
   it('a burst of form posts beyond the key-check cap: the first 8 are checked, the rest told plainly to retry; then it works again', async () => {
     const client = await clientId();
     const requests = await Promise.all(Array.from({ length: 12 }, () => consentRequest(authorizeUrl(client, pkce().challenge))));

@@ -214,6 +214,11 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
         return reply(res, 401, SERVER_ERROR, `Unauthorized: this server ${why}: send "Authorization: Bearer <the server's MCP_AUTH_TOKEN>".`, { 'www-authenticate': 'Bearer' });
       }
     } else {
+      // This server's own OAuth tokens (rmcp_at_…) are no PostHog key: said here, never sent there.
+      if (/^Bearer +rmcp_/i.test(req.headers.authorization ?? '')) {
+        const where = oauth ? `use them at ${oauth.resource}` : 'this server does not take them (MCP_OAUTH is off)';
+        return reply(res, 401, SERVER_ERROR, `Unauthorized: that is an OAuth token from a sign-in, not a PostHog key: ${where}. ${path} takes your PostHog personal API key as "Authorization: Bearer phx_…".`, { 'www-authenticate': 'Bearer' });
+      }
       if (credential === undefined) {
         return reply(res, 401, SERVER_ERROR, 'Unauthorized: send your PostHog personal API key as "Authorization: Bearer phx_…"; it is used for your requests only.', { 'www-authenticate': 'Bearer' });
       }
