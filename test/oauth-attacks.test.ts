@@ -254,6 +254,16 @@ describe('MCP_OAUTH under attack', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
+  it('Basic credentials that are not valid percent-encoding: invalid_client, not a server error', async () => {
+    const client = await clientId({ token_endpoint_auth_method: 'client_secret_basic' });
+    for (const basic of [`${client}:%E0%A4%A`, `%:x`, `${client}`]) {
+      const r = await token({ grant_type: 'authorization_code', code: 'x' }, { authorization: `Basic ${Buffer.from(basic).toString('base64')}` });
+      expect(r.status, basic).toBe(401);
+      expect(await r.json()).toMatchObject({ error: 'invalid_client' });
+    }
+    await stillUp();
+  });
+
   it('a burst of form posts beyond the key-check cap: the first 8 are checked, the rest told plainly to retry; then it works again', async () => {
     const client = await clientId();
     const requests = await Promise.all(Array.from({ length: 12 }, () => consentRequest(authorizeUrl(client, pkce().challenge))));

@@ -276,10 +276,9 @@ export class OAuthServer {
     let secret = form.get('client_secret') ?? undefined;
     const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (basic) {
-      const [id, pass] = Buffer.from(basic, 'base64').toString('utf8').split(':');
-      if (id === undefined || pass === undefined) return tokenError(res, 401, 'invalid_client', 'Malformed Basic credentials.');
-      clientId = decodeURIComponent(id);
-      secret = decodeURIComponent(pass);
+      const pair = basicCredentials(basic);
+      if (!pair) return tokenError(res, 401, 'invalid_client', 'Malformed Basic credentials.');
+      [clientId, secret] = pair;
     }
     const client = this.client(clientId);
     if (!client) return tokenError(res, 401, 'invalid_client', 'Unknown client_id: register again.');
@@ -430,6 +429,18 @@ function sendJson(res: ServerResponse, status: number, body: Json, headers: Reco
 
 function tokenError(res: ServerResponse, status: number, error: string, description: string): void {
   sendJson(res, status, { error, error_description: description }, status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
+}
+
+/** RFC 6749 §2.3.1: id and secret, each form-encoded, joined by the first colon; undefined when malformed. */
+function basicCredentials(encoded: string): [string, string] | undefined {
+  const text = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    return [decodeURIComponent(text.slice(0, colon)), decodeURIComponent(text.slice(colon + 1))];
+  } catch {
+    return undefined;
+  }
 }
 
 function formOrJson(text: string, contentType: string | undefined): URLSearchParams | undefined {
