@@ -264,6 +264,18 @@ describe('MCP_OAUTH under attack', () => {
     await stillUp();
   });
 
+  it('a code used twice revokes the tokens it bought (OAuth 2.1: the first use may have been a thief)', async () => {
+    const client = await clientId();
+    const c = await code(client);
+    const first = await token({ grant_type: 'authorization_code', code: c.code, client_id: client, code_verifier: c.verifier });
+    const pair = (await first.json()) as { access_token: string; refresh_token: string };
+    secrets.push(pair.access_token, pair.refresh_token);
+    expect((await mcp('/oauth/mcp', pair.access_token)).status).toBe(200);
+    expect(await (await token({ grant_type: 'authorization_code', code: c.code, client_id: client, code_verifier: c.verifier })).json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await mcp('/oauth/mcp', pair.access_token)).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: pair.refresh_token, client_id: client })).status).toBe(400);
+  });
+
   it('a burst of form posts beyond the key-check cap: the first 8 are checked, the rest told plainly to retry; then it works again', async () => {
     const client = await clientId();
     const requests = await Promise.all(Array.from({ length: 12 }, () => consentRequest(authorizeUrl(client, pkce().challenge))));

@@ -299,8 +299,13 @@ export class OAuthServer {
     if (code.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The code has expired; sign in again.');
     if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
     if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
-    if (!this.spentCodes.spend(code.j, code.exp * 1000)) return tokenError(res, 400, 'invalid_grant', 'The code was already used.');
-    this.issueTokens(res, clientId, code.k, randomId());
+    if (!this.spentCodes.spend(code.j, code.exp * 1000)) {
+      // OAuth 2.1 §4.1.3: the first use may have been a thief's; what it bought ends too.
+      this.revokedFamilies.mark(code.j, now + REFRESH_TTL_S * 1000);
+      return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
+    }
+    // The sign-in's family is named after its code, so a second use of the code can revoke it.
+    this.issueTokens(res, clientId, code.k, code.j);
   }
 
   private refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): void {
