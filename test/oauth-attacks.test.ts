@@ -276,6 +276,18 @@ describe('MCP_OAUTH under attack', () => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: pair.refresh_token, client_id: client })).status).toBe(400);
   });
 
+  it('registration that would make a client_id too long to carry is refused; so is a state too long to seal', async () => {
+    const long = Array.from({ length: 10 }, (_, i) => `https://app.example.com/${i}/${'p'.repeat(1_900)}`);
+    const r = await register({ redirect_uris: long });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ error: 'invalid_client_metadata' });
+    const client = await clientId();
+    const { challenge } = pkce();
+    const answer = await fetch(authorizeUrl(client, challenge, { state: 's'.repeat(7_000) }), { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(new URL(answer.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+  });
+
   it('a burst of form posts beyond the key-check cap: the first 8 are checked, the rest told plainly to retry; then it works again', async () => {
     const client = await clientId();
     const requests = await Promise.all(Array.from({ length: 12 }, () => consentRequest(authorizeUrl(client, pkce().challenge))));

@@ -11,7 +11,7 @@ import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
 import { consentPage, problemPage } from './oauth-page.js';
-import { pkceMatches, randomId, Sealer, SpentValues } from './oauth-seal.js';
+import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer, SpentValues } from './oauth-seal.js';
 
 export interface OAuthSettings {
   /** MCP_OAUTH_SECRET first, then MCP_OAUTH_PREVIOUS_SECRET when rotating. */
@@ -37,6 +37,12 @@ const MAX_FORM_BYTES = 64 * 1024;
 const FORM_TIMEOUT_MS = 15_000;
 const MAX_REDIRECT_URIS = 10;
 const MAX_URI_CHARS = 2_000;
+/**
+ * A client id is sealed again inside its consent requests, codes and tokens, which open only up
+ * to MAX_SEALED_CHARS: this bound leaves room for the longest of them (a code with its redirect
+ * URI and a 512-character key), so every id handed out can be used.
+ */
+const MAX_CLIENT_ID_CHARS = 3_000;
 /** Key checks with PostHog running at once: the consent form is not a way to make PostHog busy. */
 const MAX_KEY_CHECKS = 8;
 
@@ -181,6 +187,7 @@ export class OAuthServer {
     const name = typeof m.client_name === 'string' ? m.client_name.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 120) : undefined;
     const issuedAt = Math.floor(this.now() / 1000);
     const clientId = this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
+    if (clientId.length > MAX_CLIENT_ID_CHARS) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The redirect URIs and client name are too long together: register fewer or shorter ones.' });
     const answer: Json = {
       client_id: clientId,
       client_id_issued_at: issuedAt,
@@ -224,6 +231,8 @@ export class OAuthServer {
     const resource = single('resource') ?? undefined;
     if (!this.resourceOk(resource)) return back('invalid_target', `This server issues tokens for ${this.resource} only.`);
     const request = this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
+    // The form would post back a request that no longer opens: say so now, to the app.
+    if (request.length > MAX_SEALED_CHARS) return back('invalid_request', 'state is too long.');
     sendHtml(res, 200, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request }));
   }
 
