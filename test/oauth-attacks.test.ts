@@ -308,6 +308,14 @@ describe('MCP_OAUTH under attack', () => {
     expect((await post({ request: requests[0]!, api_key: sandbox.apiKey })).status).toBe(302);
   });
 
+  it('a client name with bidi overrides or other invisible characters is shown without them', async () => {
+    const client = await clientId({ client_name: 'Claude\u202E\u2066 \u200Bgnissecorp\u0007' });
+    const { challenge } = pkce();
+    const html = await (await fetch(authorizeUrl(client, challenge))).text();
+    expect(html).toContain('<strong>“<bdi>Claude gnissecorp</bdi>”</strong>');
+    expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B\u0007]/);
+  });
+
   it('no key, code or token reached the log', () => {
     const all = logs.join('\n');
     for (const s of secrets.filter(Boolean)) expect(all.includes(s), s.slice(0, 12)).toBe(false);

@@ -184,7 +184,9 @@ export class OAuthServer {
     }
     const responses = m.response_types ?? ['code'];
     if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'response_types may hold code only.' });
-    const name = typeof m.client_name === 'string' ? m.client_name.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 120) : undefined;
+    // Shown on the consent page: no control characters, and no invisible format characters (bidi
+    // overrides would reorder the sentence around the name, so it reads as something else).
+    const name = typeof m.client_name === 'string' ? m.client_name.replace(/\p{Cc}/gu, ' ').replace(/\p{Cf}/gu, '').trim().slice(0, 120) : undefined;
     const issuedAt = Math.floor(this.now() / 1000);
     const clientId = this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
     if (clientId.length > MAX_CLIENT_ID_CHARS) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The redirect URIs and client name are too long together: register fewer or shorter ones.' });
