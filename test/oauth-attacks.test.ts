@@ -186,6 +186,42 @@ describe('MCP_OAUTH under attack', () => {
     }
   });
 
+  it('slow bodies: a form, token or registration trickled in is cut off at the request timeout, and others are answered meanwhile', async () => {
+    const quick = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      client: upstream,
+      createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings', 'projects'], defaultProjectId: undefined } }),
+      log: (m) => logs.push(m),
+      oauth: { secrets: [SECRET] },
+      requestTimeoutMs: 400,
+    });
+    const at = new URL(quick.url).origin;
+    try {
+      const trickles = ['/oauth/register', '/oauth/token', '/oauth/authorize'].map(
+        (path) =>
+          new Promise<{ status: number; body: string }>((resolve, reject) => {
+            const req = httpRequest(`${at}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1000' } }, (res) => {
+              let body = '';
+              res.on('data', (d) => (body += d));
+              res.on('end', () => resolve({ status: res.statusCode!, body }));
+            });
+            req.on('error', reject);
+            req.write('a=1');
+          }),
+      );
+      // While three bodies hang, the server answers others.
+      expect((await fetch(`${at}/.well-known/oauth-authorization-server/oauth`)).status).toBe(200);
+      for (const answer of await Promise.all(trickles)) {
+        expect(answer.status).toBe(400);
+        expect(answer.body).toMatch(/did not arrive in time/);
+      }
+      expect((await fetch(`${at}/healthz`)).status).toBe(200);
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('8 KB of junk as client_id, code, refresh token, consent request or access token: a plain refusal each, nothing sent to PostHog', async () => {
     const junk = (prefix: string) => prefix + randomBytes(6 * 1024).toString('base64url').slice(0, 8 * 1024 - prefix.length);
     const client = await clientId();

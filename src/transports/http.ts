@@ -287,7 +287,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   allowedHosts = resolveAllowedHosts(options.allowedHosts, options.host, address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   if (options.oauth) {
-    oauth = new OAuthServer({ ...options.oauth, publicUrl: options.oauth.publicUrl ?? `http://${host}:${address.port}`, client: options.client, log: options.log });
+    oauth = new OAuthServer({ ...options.oauth, publicUrl: options.oauth.publicUrl ?? `http://${host}:${address.port}`, client: options.client, log: options.log, bodyTimeoutMs: options.requestTimeoutMs });
   }
 
   let stopped: Promise<{ abandoned: number }> | undefined;

@@ -25,6 +25,8 @@ export interface OAuthOptions extends OAuthSettings {
   /** The shared keyless client: each key is checked with PostHog through it before a code is issued. */
   client: PostHogClient;
   log: (message: string) => void;
+  /** The HTTP server's own limit for receiving a request body, when shorter than a form's 15 s. */
+  bodyTimeoutMs?: number | undefined;
   now?: () => number;
 }
 
@@ -62,6 +64,7 @@ export class OAuthServer {
   private readonly revokedFamilies = new SpentValues();
   private readonly now: () => number;
   private keyChecks = 0;
+  private readonly bodyTimeoutMs: number;
 
   constructor(private readonly options: OAuthOptions) {
     this.origin = options.publicUrl.replace(/\/+$/, '');
@@ -70,6 +73,7 @@ export class OAuthServer {
     this.resourceMetadataUrl = `${this.origin}/.well-known/oauth-protected-resource/oauth/mcp`;
     this.sealer = new Sealer(options.secrets);
     this.now = options.now ?? Date.now;
+    this.bodyTimeoutMs = Math.min(FORM_TIMEOUT_MS, options.bodyTimeoutMs ?? FORM_TIMEOUT_MS);
   }
 
   /** The paths this server answers besides /oauth/mcp (which the MCP handler serves). */
@@ -156,7 +160,7 @@ export class OAuthServer {
 
   /** RFC 7591 dynamic registration: the client's metadata sealed into its id, nothing stored. */
   private async register(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: bodyProblem(body.kind) });
     let meta: unknown;
     try {
@@ -239,7 +243,7 @@ export class OAuthServer {
   }
 
   private async authorizePost(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendHtml(res, 400, problemPage('The form did not arrive', bodyProblem(body.kind)));
     const form = new URLSearchParams(body.text);
     const consent = this.sealer.open('consent', form.get('request') ?? undefined);
@@ -278,7 +282,7 @@ export class OAuthServer {
   }
 
   private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return tokenError(res, 400, 'invalid_request', bodyProblem(body.kind));
     const form = formOrJson(body.text, req.headers['content-type']);
     if (!form) return tokenError(res, 400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
@@ -478,7 +482,7 @@ function bodyProblem(kind: Exclude<FormBody['kind'], 'ok'>): string {
   return kind === 'too-large' ? `The body is larger than ${MAX_FORM_BYTES} bytes.` : kind === 'too-slow' ? 'The body did not arrive in time.' : 'The body could not be read.';
 }
 
-function readBody(req: IncomingMessage): Promise<FormBody> {
+function readBody(req: IncomingMessage, timeoutMs: number): Promise<FormBody> {
   if (Number(req.headers['content-length']) > MAX_FORM_BYTES) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -492,7 +496,7 @@ function readBody(req: IncomingMessage): Promise<FormBody> {
       req.resume();
       resolve(body);
     };
-    const timer = setTimeout(() => finish({ kind: 'too-slow' }), FORM_TIMEOUT_MS);
+    const timer = setTimeout(() => finish({ kind: 'too-slow' }), timeoutMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_FORM_BYTES) chunks.push(chunk);
