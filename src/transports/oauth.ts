@@ -315,7 +315,7 @@ export class OAuthServer {
     if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
     if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
     if (!this.spentCodes.spend(code.j, code.exp * 1000)) {
-      // OAuth 2.1 §4.1.3: the first use may have been a thief's; what it bought ends too.
+      // A code used twice: the first use may have been a thief's, so what it bought ends too.
       this.revokedFamilies.mark(code.j, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
     }
@@ -451,7 +451,7 @@ function tokenError(res: ServerResponse, status: number, error: string, descript
   sendJson(res, status, { error, error_description: description }, status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
 }
 
-/** RFC 6749 §2.3.1: id and secret, each form-encoded, joined by the first colon; undefined when malformed. */
+/** Basic client credentials: id and secret, each form-encoded, joined by the first colon; undefined when malformed. */
 function basicCredentials(encoded: string): [string, string] | undefined {
   const text = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = text.indexOf(':');
