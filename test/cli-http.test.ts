@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -84,6 +85,89 @@ describe('the built CLI over HTTP', () => {
       expect(out.stderr).toMatch(/all requests finished; stopped\./);
       expect(out.stdout + out.stderr).not.toContain(USER_KEY);
       await client.close();
+    });
+  });
+
+  describe('MCP_OAUTH (issue 35)', () => {
+    let sandbox: Sandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox();
+    });
+    afterAll(() => sandbox.close());
+
+    it('refuses a server key with MCP_OAUTH: exit 2, one line naming the key to unset, the key not echoed', async () => {
+      const { out, exited } = spawnCli(['--transport', 'http', '--port', '0'], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: randomBytes(20).toString('hex'), POSTHOG_PERSONAL_API_KEY: SERVER_KEY, POSTHOG_HOST: sandbox.url });
+      expect(await exited, out.stderr).toBe(2);
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toMatch(/MCP_OAUTH asks each person for their own PostHog key, so the server must not have one: unset POSTHOG_PERSONAL_API_KEY/);
+      expect(out.stderr).not.toContain(SERVER_KEY);
+    });
+
+    it('a sign-in by hand (register, consent page, form, token) and a tool call on /oauth/mcp; no key, secret, code or token in its output', async () => {
+      const secret = randomBytes(30).toString('base64url').slice(0, 40);
+      const { child, out, exited } = spawnCli(['--transport', 'http', '--port', '0'], { MCP_OAUTH: 'on', MCP_OAUTH_SECRET: secret, POSTHOG_HOST: sandbox.url });
+      try {
+        await until(() => /OAuth \(MCP_OAUTH\).* connect to (http:\S+\/oauth\/mcp);/.test(out.stderr), 'the OAuth start-up line', out);
+        const endpoint = /connect to (http:\S+\/oauth\/mcp);/.exec(out.stderr)![1]!;
+        const origin = new URL(endpoint).origin;
+        const seen: string[] = [];
+
+        // What the app does first: find the server from the 401, then register.
+        const challenge = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        expect(challenge.status).toBe(401);
+        const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge.headers.get('www-authenticate') ?? '')![1]!;
+        const issuer = ((await (await fetch(metadataUrl)).json()) as { authorization_servers: string[] }).authorization_servers[0]!;
+        const meta = (await (await fetch(`${origin}/.well-known/oauth-authorization-server${new URL(issuer).pathname}`)).json()) as Record<string, string>;
+        const redirect = 'http://127.0.0.1:9/callback';
+        const registered = await fetch(meta.registration_endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'CLI test', redirect_uris: [redirect] }) });
+        expect(registered.status).toBe(201);
+        const clientId = ((await registered.json()) as { client_id: string }).client_id;
+
+        // What the person's browser does: the consent page, then its form with the key.
+        const verifier = randomBytes(32).toString('base64url');
+        const state = randomBytes(8).toString('hex');
+        const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state, resource: endpoint });
+        const page = await fetch(`${meta.authorization_endpoint}?${query}`);
+        expect(page.status).toBe(200);
+        const request = /name="request" value="([^"]+)"/.exec(await page.text())![1]!;
+        const submit = () =>
+          fetch(meta.authorization_endpoint!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ request, api_key: sandbox.apiKey }), redirect: 'manual' });
+        // PostHog failing the check once: the page asks to try again, and the server says why in its log.
+        sandbox.injectFault({ path: '/api/users/@me/', status: 400 });
+        const failed = await submit();
+        expect(failed.status).toBe(503);
+        await until(() => /oauth: could not check a key with PostHog \(400\)/.test(out.stderr), 'the failed check in the log', out);
+        const posted = await submit();
+        expect(posted.status).toBe(302);
+        const back = new URL(posted.headers.get('location')!);
+        expect(back.searchParams.get('state')).toBe(state);
+        const code = back.searchParams.get('code')!;
+        seen.push(code);
+
+        // The app again: the code for tokens, then a call with the access token.
+        const token = await fetch(meta.token_endpoint!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: redirect, code_verifier: verifier }) });
+        expect(token.status).toBe(200);
+        const pair = (await token.json()) as { access_token: string; refresh_token: string };
+        seen.push(pair.access_token, pair.refresh_token);
+        const call = await fetch(endpoint, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${pair.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects-list', arguments: { recording_settings: false } } }),
+        });
+        expect(call.status).toBe(200);
+        const answer = (await call.json()) as { result: { isError?: boolean; structuredContent: { results: unknown[] } } };
+        expect(answer.result.isError, JSON.stringify(answer)).toBeFalsy();
+        expect(answer.result.structuredContent.results.length).toBeGreaterThan(0);
+        expect(apiRequests(sandbox).at(-1)?.authorization).toBe(`Bearer ${sandbox.apiKey}`);
+
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        const output = out.stdout + out.stderr;
+        expect(out.stdout).toBe('');
+        for (const value of [sandbox.apiKey, secret, ...seen]) expect(output.includes(value), value.slice(0, 12)).toBe(false);
+      } finally {
+        child.kill('SIGKILL');
+      }
     });
   });
 });

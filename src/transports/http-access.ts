@@ -63,10 +63,13 @@ export function originAllowed(origin: string | undefined, allowedHosts: AllowedH
   return allowedHosts !== 'any' && hostAllowed(url.host, allowedHosts);
 }
 
-/** The credential of `Authorization: Bearer <credential>`, or undefined when absent or malformed. */
-export function bearer(header: string | undefined): string | undefined {
-  const match = header ? /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header) : null;
-  return match?.[1];
+/**
+ * The credential of `Authorization: Bearer <credential>`, or undefined when absent, malformed or
+ * longer than `maxChars` (a PostHog key is far shorter than 512; OAuth tokens may be longer).
+ */
+export function bearer(header: string | undefined, maxChars = 512): string | undefined {
+  const match = header ? /^Bearer +([\x21-\x7e]+) *$/i.exec(header) : null;
+  return match && match[1]!.length <= maxChars ? match[1] : undefined;
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal, so not even length leaks. */

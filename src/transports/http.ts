@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { Admission } from './admission.js';
 import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
 import { OAuthServer, type OAuthSettings } from './oauth.js';
+import { MAX_SEALED_CHARS } from './oauth-seal.js';
 
 export interface HttpOptions {
   host: string;
@@ -199,7 +200,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     }
 
     let client = options.client;
-    let credential = bearer(req.headers.authorization);
+    let credential = bearer(req.headers.authorization, oauthMcp ? MAX_SEALED_CHARS : undefined);
     if (oauthMcp) {
       // The token stands for the key the person gave on the consent page; from here on the call
       // is that key's, exactly as if it had come to /mcp in the header.
@@ -213,6 +214,11 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
         return reply(res, 401, SERVER_ERROR, `Unauthorized: this server ${why}: send "Authorization: Bearer <the server's MCP_AUTH_TOKEN>".`, { 'www-authenticate': 'Bearer' });
       }
     } else {
+      // This server's own OAuth tokens (rmcp_at_…) are no PostHog key: said here, never sent there.
+      if (/^Bearer +rmcp_/i.test(req.headers.authorization ?? '')) {
+        const where = oauth ? `use them at ${oauth.resource}` : 'this server does not take them (MCP_OAUTH is off)';
+        return reply(res, 401, SERVER_ERROR, `Unauthorized: that is an OAuth token from a sign-in, not a PostHog key: ${where}. ${path} takes your PostHog personal API key as "Authorization: Bearer phx_…".`, { 'www-authenticate': 'Bearer' });
+      }
       if (credential === undefined) {
         return reply(res, 401, SERVER_ERROR, 'Unauthorized: send your PostHog personal API key as "Authorization: Bearer phx_…"; it is used for your requests only.', { 'www-authenticate': 'Bearer' });
       }
@@ -281,7 +287,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   allowedHosts = resolveAllowedHosts(options.allowedHosts, options.host, address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   if (options.oauth) {
-    oauth = new OAuthServer({ ...options.oauth, publicUrl: options.oauth.publicUrl ?? `http://${host}:${address.port}`, client: options.client, log: options.log });
+    oauth = new OAuthServer({ ...options.oauth, publicUrl: options.oauth.publicUrl ?? `http://${host}:${address.port}`, client: options.client, log: options.log, bodyTimeoutMs: options.requestTimeoutMs });
   }
 
   let stopped: Promise<{ abandoned: number }> | undefined;

@@ -29,7 +29,8 @@ export function escapeHtml(text: string): string {
 }
 
 export function consentPage(view: ConsentView): string {
-  const who = view.clientName ? `The app calling itself <strong>“${escapeHtml(view.clientName)}”</strong>` : 'An app that gave no name';
+  // <bdi>: a name in a right-to-left script cannot reorder the sentence around it.
+  const who = view.clientName ? `The app calling itself <strong>“<bdi>${escapeHtml(view.clientName)}</bdi>”</strong>` : 'An app that gave no name';
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

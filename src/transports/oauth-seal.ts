@@ -24,7 +24,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_ID_BYTES = 4;
 /** Longer values are not ours: refused before any decoding. */
-const MAX_SEALED_CHARS = 8_192;
+export const MAX_SEALED_CHARS = 8_192;
 
 interface Key {
   id: Buffer;

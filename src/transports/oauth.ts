@@ -11,7 +11,7 @@ import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
 import { consentPage, problemPage } from './oauth-page.js';
-import { pkceMatches, randomId, Sealer, SpentValues } from './oauth-seal.js';
+import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer, SpentValues } from './oauth-seal.js';
 
 export interface OAuthSettings {
   /** MCP_OAUTH_SECRET first, then MCP_OAUTH_PREVIOUS_SECRET when rotating. */
@@ -25,6 +25,8 @@ export interface OAuthOptions extends OAuthSettings {
   /** The shared keyless client: each key is checked with PostHog through it before a code is issued. */
   client: PostHogClient;
   log: (message: string) => void;
+  /** The HTTP server's own limit for receiving a request body, when shorter than a form's 15 s. */
+  bodyTimeoutMs?: number | undefined;
   now?: () => number;
 }
 
@@ -37,6 +39,12 @@ const MAX_FORM_BYTES = 64 * 1024;
 const FORM_TIMEOUT_MS = 15_000;
 const MAX_REDIRECT_URIS = 10;
 const MAX_URI_CHARS = 2_000;
+/**
+ * A client id is sealed again inside its consent requests, codes and tokens, which open only up
+ * to MAX_SEALED_CHARS: this bound leaves room for the longest of them (a code with its redirect
+ * URI and a 512-character key), so every id handed out can be used.
+ */
+const MAX_CLIENT_ID_CHARS = 3_000;
 /** Key checks with PostHog running at once: the consent form is not a way to make PostHog busy. */
 const MAX_KEY_CHECKS = 8;
 
@@ -56,6 +64,7 @@ export class OAuthServer {
   private readonly revokedFamilies = new SpentValues();
   private readonly now: () => number;
   private keyChecks = 0;
+  private readonly bodyTimeoutMs: number;
 
   constructor(private readonly options: OAuthOptions) {
     this.origin = options.publicUrl.replace(/\/+$/, '');
@@ -64,6 +73,7 @@ export class OAuthServer {
     this.resourceMetadataUrl = `${this.origin}/.well-known/oauth-protected-resource/oauth/mcp`;
     this.sealer = new Sealer(options.secrets);
     this.now = options.now ?? Date.now;
+    this.bodyTimeoutMs = Math.min(FORM_TIMEOUT_MS, options.bodyTimeoutMs ?? FORM_TIMEOUT_MS);
   }
 
   /** The paths this server answers besides /oauth/mcp (which the MCP handler serves). */
@@ -150,7 +160,7 @@ export class OAuthServer {
 
   /** RFC 7591 dynamic registration: the client's metadata sealed into its id, nothing stored. */
   private async register(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: bodyProblem(body.kind) });
     let meta: unknown;
     try {
@@ -178,9 +188,12 @@ export class OAuthServer {
     }
     const responses = m.response_types ?? ['code'];
     if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'response_types may hold code only.' });
-    const name = typeof m.client_name === 'string' ? m.client_name.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 120) : undefined;
+    // Shown on the consent page: no control characters, and no invisible format characters (bidi
+    // overrides would reorder the sentence around the name, so it reads as something else).
+    const name = typeof m.client_name === 'string' ? m.client_name.replace(/\p{Cc}/gu, ' ').replace(/\p{Cf}/gu, '').trim().slice(0, 120) : undefined;
     const issuedAt = Math.floor(this.now() / 1000);
     const clientId = this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
+    if (clientId.length > MAX_CLIENT_ID_CHARS) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The redirect URIs and client name are too long together: register fewer or shorter ones.' });
     const answer: Json = {
       client_id: clientId,
       client_id_issued_at: issuedAt,
@@ -211,7 +224,8 @@ export class OAuthServer {
     const client = this.client(single('client_id') ?? undefined);
     if (!client) return sendHtml(res, 400, problemPage('Unknown app', 'The app asking to connect is not registered with this server (its client_id is missing, wrong, or from another server or secret). Remove the connector from the app and add it again.'));
     const redirectUri = single('redirect_uri');
-    const redirect = typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
+    // Given twice, neither can be trusted (nor sent an error).
+    const redirect = redirectUri === null ? undefined : typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
     const state = single('state');
     const back = (error: string, description: string) => redirectTo(res, redirect, { error, error_description: description, ...(state ? { state } : {}), iss: this.issuer });
@@ -223,11 +237,13 @@ export class OAuthServer {
     const resource = single('resource') ?? undefined;
     if (!this.resourceOk(resource)) return back('invalid_target', `This server issues tokens for ${this.resource} only.`);
     const request = this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
+    // The form would post back a request that no longer opens: say so now, to the app.
+    if (request.length > MAX_SEALED_CHARS) return back('invalid_request', 'state is too long.');
     sendHtml(res, 200, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request }));
   }
 
   private async authorizePost(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendHtml(res, 400, problemPage('The form did not arrive', bodyProblem(body.kind)));
     const form = new URLSearchParams(body.text);
     const consent = this.sealer.open('consent', form.get('request') ?? undefined);
@@ -266,7 +282,7 @@ export class OAuthServer {
   }
 
   private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return tokenError(res, 400, 'invalid_request', bodyProblem(body.kind));
     const form = formOrJson(body.text, req.headers['content-type']);
     if (!form) return tokenError(res, 400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
@@ -275,10 +291,9 @@ export class OAuthServer {
     let secret = form.get('client_secret') ?? undefined;
     const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (basic) {
-      const [id, pass] = Buffer.from(basic, 'base64').toString('utf8').split(':');
-      if (id === undefined || pass === undefined) return tokenError(res, 401, 'invalid_client', 'Malformed Basic credentials.');
-      clientId = decodeURIComponent(id);
-      secret = decodeURIComponent(pass);
+      const pair = basicCredentials(basic);
+      if (!pair) return tokenError(res, 401, 'invalid_client', 'Malformed Basic credentials.');
+      [clientId, secret] = pair;
     }
     const client = this.client(clientId);
     if (!client) return tokenError(res, 401, 'invalid_client', 'Unknown client_id: register again.');
@@ -299,8 +314,13 @@ export class OAuthServer {
     if (code.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The code has expired; sign in again.');
     if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
     if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
-    if (!this.spentCodes.spend(code.j, code.exp * 1000)) return tokenError(res, 400, 'invalid_grant', 'The code was already used.');
-    this.issueTokens(res, clientId, code.k, randomId());
+    if (!this.spentCodes.spend(code.j, code.exp * 1000)) {
+      // A code used twice: the first use may have been a thief's, so what it bought ends too.
+      this.revokedFamilies.mark(code.j, now + REFRESH_TTL_S * 1000);
+      return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
+    }
+    // The sign-in's family is named after its code, so a second use of the code can revoke it.
+    this.issueTokens(res, clientId, code.k, code.j);
   }
 
   private refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): void {
@@ -431,6 +451,18 @@ function tokenError(res: ServerResponse, status: number, error: string, descript
   sendJson(res, status, { error, error_description: description }, status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
 }
 
+/** Basic client credentials: id and secret, each form-encoded, joined by the first colon; undefined when malformed. */
+function basicCredentials(encoded: string): [string, string] | undefined {
+  const text = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    return [decodeURIComponent(text.slice(0, colon)), decodeURIComponent(text.slice(colon + 1))];
+  } catch {
+    return undefined;
+  }
+}
+
 function formOrJson(text: string, contentType: string | undefined): URLSearchParams | undefined {
   if (/^application\/json/i.test(contentType ?? '')) {
     try {
@@ -450,7 +482,7 @@ function bodyProblem(kind: Exclude<FormBody['kind'], 'ok'>): string {
   return kind === 'too-large' ? `The body is larger than ${MAX_FORM_BYTES} bytes.` : kind === 'too-slow' ? 'The body did not arrive in time.' : 'The body could not be read.';
 }
 
-function readBody(req: IncomingMessage): Promise<FormBody> {
+function readBody(req: IncomingMessage, timeoutMs: number): Promise<FormBody> {
   if (Number(req.headers['content-length']) > MAX_FORM_BYTES) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -464,7 +496,7 @@ function readBody(req: IncomingMessage): Promise<FormBody> {
       req.resume();
       resolve(body);
     };
-    const timer = setTimeout(() => finish({ kind: 'too-slow' }), FORM_TIMEOUT_MS);
+    const timer = setTimeout(() => finish({ kind: 'too-slow' }), timeoutMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_FORM_BYTES) chunks.push(chunk);

@@ -40,6 +40,9 @@ describe('HTTP access rules', () => {
     expect(bearer('Basic dXNlcjpwYXNz')).toBeUndefined();
     expect(bearer('Bearer two words')).toBeUndefined();
     expect(bearer(undefined)).toBeUndefined();
+    // Longer than a PostHog key may be: refused, unless the caller allows longer (OAuth tokens).
+    expect(bearer(`Bearer ${'t'.repeat(513)}`)).toBeUndefined();
+    expect(bearer(`Bearer ${'t'.repeat(513)}`, 8_192)).toBe('t'.repeat(513));
     const token = 'a-long-enough-access-token';
     expect(tokenMatches(token, token)).toBe(true);
     expect(tokenMatches(token, `${token}x`)).toBe(false);
