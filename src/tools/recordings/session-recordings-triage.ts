@@ -425,12 +425,15 @@ function renderTriage(found: TriageFound, maxChars: number) {
     return { text: [...head, ...body, ...tail].join('\n'), data };
   };
   // Both views within max_chars (the structured one with the notice server.ts puts first): the
-  // structured one runs longer for the same entries, so when it does not fit, fewer entries.
-  let result = compose(maxChars);
-  for (let tries = 0; tries < 4; tries++) {
-    const size = JSON.stringify(result.data).length + NOTICE_FIELD;
-    if (size <= maxChars) break;
-    result = compose(Math.floor(result.text.length * (maxChars / size)) - 20);
+  // structured one runs longer for the same entries, so when it does not fit, fewer entries. Each
+  // try asks for less than the one before (the text can run past its budget by the cut line, so a
+  // budget made from the text's length alone can give the same entries again), until it fits:
+  // with no entry left, only the header and the way to go on remain.
+  let budget = maxChars;
+  let result = compose(budget);
+  for (let size = structuredSize(result.data); size > maxChars && budget > 0; size = structuredSize(result.data)) {
+    budget = Math.min(budget - 40, Math.floor(budget * (maxChars / size)) - 20);
+    result = compose(budget);
   }
   return result;
 }
@@ -461,6 +464,9 @@ const PAGES_LISTED = 10;
 
 /** What the notice adds to the structured view (server.ts puts it first). */
 const NOTICE_FIELD = JSON.stringify({ notice: RECORDED_DATA_NOTICE }).length;
+
+/** The structured view's size as the client gets it, the notice included. */
+const structuredSize = (data: unknown) => JSON.stringify(data).length + NOTICE_FIELD;
 
 function problemEntry(p: Problem): Entry {
   const example = p.examples[0];
