@@ -1,7 +1,9 @@
 // Which page messages tell the person something went wrong (rules/messages.ts tellsTrouble), read
-// through the digest as a recording gives them (the DOM mirror keeps only some class words).
+// through the digest as a recording gives them (the DOM mirror keeps only some class words), and
+// how the triage's aggregate ranks them: those that tell of trouble, grouped by their text.
 import { describe, expect, it } from 'vitest';
-import { Digester, type TimelineItem } from '../../src/digest/digest.js';
+import { aggregate, type TriageInput } from '../../src/digest/aggregate.js';
+import { Digester, type Digest, type TimelineItem } from '../../src/digest/digest.js';
 
 const T0 = Date.UTC(2026, 10, 1, 9, 0, 0);
 const el = (id: number, tagName: string, attributes: Record<string, string> = {}, childNodes: unknown[] = []) => ({ type: 2, id, tagName, attributes, childNodes });
@@ -64,6 +66,72 @@ describe('page messages that tell of trouble', () => {
     expect(messages.map((m) => [m.detail, m.trouble ?? false])).toEqual([
       ['Please tick the consent box.', true],
       ["You're in!", false],
+    ]);
+  });
+});
+
+const START = Date.parse('2026-11-20T10:00:00Z');
+function digest(timeline: TimelineItem[]): Digest {
+  return {
+    start: START,
+    end: START + 60_000,
+    duration_ms: 60_000,
+    active_ms: 30_000,
+    windows: [{ w: 'w1', window_id: 'a', pages: 1 }],
+    pages: [{ t: 0, w: 'w1', url: 'https://shop.example.com/checkout' }],
+    timeline,
+    counts: {} as Digest['counts'],
+    timing: { frozen: false, stray: 0 },
+    notes: [],
+  };
+}
+
+describe('the aggregate ranks page messages that tell of trouble', () => {
+  const inputs: TriageInput[] = [
+    {
+      id: 's1',
+      person: 'p1',
+      digest: digest([
+        { t: 2_000, w: 'w1', kind: 'console-error', detail: 'Payment failed: 402', count: 3 },
+        { t: 2_100, w: 'w1', kind: 'message', target: 'alert', detail: 'Payment of 42.00 EUR failed. Please try again.', trouble: true },
+        { t: 9_000, w: 'w1', kind: 'message', target: 'heading', detail: 'Thank you for your order' },
+      ]),
+    },
+    {
+      id: 's2',
+      person: 'p2',
+      digest: digest([
+        { t: 4_000, w: 'w1', kind: 'message', target: 'alert', detail: 'Payment of 7.50 EUR failed. Please try again.', trouble: true, count: 2 },
+        { t: 5_000, w: 'w1', kind: 'message', target: 'status', detail: 'Added Trail Runner 2 to your cart' },
+      ]),
+    },
+  ];
+
+  it('grouped by their folded text, counted like console messages, neutral ones left out', () => {
+    const { problems, sessions, pages } = aggregate(inputs);
+    const messages = problems.filter((p) => p.kind === 'message');
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ signature: 'Payment of N EUR failed. Please try again.', sample: 'Payment of 42.00 EUR failed. Please try again.', sessions: 2, people: 2, occurrences: 3 });
+    expect(messages[0]!.examples).toEqual([
+      { session_id: 's1', at_s: 2, link: undefined },
+      { session_id: 's2', at_s: 4, link: undefined },
+    ]);
+    expect(problems.some((p) => /Thank you|Added Trail/.test(p.signature))).toBe(false);
+    expect(sessions.find((s) => s.id === 's1')!.error_messages).toBe(1);
+    expect(sessions.find((s) => s.id === 's2')!.error_messages).toBe(2);
+    expect(pages[0]).toMatchObject({ page: 'shop.example.com/checkout', sessions: 2 });
+  });
+
+  it('ranked by sessions hit first; among problems of as many sessions, what the person was told first', () => {
+    const { problems } = aggregate(inputs);
+    expect(problems.map((p) => [p.kind, p.sessions, p.occurrences])).toEqual([
+      ['message', 2, 3],
+      ['console-error', 1, 3],
+    ]);
+    const oneSession = aggregate([inputs[0]!]).problems;
+    expect(oneSession.map((p) => [p.kind, p.occurrences])).toEqual([
+      ['message', 1],
+      ['console-error', 3],
     ]);
   });
 });

@@ -325,6 +325,8 @@ const KIND_WORDS: Record<Problem['kind'], string> = {
   'rage-click': 'rage click',
   'dead-click': 'dead click',
   exception: 'exception',
+  // As the summary's timeline says it: the page put this text in front of the person.
+  message: 'page showed',
 };
 
 /** The words for a problem's kind; an exception's as its events say it (never guessed uncaught). */
@@ -361,7 +363,7 @@ type Entry = { line: string; item: Record<string, unknown> };
 function renderTriage(found: TriageFound, maxChars: number) {
   const notes = [...found.notes];
   if (found.read === 0 && found.unread.length === 0 && !found.partial) notes.push(`No recordings matched these filters${found.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
-  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, rage or dead clicks in them.' : undefined;
+  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, error messages on the page, rage or dead clicks in them.' : undefined;
   const head = [`Triage of ${plural(found.read, 'recording')} in project ${found.project_id}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}.`, RECORDED_DATA_NOTICE];
   if (clean) head.push(clean);
   for (const note of notes) head.push(`Note: ${note}`);
@@ -489,6 +491,7 @@ function sessionEntry(s: SessionTrouble & { tail?: Tail }): Entry {
     ['console_errors', 'error', 'errors'],
     ['exceptions', 'exception', 'exceptions'],
     ['failed_requests', 'failed request', 'failed requests'],
+    ['error_messages', 'error message shown', 'error messages shown'],
     ['rage_clicks', 'rage click', 'rage clicks'],
     ['dead_clicks', 'dead click', 'dead clicks'],
     ['console_warnings', 'warning', 'warnings'],
