@@ -7,6 +7,8 @@ import { fixture } from '../src/sandbox/demo/recorded.js';
 import { join } from 'node:path';
 import { findCorpus, readEvents } from './corpus.js';
 import { startHarness, text, type Harness } from './harness.js';
+import { dom } from './support/rrweb-dom.js';
+import { MAX_STRUCTURED_RATIO, views } from './support/views.js';
 
 const P = String(DEMO.mainProjectId);
 const FAILED_CHECKOUT = '0193a1f0-5c2e-7d41-9b8a-4e6f2a1c3d01';
@@ -93,6 +95,100 @@ describe('page messages in the summary', () => {
     const shown = s.text.split('\n').filter((l) => l.includes(' page showed '));
     expect(shown.some((l) => /^\d+:\d\d page showed "We couldn't place your order \(error 500\)\. Please try again\. Attempt 1\." \(alert\) ×5$/.test(l)), shown.join('\n')).toBe(true);
     expect(s.timeline.filter((l) => l.includes(' page showed '))).toEqual(shown);
+  });
+});
+
+/**
+ * A sign-up where the address is taken: the person types their email, the page shows an error toast
+ * that repeats it, a success alert ("Welcome back") and the heading of the sign-in page.
+ */
+function addressTaken(id: string, email: string): { id: string; distinctId: string; lines: Array<[string, Ev]> } {
+  const { el, page } = dom();
+  const field = el('input', { id: 'email', type: 'email' });
+  const submit = el('button', { type: 'submit' }, 'Create account');
+  const toasts = el('div', { class: 'toast-stack' });
+  const main = el('main', {});
+  const root = page(el('h1', {}, 'Create your account'), field, submit, toasts, main);
+  const added = (t: number, parentId: number, node: unknown): Ev => ({ type: 3, timestamp: T + t, data: { source: 0, texts: [], attributes: [], removes: [], adds: [{ parentId, nextId: null, node }] } });
+  const events: Ev[] = [
+    { type: 4, timestamp: T, data: { href: 'https://shop.test/signup', width: 1200, height: 800 } },
+    { type: 2, timestamp: T + 10, data: { node: root, initialOffset: { left: 0, top: 0 } } },
+    { type: 3, timestamp: T + 1_000, data: { source: 2, type: 2, id: field.id, x: 5, y: 5 } },
+    { type: 3, timestamp: T + 1_500, data: { source: 5, id: field.id, text: email, isChecked: false } },
+    { type: 3, timestamp: T + 3_000, data: { source: 2, type: 2, id: submit.id, x: 5, y: 5 } },
+    added(3_200, toasts.id, el('div', { class: 'toast toast-error', role: 'status' }, `${email} is already registered. Sign in instead?`)),
+    added(9_000, main.id, el('div', { role: 'alert', class: 'alert alert-success' }, 'Welcome back')),
+  ];
+  return { id, distinctId: `visitor-${id}`, lines: events.map((e) => [W, e]) };
+}
+
+type TriageProblem = { kind: string; signature: string; sessions: number; people: number; occurrences: number; example?: string };
+type TriageSession = { id: string; error_messages?: number };
+
+describe('page messages in the triage', () => {
+  describe("the sandbox's week", () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startHarness();
+    });
+    afterAll(() => h.close());
+
+    it("ranks the failed checkout's payment message, with its example, in both views; no confirmation, status or heading", async () => {
+      const v = views(await h.call('session-recordings-triage', { project_id: P, date_from: '-7d' }));
+      const problems = v.data.problems as TriageProblem[];
+      const payment = problems.find((p) => p.kind === 'message' && p.signature === "We couldn't process your payment. Please try again.");
+      expect(payment, v.text).toMatchObject({ sessions: 1, people: 1, occurrences: 1 });
+      // Its example: the failed checkout, at the message's time (1:14).
+      expect(payment!.example!.endsWith(`/replay/${FAILED_CHECKOUT}?t=74`), payment!.example).toBe(true);
+      expect(v.text).toContain(`- 1 session, 1 person, 1×: page showed "We couldn't process your payment. Please try again." (`);
+      expect(v.text).toContain(`e.g. ${payment!.example}`);
+      // Ranked as the others are: by sessions hit, then (as many sessions) the person's message first.
+      const sessions = problems.map((p) => p.sessions);
+      expect(sessions).toEqual([...sessions].sort((a, b) => b - a));
+      expect(problems.findIndex((p) => p === payment)).toBeLessThan(problems.findIndex((p) => p.sessions === 1 && p.kind !== 'message'));
+      // What the week showed that told of nothing wrong is not a problem.
+      for (const p of problems.filter((p) => p.kind === 'message')) expect(p.signature).not.toMatch(/Thank you|Added |saved|Gear up|Your cart|Checkout$/);
+      // The bound of max_chars (4,000 by default) and of the two views holds.
+      expect(v.text.length).toBeLessThanOrEqual(4_000);
+      expect(v.json.length).toBeLessThanOrEqual(4_000);
+      expect(v.json.length / v.text.length).toBeLessThanOrEqual(MAX_STRUCTURED_RATIO);
+    });
+
+    it('counts the messages shown on each session, in both views', async () => {
+      const v = views(await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_chars: 20_000 }));
+      const failed = (v.data.sessions as TriageSession[]).find((s) => s.id === FAILED_CHECKOUT);
+      expect(failed?.error_messages, v.text).toBe(1);
+      expect(v.text.split('\n').find((l) => l.startsWith(`- ${FAILED_CHECKOUT} `))).toContain(', 1 error message shown, ');
+      // The account settings' session showed a message that told of nothing wrong: it counts none.
+      const settings = DEMO.recordingIds.accountSettings;
+      const shown = text(await h.call('session-recording-summary', { project_id: P, id: settings }));
+      expect(shown).toContain('page showed "Your details were saved" (status)');
+      const entry = (v.data.sessions as TriageSession[]).find((s) => s.id === settings);
+      expect(entry, v.text).toBeDefined();
+      expect(entry!.error_messages).toBeUndefined();
+      expect(v.text.split('\n').find((l) => l.startsWith(`- ${settings} `))).not.toContain('message');
+    });
+  });
+
+  describe('recordings made for it', () => {
+    let h: Harness;
+    const a = addressTaken('page-messages-taken-a', 'zephyrine@example.org');
+    const b = addressTaken('page-messages-taken-b', 'quill.z@example.net');
+    beforeAll(async () => {
+      h = await startHarness({ sandbox: { recordings: [a, b, greeting()] } });
+    });
+    afterAll(() => h.close());
+
+    it('groups one error toast shown to two people by its masked text; the success alert and the headings are no problem', async () => {
+      const v = views(await h.call('session-recordings-triage', { project_id: P, session_ids: [a.id, b.id, 'page-messages-greeting'], max_chars: 20_000 }));
+      const messages = (v.data.problems as TriageProblem[]).filter((p) => p.kind === 'message');
+      expect(messages.map(({ signature, sessions, people, occurrences }) => ({ signature, sessions, people, occurrences }))).toEqual([{ signature: '*** is already registered. Sign in instead?', sessions: 2, people: 2, occurrences: 2 }]);
+      expect(v.text).toContain('- 2 sessions, 2 people, 2×: page showed "*** is already registered. Sign in instead?"');
+      expect(messages[0]!.example).toMatch(/\/replay\/page-messages-taken-[ab]\?t=3$/);
+      for (const typed of ['zephyrine', 'quill.z', 'example.org', 'example.net', 'Zephyrine']) expect(v.text + v.json).not.toContain(typed);
+      expect(v.text + v.json).not.toMatch(/Welcome back|Thank you|Create your account/);
+      expect(v.json.length / v.text.length).toBeLessThanOrEqual(MAX_STRUCTURED_RATIO);
+    });
   });
 });
 

@@ -111,7 +111,8 @@ describe('the digest tools\' two views', () => {
       const read = v.data.read as number;
       expect(read).toBeGreaterThan(5);
       expect(v.text).toContain(`Triage of ${read} recordings in project ${P}`);
-      expectInBoth(v, ['POST shop.example.com/api/checkout → 500', 'Checkout failed: payment_intent_failed', "TypeError: Cannot read properties of undefined (reading 'id')"]);
+      // The page message that told the person their payment failed is ranked with the rest.
+      expectInBoth(v, ["We couldn't process your payment. Please try again.", 'POST shop.example.com/api/checkout → 500', 'Checkout failed: payment_intent_failed']);
       // Each problem's counts and example, as the text says them.
       for (const p of v.data.problems as Array<{ sessions: number; people: number; occurrences: number; signature: string; example: string }>) {
         expect(v.text).toContain(`- ${p.sessions} session${p.sessions === 1 ? '' : 's'}, ${p.people} ${p.people === 1 ? 'person' : 'people'}, ${p.occurrences}×: `);

@@ -157,6 +157,18 @@ describe('session-recordings-triage', () => {
     expect(found(today).length).toBeGreaterThan(5);
   });
 
+  it('keeps both views within the default max_chars on a fresh sandbox, whatever the period', async () => {
+    const h = await open();
+    for (const args of [{}, { date_from: '-7d' }, { date_from: '-30d' }]) {
+      const result = await h.call('session-recordings-triage', args);
+      expect(result.isError, text(result)).toBeFalsy();
+      expect(text(result).length, JSON.stringify(args)).toBeLessThanOrEqual(4_000);
+      // As a client serializes it for the model, the notice included.
+      expect(JSON.stringify(result.structuredContent).length, JSON.stringify(args)).toBeLessThanOrEqual(4_000);
+      expect((result.structuredContent as { left_out?: string }).left_out).toMatch(/raise max_chars/);
+    }
+  });
+
   it('says when nothing matched, and how to look further back', async () => {
     const h = await open();
     const result = await h.call('session-recordings-triage', { max_chars: 20_000, person_uuid: '00000000-0000-4000-8000-000000000000' });

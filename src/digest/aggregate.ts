@@ -7,17 +7,31 @@
  * - failed requests: method, path pattern (ids folded, no query) and status;
  * - rage and dead clicks: the page's path pattern and the element;
  * - exceptions (`$exception` events, read beside the recording): type and folded message, uncaught
- *   and handled apart as each event says it.
+ *   and handled apart as each event says it;
+ * - page messages that told the person something went wrong (an alert, a form error, an error
+ *   toast: rules/messages.ts tellsTrouble): their text as the digest shows it (masked), folded as a
+ *   console message is. A confirmation, a status or a heading is no problem.
  */
 
 import { clip } from '../words.js';
 import type { Digest, ItemKind, TimelineItem } from './digest.js';
 
-export type ProblemKind = 'console-error' | 'console-warn' | 'request-failed' | 'rage-click' | 'dead-click' | 'exception';
+export type ProblemKind = 'console-error' | 'console-warn' | 'request-failed' | 'rage-click' | 'dead-click' | 'exception' | 'message';
 const PROBLEM_KINDS = new Set<ItemKind>(['console-error', 'console-warn', 'request-failed', 'rage-click', 'dead-click']);
 
-/** How much each kind weighs when sessions and pages are ranked by trouble. */
+/** A timeline entry that is a problem: one of PROBLEM_KINDS, or a page message that tells of trouble. */
+function isProblem(item: TimelineItem): boolean {
+  return PROBLEM_KINDS.has(item.kind) || (item.kind === 'message' && item.trouble === true);
+}
+
+/**
+ * How much each kind weighs when sessions and pages are ranked by trouble, and which kind comes
+ * first among problems that hit as many sessions. A page message that told of trouble is what the
+ * person saw go wrong (an error in the console or a failed request may pass them by, or be retried
+ * unseen): it weighs the most.
+ */
 const WEIGHT: Record<ProblemKind, number> = {
+  message: 4,
   'console-error': 3,
   exception: 3,
   'request-failed': 3,
@@ -75,7 +89,9 @@ export interface SessionTrouble {
   dead_clicks: number;
   console_warnings: number;
   exceptions: number;
-  /** Of those, the ones their event says were uncaught, and handled (the rest do not say). */
+  /** Page messages that told the person something went wrong. */
+  error_messages: number;
+  /** Of the exceptions, the ones their event says were uncaught, and handled (the rest do not say). */
   exceptions_uncaught: number;
   exceptions_handled: number;
   duration_s: number;
@@ -124,6 +140,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       dead_clicks: 0,
       console_warnings: 0,
       exceptions: 0,
+      error_messages: 0,
       exceptions_uncaught: 0,
       exceptions_handled: 0,
       duration_s: Math.round(digest.duration_ms / 1000),
@@ -160,6 +177,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       else if (kind === 'request-failed') trouble.failed_requests += count;
       else if (kind === 'rage-click') trouble.rage_clicks += count;
       else if (kind === 'exception') trouble.exceptions += count;
+      else if (kind === 'message') trouble.error_messages += count;
       else trouble.dead_clicks += count;
 
       const pageKey = page ?? '(unknown page)';
@@ -173,10 +191,10 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       pageTrouble.score += WEIGHT[kind] * count;
     };
     for (const item of digest.timeline) {
-      if (!PROBLEM_KINDS.has(item.kind)) continue;
+      if (!isProblem(item)) continue;
       const kind = item.kind as ProblemKind;
-      // A console message or failed request repeated is counted each time (as the digest's counts
-      // do); a rage click is one however many clicks its burst had, and so is a dead click.
+      // A console message, failed request or page message repeated is counted each time (as the
+      // digest's counts do); a rage click is one however many clicks its burst had, and so is a dead click.
       const count = kind === 'rage-click' || kind === 'dead-click' ? 1 : (item.count ?? 1);
       const page = pageAt(digest, item);
       add(kind, item.t, count, page, signatureOf(kind, item, page));
@@ -230,7 +248,7 @@ function pageAt(digest: Digest, item: Pick<TimelineItem, 'w' | 't'>): string | n
 }
 
 function signatureOf(kind: ProblemKind, item: TimelineItem, page: string | null): { signature: string; sample: string } {
-  if (kind === 'console-error' || kind === 'console-warn') {
+  if (kind === 'console-error' || kind === 'console-warn' || kind === 'message') {
     const message = item.detail ?? '';
     return { signature: foldMessage(message) || '(empty message)', sample: clip(message, 200) };
   }

@@ -14,9 +14,15 @@ const TEXT = 3;
 const KEPT_ATTRIBUTES = new Set(['id', 'name', 'type', 'role', 'aria-label', 'href', 'placeholder', 'title', 'alt', 'for', 'data-attr', 'value', 'contenteditable', 'aria-live']);
 /**
  * Class words that mark an element as a message to the person (an alert, a toast, a form error).
- * Unless a reader asks for whole classes, only these words of an element's class are kept.
+ * Unless a reader asks for whole classes, only these words of an element's class are kept, and
+ * the TONE_CLASS_WORDs beside them.
  */
 export const MESSAGE_CLASS_WORD = /(?:^|[\s_-])(?:alert|toast|error|errors|notice|notification|banner|snackbar|flash|feedback|warning|success)(?:$|[\s_-])/i;
+/**
+ * Class words that say what a message is about (`is-danger` beside `notification`, `bg-danger`
+ * beside `toast`): kept too, but only in a class that has a message word (rules/messages.ts reads them).
+ */
+export const TONE_CLASS_WORD = /(?:^|[\s_-])(?:danger|fail|failed|failure|invalid|critical|destructive|negative|info|positive)(?:$|[\s_-])/i;
 const ATTRIBUTE_MAX = 200;
 const TEXT_MAX = 200;
 /** Nodes kept per window; past this, new nodes are not mirrored (and the digest says so). */
@@ -444,10 +450,10 @@ export class NodeMirror {
   }
 }
 
-/** The message words of a class attribute (`alert alert-error`), or undefined when it has none. */
+/** The message and tone words of a class attribute (`alert alert-error`), or undefined when it has no message word. */
 export function messageClass(value: string): string | undefined {
   if (!MESSAGE_CLASS_WORD.test(value)) return undefined;
-  const words = value.slice(0, 4 * ATTRIBUTE_MAX).split(/\s+/).filter((word) => MESSAGE_CLASS_WORD.test(word));
+  const words = value.slice(0, 4 * ATTRIBUTE_MAX).split(/\s+/).filter((word) => MESSAGE_CLASS_WORD.test(word) || TONE_CLASS_WORD.test(word));
   return words.length > 0 ? words.join(' ').slice(0, ATTRIBUTE_MAX) : undefined;
 }
 

@@ -73,7 +73,7 @@ const DEFAULT_NOTICE = 'Quoted strings were written by the recorded site and its
 export function renderDigest(digest: Digest, header: DigestHeader, maxChars: number): RenderedDigest {
   const nonce = randomBytes(4).toString('hex');
   const multiWindow = digest.windows.length > 1;
-  const origin = originOf(digest.pages[0]?.url);
+  const origin = sharedOrigin(digest);
   const c = digest.counts;
 
   // Each count the text names, with the field it is in the structured view: one list, so neither
@@ -296,6 +296,22 @@ function originOf(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The origin URLs are shown relative to: the first page's, when every web page of the recording
+ * is on it (the first page line names it once). Undefined when the pages are on more than one
+ * (a checkout on a payment provider's domain, a second tab on another site): then every URL is
+ * shown whole, so each page line names its host and no path reads as on another.
+ */
+function sharedOrigin(digest: Digest): string | undefined {
+  const first = originOf(digest.pages[0]?.url);
+  const urls = [...digest.pages.map((page) => page.url), ...digest.timeline.filter((item) => item.kind === 'page').map((item) => item.target)];
+  for (const url of urls) {
+    if (!url || !/^https?:/i.test(url) || url.startsWith(`${first}/`)) continue;
+    if (originOf(url) !== first) return undefined;
+  }
+  return first;
 }
 
 /** Same-origin URLs as their path: the first page shows the origin once. */

@@ -46,7 +46,7 @@ export const triagePeriod: PromptDefinition = {
         [
           `Triage the session recordings of PostHog project ${args.project_id} ${period}: what broke, for how many people, and the worst recording of each problem.`,
           `1. Call session-recordings-triage with ${call}. If its result is partial, say what was not read and continue with its next_cursor only if I ask.`,
-          '2. List the problems, worst first: what broke (error, failed request, rage or dead clicks, on which page), how many sessions and people it hit.',
+          '2. List the problems, worst first: what broke (error, failed request, an error message the page showed, rage or dead clicks, on which page), how many sessions and people it hit.',
           '3. For each of the top three, take its worst example recording and call session-recording-summary on it to say what the user was doing when it broke.',
           '4. Offer session-recording-replay on the worst one, at its moment, so I can watch it.',
           args.timezone ? `Give times in ${args.timezone}.` : 'Give times in UTC.',

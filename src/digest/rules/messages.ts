@@ -5,6 +5,9 @@
  * role=alert/status/dialog element, an aria-live region, a <dialog>, or an element whose class or
  * id says alert, toast, error, notice, banner and the like; and the first h1 of a new page.
  *
+ * A message that tells the person something went wrong is marked `trouble` (tellsTrouble), for the
+ * triage to rank beside errors and failed requests; a status, a confirmation or a heading is not.
+ *
  * A message is short, masked and budgeted: what the person typed into a field never shows, even
  * inside such text (a greeting that repeats the typed name); text the recorder masked stays as
  * it was recorded (`***`); the same text again counts on the first; and at most MESSAGES_MAX
@@ -39,6 +42,8 @@ export interface FoundMessage {
   source: string;
   /** the element it was read from */
   id: number;
+  /** it tells of trouble (tellsTrouble) */
+  trouble: boolean;
 }
 
 const ROLE_SOURCES: Record<string, string> = { alert: 'alert', alertdialog: 'dialog', status: 'status', dialog: 'dialog' };
@@ -59,6 +64,25 @@ export function messageSource(node: MirrorNode): string | undefined {
     return name === 'errors' ? 'error' : name;
   }
   return undefined;
+}
+
+/** Class and id words that say a message tells of trouble, and words that say it does not. */
+const TROUBLE_WORD = /(?:^|[\s_-])(?:error|errors|danger|fail|failed|failure|invalid|critical|destructive|negative)(?:$|[\s_-])/i;
+const CALM_WORD = /(?:^|[\s_-])(?:success|info|notice|positive)(?:$|[\s_-])/i;
+
+/**
+ * Whether a message tells the person that something went wrong: its class or id says so (an
+ * error, a danger, an invalid field), or it is an alert (role=alert, or an alert class word) that
+ * they do not say is a success or for information. A status, toast, banner or dialog is trouble
+ * only when its words say so; a page's heading never is. Read from the markup alone, not the
+ * text's words, which are in the site's own language.
+ */
+export function tellsTrouble(node: MirrorNode, source: string): boolean {
+  if (source === 'heading') return false;
+  const words = `${node.attrs?.class ?? ''} ${node.attrs?.id ?? ''}`;
+  if (TROUBLE_WORD.test(words)) return true;
+  if (CALM_WORD.test(words)) return false;
+  return source === 'alert';
 }
 
 /** The message element at or around a node, if any. */
@@ -153,7 +177,8 @@ function read(mirror: NodeMirror, found: Map<number, string>): FoundMessage[] {
   const out: FoundMessage[] = [];
   for (const [id, source] of found) {
     const text = mirror.textOf(id, READ_CHARS);
-    if (text) out.push({ id, source, text });
+    const node = mirror.get(id);
+    if (text && node) out.push({ id, source, text, trouble: tellsTrouble(node, source) });
   }
   return out;
 }
@@ -230,6 +255,7 @@ export class MessageBook {
     const earlier = this.seen.get(key);
     if (earlier) {
       earlier.count = (earlier.count ?? 1) + 1;
+      if (found.trouble) earlier.trouble = true;
       return;
     }
     const heading = found.source === 'heading';
@@ -242,7 +268,7 @@ export class MessageBook {
       this.messages++;
       this.chars += text.length;
     }
-    this.seen.set(key, add({ kind: 'message', target: found.source, detail: text }));
+    this.seen.set(key, add({ kind: 'message', target: found.source, detail: text, ...(found.trouble ? { trouble: true as const } : {}) }));
   }
 
   /** A note on the messages left out, if any. */

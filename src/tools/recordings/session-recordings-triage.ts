@@ -325,6 +325,8 @@ const KIND_WORDS: Record<Problem['kind'], string> = {
   'rage-click': 'rage click',
   'dead-click': 'dead click',
   exception: 'exception',
+  // As the summary's timeline says it: the page put this text in front of the person.
+  message: 'page showed',
 };
 
 /** The words for a problem's kind; an exception's as its events say it (never guessed uncaught). */
@@ -361,7 +363,7 @@ type Entry = { line: string; item: Record<string, unknown> };
 function renderTriage(found: TriageFound, maxChars: number) {
   const notes = [...found.notes];
   if (found.read === 0 && found.unread.length === 0 && !found.partial) notes.push(`No recordings matched these filters${found.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
-  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, rage or dead clicks in them.' : undefined;
+  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, error messages on the page, rage or dead clicks in them.' : undefined;
   const head = [`Triage of ${plural(found.read, 'recording')} in project ${found.project_id}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}.`, RECORDED_DATA_NOTICE];
   if (clean) head.push(clean);
   for (const note of notes) head.push(`Note: ${note}`);
@@ -425,12 +427,15 @@ function renderTriage(found: TriageFound, maxChars: number) {
     return { text: [...head, ...body, ...tail].join('\n'), data };
   };
   // Both views within max_chars (the structured one with the notice server.ts puts first): the
-  // structured one runs longer for the same entries, so when it does not fit, fewer entries.
-  let result = compose(maxChars);
-  for (let tries = 0; tries < 4; tries++) {
-    const size = JSON.stringify(result.data).length + NOTICE_FIELD;
-    if (size <= maxChars) break;
-    result = compose(Math.floor(result.text.length * (maxChars / size)) - 20);
+  // structured one runs longer for the same entries, so when it does not fit, fewer entries. Each
+  // try asks for less than the one before (the text can run past its budget by the cut line, so a
+  // budget made from the text's length alone can give the same entries again), until it fits:
+  // with no entry left, only the header and the way to go on remain.
+  let budget = maxChars;
+  let result = compose(budget);
+  for (let size = structuredSize(result.data); size > maxChars && budget > 0; size = structuredSize(result.data)) {
+    budget = Math.min(budget - 40, Math.floor(budget * (maxChars / size)) - 20);
+    result = compose(budget);
   }
   return result;
 }
@@ -462,6 +467,9 @@ const PAGES_LISTED = 10;
 /** What the notice adds to the structured view (server.ts puts it first). */
 const NOTICE_FIELD = JSON.stringify({ notice: RECORDED_DATA_NOTICE }).length;
 
+/** The structured view's size as the client gets it, the notice included. */
+const structuredSize = (data: unknown) => JSON.stringify(data).length + NOTICE_FIELD;
+
 function problemEntry(p: Problem): Entry {
   const example = p.examples[0];
   const first = p.first_seen?.slice(0, 16).replace('T', ' ');
@@ -483,6 +491,7 @@ function sessionEntry(s: SessionTrouble & { tail?: Tail }): Entry {
     ['console_errors', 'error', 'errors'],
     ['exceptions', 'exception', 'exceptions'],
     ['failed_requests', 'failed request', 'failed requests'],
+    ['error_messages', 'error message shown', 'error messages shown'],
     ['rage_clicks', 'rage click', 'rage clicks'],
     ['dead_clicks', 'dead click', 'dead clicks'],
     ['console_warnings', 'warning', 'warnings'],
