@@ -3,8 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostHogClient } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { serverFactory } from '../src/server.js';
-import { serveHttp, type RunningHttp } from '../src/transports/http.js';
+import type { RunningHttp } from '../src/transports/http.js';
+import { serveOAuth } from './support/oauth.js';
 
 // MCP_OAUTH (issue 35) attacked from outside: every probe goes over HTTP to a real server with
 // the sandbox behind it, as a hostile app, page or caller would send it. Each test names what
@@ -27,14 +27,7 @@ describe('MCP_OAUTH under attack', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
-    http = await serveHttp({
-      host: '127.0.0.1',
-      port: 0,
-      client: upstream,
-      createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings', 'projects'], defaultProjectId: undefined } }),
-      log: (m) => logs.push(m),
-      oauth: { secrets: [SECRET] },
-    });
+    http = await serveOAuth(upstream, SECRET, (m) => logs.push(m));
     origin = new URL(http.url).origin;
     secrets.push(sandbox.apiKey, SECRET);
   });
@@ -187,15 +180,7 @@ describe('MCP_OAUTH under attack', () => {
   });
 
   it('slow bodies: a form, token or registration trickled in is cut off at the request timeout, and others are answered meanwhile', async () => {
-    const quick = await serveHttp({
-      host: '127.0.0.1',
-      port: 0,
-      client: upstream,
-      createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings', 'projects'], defaultProjectId: undefined } }),
-      log: (m) => logs.push(m),
-      oauth: { secrets: [SECRET] },
-      requestTimeoutMs: 400,
-    });
+    const quick = await serveOAuth(upstream, SECRET, (m) => logs.push(m), { requestTimeoutMs: 400 });
     const at = new URL(quick.url).origin;
     try {
       const trickles = ['/oauth/register', '/oauth/token', '/oauth/authorize'].map(

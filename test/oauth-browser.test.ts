@@ -9,8 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { serverFactory } from '../src/server.js';
-import { serveHttp, type RunningHttp } from '../src/transports/http.js';
+import type { RunningHttp } from '../src/transports/http.js';
+import { serveOAuth } from './support/oauth.js';
 
 /**
  * The MCP_OAUTH consent page (issue 35) as a person meets it: Debian's headless Chromium opens
@@ -46,14 +46,7 @@ describe.skipIf(!hasChromium)('the OAuth consent page in headless Chromium', { t
   beforeAll(async () => {
     sandbox = await startSandbox();
     upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
-    http = await serveHttp({
-      host: '127.0.0.1',
-      port: 0,
-      client: upstream,
-      createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings', 'projects'], defaultProjectId: undefined } }),
-      log: () => {},
-      oauth: { secrets: [SECRET] },
-    });
+    http = await serveOAuth(upstream, SECRET, () => {});
     origin = new URL(http.url).origin;
     app = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');

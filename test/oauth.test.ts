@@ -7,8 +7,8 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { serverFactory } from '../src/server.js';
-import { serveHttp, type RunningHttp } from '../src/transports/http.js';
+import type { RunningHttp } from '../src/transports/http.js';
+import { serveOAuth } from './support/oauth.js';
 import { OAuthServer } from '../src/transports/oauth.js';
 import { Sealer } from '../src/transports/oauth-seal.js';
 
@@ -86,14 +86,7 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
-    http = await serveHttp({
-      host: '127.0.0.1',
-      port: 0,
-      client: upstream,
-      createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings', 'projects'], defaultProjectId: undefined } }),
-      log: (m) => logs.push(m),
-      oauth: { secrets: [SECRET] },
-    });
+    http = await serveOAuth(upstream, SECRET, (m) => logs.push(m));
     origin = new URL(http.url).origin;
     secrets.push(sandbox.apiKey, SECRET);
   });

@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { createHash } from 'node:crypto';
 import { Admission } from './admission.js';
+import { readBody } from './body.js';
 import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
 import { OAuthServer, type OAuthSettings } from './oauth.js';
 import { MAX_SEALED_CHARS } from './oauth-seal.js';
@@ -228,7 +229,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     // The body is read, within its bounds, before the call asks for a slot: a caller that sends
     // nothing (or trickles) holds a socket and a timer, nothing another caller needs.
     receiving++;
-    const body = await readBody(req, maxBodyBytes, requestTimeout).finally(() => receiving--);
+    const body = await readJsonBody(req, maxBodyBytes, requestTimeout).finally(() => receiving--);
     if (body.kind === 'too-slow') {
       return reply(res, 408, SERVER_ERROR, `Request timeout: the request body did not arrive within ${requestTimeout} ms.`, { connection: 'close' });
     }
@@ -359,42 +360,16 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
 
 type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'too-slow' } | { kind: 'invalid' };
 
-/**
- * Reads at most `maxBytes` within `timeoutMs`; past either the rest is discarded (not destroyed,
- * so the 413 or 408 can still be sent).
- */
-function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Body> {
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (body: Body) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.resume();
-      resolve(body);
-    };
-    const timer = setTimeout(() => finish({ kind: 'too-slow' }), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else finish({ kind: 'too-large' });
-    };
-    req.on('data', onData);
-    // A caller that hangs up mid-body gets nothing more; its answer goes nowhere.
-    req.once('error', () => finish({ kind: 'invalid' }));
-    req.once('end', () => {
-      if (done) return;
-      try {
-        finish({ kind: 'ok', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      } catch {
-        finish({ kind: 'invalid' });
-      }
-    });
-  });
+/** The body as JSON; a body cut short by the caller hanging up reads as invalid (its answer goes nowhere). */
+async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Body> {
+  const raw = await readBody(req, maxBytes, timeoutMs);
+  if (raw.kind === 'failed') return { kind: 'invalid' };
+  if (raw.kind !== 'ok') return raw;
+  try {
+    return { kind: 'ok', value: JSON.parse(raw.bytes.toString('utf8')) };
+  } catch {
+    return { kind: 'invalid' };
+  }
 }
 
 /** Every refusal is a JSON-RPC error body (id null: the request was never read as a message). */

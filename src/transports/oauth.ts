@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
+import { readBody } from './body.js';
 import { consentPage, problemPage } from './oauth-page.js';
 import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer, SpentValues } from './oauth-seal.js';
 
@@ -160,7 +161,7 @@ export class OAuthServer {
 
   /** RFC 7591 dynamic registration: the client's metadata sealed into its id, nothing stored. */
   private async register(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, this.bodyTimeoutMs);
+    const body = await readForm(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: bodyProblem(body.kind) });
     let meta: unknown;
     try {
@@ -243,7 +244,7 @@ export class OAuthServer {
   }
 
   private async authorizePost(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, this.bodyTimeoutMs);
+    const body = await readForm(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendHtml(res, 400, problemPage('The form did not arrive', bodyProblem(body.kind)));
     const form = new URLSearchParams(body.text);
     const consent = this.sealer.open('consent', form.get('request') ?? undefined);
@@ -282,7 +283,7 @@ export class OAuthServer {
   }
 
   private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, this.bodyTimeoutMs);
+    const body = await readForm(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return tokenError(res, 400, 'invalid_request', bodyProblem(body.kind));
     const form = formOrJson(body.text, req.headers['content-type']);
     if (!form) return tokenError(res, 400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
@@ -482,28 +483,7 @@ function bodyProblem(kind: Exclude<FormBody['kind'], 'ok'>): string {
   return kind === 'too-large' ? `The body is larger than ${MAX_FORM_BYTES} bytes.` : kind === 'too-slow' ? 'The body did not arrive in time.' : 'The body could not be read.';
 }
 
-function readBody(req: IncomingMessage, timeoutMs: number): Promise<FormBody> {
-  if (Number(req.headers['content-length']) > MAX_FORM_BYTES) return Promise.resolve({ kind: 'too-large' });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (body: FormBody) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.resume();
-      resolve(body);
-    };
-    const timer = setTimeout(() => finish({ kind: 'too-slow' }), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_FORM_BYTES) chunks.push(chunk);
-      else finish({ kind: 'too-large' });
-    };
-    req.on('data', onData);
-    req.once('error', () => finish({ kind: 'failed' }));
-    req.once('end', () => finish({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
-  });
+async function readForm(req: IncomingMessage, timeoutMs: number): Promise<FormBody> {
+  const raw = await readBody(req, MAX_FORM_BYTES, timeoutMs);
+  return raw.kind === 'ok' ? { kind: 'ok', text: raw.bytes.toString('utf8') } : raw;
 }
