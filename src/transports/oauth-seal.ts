@@ -101,8 +101,8 @@ export function pkceMatches(verifier: string | undefined, challenge: string): bo
 }
 
 /**
- * Codes and refresh tokens already used, until they expire: a code is good once, a refresh
- * token is replaced by the one it buys. Memory only and bounded (the oldest go first when full),
+ * Codes already used (and sign-ins revoked), until they expire: a code is good once. Memory
+ * only and bounded (the oldest go first when full),
  * so with several replicas a value spent on one is not known spent on another (docs/oauth.md).
  */
 export class SpentValues {
@@ -139,6 +139,32 @@ export class SpentValues {
       if (until > now) break;
       this.spent.delete(id);
     }
+  }
+}
+
+/**
+ * Each sign-in's current refresh token, by id, until it would expire: a refresh token is good
+ * only while it is its sign-in's current one. One entry per sign-in (not per refresh), so a
+ * client refreshing its own sign-in over and over never pushes another's memory out; making
+ * new sign-ins is what fills it, and each costs a key check with PostHog. Bounded, oldest first;
+ * a sign-in not remembered (dropped, restarted, another replica) takes its token as current.
+ */
+export class SignIns {
+  private readonly current = new Map<string, { id: string; until: number }>();
+
+  constructor(
+    private readonly max = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Makes `next` the sign-in's current token; false (and nothing changed) when `used` is an older one. */
+  rotate(signIn: string, used: string | undefined, next: string, untilMs: number): boolean {
+    const head = this.current.get(signIn);
+    if (head && head.until > this.now() && used !== undefined && head.id !== used) return false;
+    this.current.delete(signIn);
+    this.current.set(signIn, { id: next, until: untilMs });
+    while (this.current.size > this.max) this.current.delete(this.current.keys().next().value!);
+    return true;
   }
 }
 

@@ -12,7 +12,7 @@ import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
 import { readBody } from './body.js';
 import { consentPage, problemPage } from './oauth-page.js';
-import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer, SpentValues } from './oauth-seal.js';
+import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer, SignIns, SpentValues } from './oauth-seal.js';
 
 export interface OAuthSettings {
   /** MCP_OAUTH_SECRET first, then MCP_OAUTH_PREVIOUS_SECRET when rotating. */
@@ -61,7 +61,7 @@ export class OAuthServer {
   readonly resourceMetadataUrl: string;
   private readonly sealer: Sealer;
   private readonly spentCodes = new SpentValues();
-  private readonly spentRefresh = new SpentValues();
+  private readonly signIns = new SignIns();
   private readonly revokedFamilies = new SpentValues();
   private readonly now: () => number;
   private keyChecks = 0;
@@ -321,7 +321,9 @@ export class OAuthServer {
       return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
     }
     // The sign-in's family is named after its code, so a second use of the code can revoke it.
-    this.issueTokens(res, clientId, code.k, code.j);
+    const next = randomId();
+    this.signIns.rotate(code.j, undefined, next, now + REFRESH_TTL_S * 1000);
+    this.issueTokens(res, clientId, code.k, code.j, next);
   }
 
   private refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): void {
@@ -332,18 +334,19 @@ export class OAuthServer {
     }
     if (token.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The refresh token has expired; sign in again.');
     if (this.revokedFamilies.has(token.f)) return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
-    if (!this.spentRefresh.spend(token.j, token.exp * 1000)) {
+    const next = randomId();
+    if (!this.signIns.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000)) {
       // A refresh token used twice may have been stolen: its whole sign-in ends.
       this.revokedFamilies.mark(token.f, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The refresh token was already used; this sign-in is revoked: sign in again.');
     }
-    this.issueTokens(res, clientId, token.k, token.f);
+    this.issueTokens(res, clientId, token.k, token.f, next);
   }
 
-  private issueTokens(res: ServerResponse, clientId: string, key: string, family: string): void {
+  private issueTokens(res: ServerResponse, clientId: string, key: string, family: string, refreshId: string): void {
     const now = Math.floor(this.now() / 1000);
     const access = this.sealer.seal('access', { c: clientId, k: key, res: this.resource, f: family, exp: now + ACCESS_TTL_S });
-    const refresh = this.sealer.seal('refresh', { c: clientId, k: key, res: this.resource, f: family, j: randomId(), exp: now + REFRESH_TTL_S });
+    const refresh = this.sealer.seal('refresh', { c: clientId, k: key, res: this.resource, f: family, j: refreshId, exp: now + REFRESH_TTL_S });
     sendJson(res, 200, { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh });
   }
 }
