@@ -83,7 +83,8 @@ async function main(): Promise<void> {
       maxConcurrencyPerUser: config.http.maxConcurrencyPerUser,
       maxQueuePerUser: config.http.maxQueuePerUser,
       queueTimeoutMs: config.http.queueTimeoutMs,
-      oauth: config.http.oauth,
+      // With a Redis cache, every replica knows which codes and refresh tokens were used.
+      oauth: config.http.oauth ? { ...config.http.oauth, store: cache.kind === 'redis' ? (cache as RedisDigestCache).oauthStore() : undefined } : undefined,
     });
     log(`${banner(config, toolCount, baseUrl, demoProject)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
     if (http.oauthUrl) log(`OAuth (MCP_OAUTH): clients that sign in (Claude.ai, ChatGPT) connect to ${http.oauthUrl}; ${http.url} still takes a key in the header.`);

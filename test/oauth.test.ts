@@ -277,20 +277,20 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
     secrets.push(pair.access_token, pair.refresh_token!);
   });
 
-  it('an access token past its hour is refused; a token sealed with a previous secret still opens after rotation', () => {
+  it('an access token past its hour is refused; a token sealed with a previous secret still opens after rotation', async () => {
     let now = Date.parse('2026-11-26T10:00:00Z');
     const old = new OAuthServer({ secrets: ['o'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
     const token = new Sealer(['o'.repeat(40)]).seal('access', { c: 'x', k: 'phx_k', res: `${origin}/oauth/mcp`, f: 'f', exp: Math.floor(now / 1000) + 3600 });
-    expect(old.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });
+    expect(await old.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });
     const rotated = new OAuthServer({ secrets: ['n'.repeat(40), 'o'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
-    expect(rotated.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });
+    expect(await rotated.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });
     const retired = new OAuthServer({ secrets: ['n'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
-    expect(retired.authenticate(token).ok).toBe(false);
+    expect((await retired.authenticate(token)).ok).toBe(false);
     now += 3600 * 1000;
-    expect(old.authenticate(token)).toMatchObject({ ok: false, message: expect.stringMatching(/expired/) });
+    expect(await old.authenticate(token)).toMatchObject({ ok: false, message: expect.stringMatching(/expired/) });
     // For another resource (another server's origin): refused.
     const elsewhere = new OAuthServer({ secrets: ['o'.repeat(40)], publicUrl: 'https://other.example', client: upstream, log: () => {}, now: () => now - 1000 });
-    expect(elsewhere.authenticate(token).ok).toBe(false);
+    expect((await elsewhere.authenticate(token)).ok).toBe(false);
   });
 
   it('no key, code or token appears in any log line', () => {

@@ -205,7 +205,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (oauthMcp) {
       // The token stands for the key the person gave on the consent page; from here on the call
       // is that key's, exactly as if it had come to /mcp in the header.
-      const auth = oauth!.authenticate(credential);
+      const auth = await oauth!.authenticate(credential);
       if (!auth.ok) return reply(res, 401, SERVER_ERROR, auth.message, { 'www-authenticate': auth.challenge });
       credential = auth.key;
       client = client.withApiKey(credential);

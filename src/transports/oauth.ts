@@ -12,13 +12,17 @@ import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
 import { readBody } from './body.js';
 import { consentPage, problemPage } from './oauth-page.js';
-import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer, SignIns, SpentValues } from './oauth-seal.js';
+import type { SharedOAuthStore } from '../cache/redis.js';
+import { OAuthMemory } from './oauth-memory.js';
+import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer } from './oauth-seal.js';
 
 export interface OAuthSettings {
   /** MCP_OAUTH_SECRET first, then MCP_OAUTH_PREVIOUS_SECRET when rotating. */
   secrets: readonly string[];
   /** The origin clients reach this server at (MCP_PUBLIC_URL); default: the address it listens on. */
   publicUrl?: string | undefined;
+  /** Redis, shared by the replicas, for what the server remembers (oauth-memory.ts); default: this process only. */
+  store?: SharedOAuthStore | undefined;
 }
 
 export interface OAuthOptions extends OAuthSettings {
@@ -60,9 +64,7 @@ export class OAuthServer {
   readonly resource: string;
   readonly resourceMetadataUrl: string;
   private readonly sealer: Sealer;
-  private readonly spentCodes = new SpentValues();
-  private readonly signIns = new SignIns();
-  private readonly revokedFamilies = new SpentValues();
+  private readonly memory: OAuthMemory;
   private readonly now: () => number;
   private keyChecks = 0;
   private readonly bodyTimeoutMs: number;
@@ -74,6 +76,7 @@ export class OAuthServer {
     this.resourceMetadataUrl = `${this.origin}/.well-known/oauth-protected-resource/oauth/mcp`;
     this.sealer = new Sealer(options.secrets);
     this.now = options.now ?? Date.now;
+    this.memory = new OAuthMemory(options.store, this.now);
     this.bodyTimeoutMs = Math.min(FORM_TIMEOUT_MS, options.bodyTimeoutMs ?? FORM_TIMEOUT_MS);
   }
 
@@ -113,7 +116,7 @@ export class OAuthServer {
   }
 
   /** A Bearer credential on /oauth/mcp: one of our access tokens, live, for this resource. */
-  authenticate(credential: string | undefined): Authenticated {
+  async authenticate(credential: string | undefined): Promise<Authenticated> {
     const challenge = (error?: string, description?: string) =>
       `Bearer resource_metadata="${this.resourceMetadataUrl}"${error ? `, error="${error}", error_description="${description}"` : ''}`;
     if (credential === undefined) {
@@ -127,7 +130,7 @@ export class OAuthServer {
       return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: challenge('invalid_token', 'unknown token') };
     }
     if (token.exp * 1000 <= this.now()) return { ok: false, message: 'Unauthorized: the access token has expired; refresh it or sign in again.', challenge: challenge('invalid_token', 'expired') };
-    if (typeof token.f === 'string' && this.revokedFamilies.has(token.f)) {
+    if (typeof token.f === 'string' && (await this.memory.isRevoked(token.f))) {
       return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: challenge('invalid_token', 'revoked') };
     }
     return { ok: true, key: token.k };
@@ -306,7 +309,7 @@ export class OAuthServer {
     return tokenError(res, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
   }
 
-  private codeGrant(res: ServerResponse, form: URLSearchParams, clientId: string): void {
+  private async codeGrant(res: ServerResponse, form: URLSearchParams, clientId: string): Promise<void> {
     const code = this.sealer.open('code', form.get('code') ?? undefined);
     const now = this.now();
     if (!code || code.c !== clientId || typeof code.k !== 'string' || typeof code.j !== 'string' || typeof code.exp !== 'number' || typeof code.cc !== 'string') {
@@ -315,29 +318,29 @@ export class OAuthServer {
     if (code.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The code has expired; sign in again.');
     if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
     if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
-    if (!this.spentCodes.spend(code.j, code.exp * 1000)) {
+    if (!(await this.memory.spendCode(code.j, code.exp * 1000))) {
       // A code used twice: the first use may have been a thief's, so what it bought ends too.
-      this.revokedFamilies.mark(code.j, now + REFRESH_TTL_S * 1000);
+      await this.memory.revoke(code.j, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
     }
     // The sign-in's family is named after its code, so a second use of the code can revoke it.
     const next = randomId();
-    this.signIns.rotate(code.j, undefined, next, now + REFRESH_TTL_S * 1000);
+    await this.memory.rotate(code.j, undefined, next, now + REFRESH_TTL_S * 1000);
     this.issueTokens(res, clientId, code.k, code.j, next);
   }
 
-  private refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): void {
+  private async refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): Promise<void> {
     const token = this.sealer.open('refresh', form.get('refresh_token') ?? undefined);
     const now = this.now();
     if (!token || token.c !== clientId || typeof token.k !== 'string' || typeof token.j !== 'string' || typeof token.f !== 'string' || typeof token.exp !== 'number' || token.res !== this.resource) {
       return tokenError(res, 400, 'invalid_grant', 'The refresh token is not valid for this client.');
     }
     if (token.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The refresh token has expired; sign in again.');
-    if (this.revokedFamilies.has(token.f)) return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
+    if (await this.memory.isRevoked(token.f)) return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
     const next = randomId();
-    if (!this.signIns.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000)) {
+    if (!(await this.memory.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000))) {
       // A refresh token used twice may have been stolen: its whole sign-in ends.
-      this.revokedFamilies.mark(token.f, now + REFRESH_TTL_S * 1000);
+      await this.memory.revoke(token.f, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The refresh token was already used; this sign-in is revoked: sign in again.');
     }
     this.issueTokens(res, clientId, token.k, token.f, next);

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { PostHogClient } from '../../src/posthog/client.js';
 import { serverFactory } from '../../src/server.js';
 import { serveHttp, type HttpOptions, type RunningHttp } from '../../src/transports/http.js';
@@ -16,4 +17,22 @@ export function serveOAuth(upstream: PostHogClient, secret: string, log: (messag
     oauth: { secrets: [secret] },
     ...extra,
   });
+}
+
+/** A public client registered, and a code for it from the consent form posted with `apiKey`: what a person's browser and app do. */
+export async function codeByHand(origin: string, apiKey: string, redirect = 'http://127.0.0.1:9/callback'): Promise<{ clientId: string; code: string; verifier: string; redirect: string }> {
+  const registered = (await (await fetch(`${origin}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect] }) })).json()) as { client_id: string };
+  const verifier = randomBytes(32).toString('base64url');
+  const query = new URLSearchParams({ response_type: 'code', client_id: registered.client_id, redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
+  const page = await (await fetch(`${origin}/oauth/authorize?${query}`)).text();
+  const request = /name="request" value="([^"]+)"/.exec(page)![1]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+  const answer = await fetch(`${origin}/oauth/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ request, api_key: apiKey }), redirect: 'manual' });
+  const code = new URL(answer.headers.get('location')!).searchParams.get('code');
+  if (!code) throw new Error(`no code: ${answer.status} ${answer.headers.get('location')}`);
+  return { clientId: registered.client_id, code, verifier, redirect };
+}
+
+/** A POST to a token endpoint with form parameters. */
+export function tokenRequest(origin: string, params: Record<string, string>): Promise<Response> {
+  return fetch(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
 }
