@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostHogClient } from '../src/posthog/client.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import type { PostHogClient } from '../src/posthog/client.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import type { RunningHttp } from '../src/transports/http.js';
-import { serveOAuth } from './support/oauth.js';
+import { serveOAuth, startOAuthStack, type OAuthStack } from './support/oauth.js';
 
 // MCP_OAUTH (issue 35) attacked from outside: every probe goes over HTTP to a real server with
 // the sandbox behind it, as a hostile app, page or caller would send it. Each test names what
@@ -24,18 +24,13 @@ describe('MCP_OAUTH under attack', () => {
   /** Every key, code and token handed out or typed: none may reach the log. */
   const secrets: string[] = [];
 
+  let stack: OAuthStack;
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
-    http = await serveOAuth(upstream, SECRET, (m) => logs.push(m));
-    origin = new URL(http.url).origin;
+    stack = await startOAuthStack(SECRET, (m) => logs.push(m));
+    ({ sandbox, upstream, http, origin } = stack);
     secrets.push(sandbox.apiKey, SECRET);
   });
-  afterAll(async () => {
-    await http.close();
-    await upstream.close();
-    await sandbox.close();
-  });
+  afterAll(() => stack.close());
 
   async function register(metadata: Record<string, unknown> = {}): Promise<Response> {
     return fetch(`${origin}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], ...metadata }) });

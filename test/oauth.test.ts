@@ -5,10 +5,10 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PostHogClient } from '../src/posthog/client.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import type { PostHogClient } from '../src/posthog/client.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import type { RunningHttp } from '../src/transports/http.js';
-import { serveOAuth } from './support/oauth.js';
+import { startOAuthStack, type OAuthStack } from './support/oauth.js';
 import { OAuthServer } from '../src/transports/oauth.js';
 import { Sealer } from '../src/transports/oauth-seal.js';
 
@@ -83,18 +83,13 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
   /** Every code and token the tests saw: none may reach a log. */
   const secrets: string[] = [];
 
+  let stack: OAuthStack;
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
-    http = await serveOAuth(upstream, SECRET, (m) => logs.push(m));
-    origin = new URL(http.url).origin;
+    stack = await startOAuthStack(SECRET, (m) => logs.push(m));
+    ({ sandbox, upstream, http, origin } = stack);
     secrets.push(sandbox.apiKey, SECRET);
   });
-  afterAll(async () => {
-    await http.close();
-    await upstream.close();
-    await sandbox.close();
-  });
+  afterAll(() => stack.close());
 
   /** The SDK client's own flow: a 401 starts discovery and registration; the browser step is ours. */
   async function signIn(provider = new MemoryProvider()): Promise<MemoryProvider> {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { PostHogClient } from '../../src/posthog/client.js';
+import { PostHogClient } from '../../src/posthog/client.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { serverFactory } from '../../src/server.js';
 import { serveHttp, type HttpOptions, type RunningHttp } from '../../src/transports/http.js';
 
@@ -35,4 +36,31 @@ export async function codeByHand(origin: string, apiKey: string, redirect = 'htt
 /** A POST to a token endpoint with form parameters. */
 export function tokenRequest(origin: string, params: Record<string, string>): Promise<Response> {
   return fetch(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+}
+
+export interface OAuthStack {
+  sandbox: Sandbox;
+  /** The keyless client of the sandbox every caller's key goes through. */
+  upstream: PostHogClient;
+  http: RunningHttp;
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** The sandbox, and the server with MCP_OAUTH in front of it on loopback. */
+export async function startOAuthStack(secret: string, log: (message: string) => void): Promise<OAuthStack> {
+  const sandbox = await startSandbox();
+  const upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
+  const http = await serveOAuth(upstream, secret, log);
+  return {
+    sandbox,
+    upstream,
+    http,
+    origin: new URL(http.url).origin,
+    close: async () => {
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
+    },
+  };
 }
