@@ -125,6 +125,8 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
     expect(provider.saved!.access_token).toMatch(/^rmcp_at_/);
     expect(provider.saved!.access_token).not.toContain(sandbox.apiKey);
     expect(Buffer.from(provider.saved!.access_token.slice(8), 'base64url').toString('latin1')).not.toContain(sandbox.apiKey);
+    // Signed in, a GET (an event stream) is what a stateless server declines: 405, not 401.
+    expect((await fetch(http.oauthUrl!, { headers: { authorization: `Bearer ${provider.saved!.access_token}`, accept: 'text/event-stream' } })).status).toBe(405);
     const client = await connected(provider);
     sandbox.requests.length = 0;
     const r = (await client.callTool({ name: 'projects-list', arguments: { recording_settings: false } })) as CallToolResult;
@@ -147,10 +149,12 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
     const bare = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(bare.status).toBe(401);
     expect(bare.headers.get('www-authenticate')).toBe('Bearer');
-    // /oauth/mcp's 401 does.
-    const guarded = await fetch(http.oauthUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(guarded.status).toBe(401);
-    expect(guarded.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/oauth/mcp"`);
+    // /oauth/mcp's 401 does, whatever the method: a client opening with a GET meets it too.
+    for (const method of ['POST', 'GET']) {
+      const guarded = await fetch(http.oauthUrl!, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+      expect(guarded.status, method).toBe(401);
+      expect(guarded.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/oauth/mcp"`);
+    }
   });
 
   it('header users on /mcp are unaffected: their key in the header reaches PostHog', async () => {

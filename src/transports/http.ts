@@ -195,18 +195,20 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (!originAllowed(req.headers.origin, allowedHosts, options.allowedOrigins ?? [])) {
       return reply(res, 403, SERVER_ERROR, `Forbidden: Origin "${printable(req.headers.origin)}" is not allowed (DNS-rebinding protection). An operator can add it with MCP_ALLOWED_ORIGINS.`);
     }
+    let client = options.client;
+    let credential = bearer(req.headers.authorization, oauthMcp ? MAX_SEALED_CHARS : undefined);
+    // On /oauth/mcp the token is checked first, whatever the method: a client that opens with a
+    // GET (an event stream) must still meet the 401 that starts its sign-in.
+    const auth = oauthMcp ? await oauth!.authenticate(credential) : undefined;
+    if (auth && !auth.ok) return reply(res, 401, SERVER_ERROR, auth.message, { 'www-authenticate': auth.challenge });
     if (req.method !== 'POST') {
       // Stateless: no session to stream to (GET) or end (DELETE). SDK clients expect exactly this.
       return reply(res, 405, SERVER_ERROR, 'Method not allowed: this stateless MCP server takes POST only.', { allow: 'POST' });
     }
 
-    let client = options.client;
-    let credential = bearer(req.headers.authorization, oauthMcp ? MAX_SEALED_CHARS : undefined);
-    if (oauthMcp) {
+    if (auth?.ok) {
       // The token stands for the key the person gave on the consent page; from here on the call
       // is that key's, exactly as if it had come to /mcp in the header.
-      const auth = await oauth!.authenticate(credential);
-      if (!auth.ok) return reply(res, 401, SERVER_ERROR, auth.message, { 'www-authenticate': auth.challenge });
       credential = auth.key;
       client = client.withApiKey(credential);
     } else if (client.hasApiKey) {
