@@ -7,10 +7,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PostHogClient } from '../src/posthog/client.js';
+import type { PostHogClient } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { RunningHttp } from '../src/transports/http.js';
-import { serveOAuth } from './support/oauth.js';
+import { serveOAuth, perUserUpstream } from './support/oauth.js';
 
 /**
  * The MCP_OAUTH consent page (issue 35) as a person meets it: Debian's headless Chromium opens
@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('the OAuth consent page in headless Chromium', { t
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
+    upstream = perUserUpstream(sandbox.url);
     http = await serveOAuth(upstream, SECRET, () => {});
     origin = new URL(http.url).origin;
     app = createServer((req, res) => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisDigestCache } from '../src/cache/redis.js';
-import { PostHogClient } from '../src/posthog/client.js';
+import type { PostHogClient } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { RunningHttp } from '../src/transports/http.js';
-import { codeByHand, serveOAuth, tokenRequest } from './support/oauth.js';
+import { codeByHand, serveOAuth, tokenRequest, perUserUpstream } from './support/oauth.js';
 import { REDIS_SERVER, freeLoopbackPort, startRedis, type RedisProcess } from './support/redis.js';
 
 // Issue 35 with replicas: two servers with one MCP_OAUTH_SECRET and one Redis (the digest
@@ -27,7 +27,7 @@ describe.skipIf(!REDIS_SERVER)('MCP_OAUTH on two replicas sharing a Redis', () =
   beforeAll(async () => {
     redis = await startRedis();
     sandbox = await startSandbox();
-    upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
+    upstream = perUserUpstream(sandbox.url);
     for (let i = 0; i < 2; i++) {
       const cache = new RedisDigestCache({ url: redis.url, ttlMs: 60_000, log: () => {} });
       caches.push(cache);

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PostHogClient } from '../../src/posthog/client.js';
+import type { PostHogClient } from '../../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { RunningHttp } from '../../src/transports/http.js';
-import { serveOAuth } from '../support/oauth.js';
+import { serveOAuth, perUserUpstream } from '../support/oauth.js';
 
 const BRIDGE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist', 'proxy.js');
 const BROWSER = fileURLToPath(new URL('./support/stand-in-browser.mjs', import.meta.url));
@@ -31,7 +31,7 @@ describe('mcp-remote 0.15 signs in to /oauth/mcp and calls tools', { timeout: 90
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
+    upstream = perUserUpstream(sandbox.url);
     http = await serveOAuth(upstream, SECRET, (m) => logs.push(m));
     home = await mkdtemp(join(tmpdir(), 'mcp-remote-home-'));
   });

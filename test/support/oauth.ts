@@ -1,19 +1,31 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { parseCli, type Config } from '../../src/config.js';
 import { PostHogClient } from '../../src/posthog/client.js';
+import { callLimitsFrom, clientOptionsFrom } from '../../src/posthog/from-config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { serverFactory } from '../../src/server.js';
 import { serveHttp, type HttpOptions, type RunningHttp } from '../../src/transports/http.js';
 
+/** What the CLI makes of `--transport http` with POSTHOG_HOST and no key: per-user keys, every other setting at its default. */
+function perUserConfig(host: string): Config {
+  const action = parseCli(['--transport', 'http'], { POSTHOG_HOST: host });
+  if (action.kind !== 'run') throw new Error('parseCli did not give a configuration');
+  return action.config;
+}
+
 /**
- * The HTTP server with MCP_OAUTH on loopback, per-user keys through `upstream` (a keyless client
- * of the sandbox), read-only with both toolsets: what the OAuth tests sign in to.
+ * The HTTP server with MCP_OAUTH on loopback in front of `upstream`, its MCP servers made as the
+ * CLI makes them for HTTP mode at the defaults (read and write, both toolsets, the default call
+ * limits, no questions to the user): what the OAuth tests sign in to.
  */
 export function serveOAuth(upstream: PostHogClient, secret: string, log: (message: string) => void, extra: Partial<HttpOptions> = {}): Promise<RunningHttp> {
+  const config = perUserConfig(upstream.baseUrl);
+  const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId: undefined, confirmDestructive: config.confirmDestructive, toolSchemas: config.toolSchemas };
   return serveHttp({
     host: '127.0.0.1',
     port: 0,
     client: upstream,
-    createServer: serverFactory({ settings: { readOnly: true, toolsets: ['recordings', 'projects'], defaultProjectId: undefined } }),
+    createServer: serverFactory({ settings, log, interactive: false, callLimits: callLimitsFrom(config) }),
     log,
     oauth: { secrets: [secret] },
     ...extra,
@@ -47,10 +59,19 @@ export interface OAuthStack {
   close(): Promise<void>;
 }
 
+/**
+ * The keyless upstream client the CLI builds in HTTP mode with per-user keys (what MCP_OAUTH
+ * needs), from its own parser: every setting at its default, POSTHOG_HOST the sandbox.
+ */
+export function perUserUpstream(sandboxUrl: string): PostHogClient {
+  const config = perUserConfig(sandboxUrl);
+  return new PostHogClient(clientOptionsFrom(config, { baseUrl: config.baseUrl, apiKey: undefined }));
+}
+
 /** The sandbox, and the server with MCP_OAUTH in front of it on loopback. */
 export async function startOAuthStack(secret: string, log: (message: string) => void): Promise<OAuthStack> {
   const sandbox = await startSandbox();
-  const upstream = new PostHogClient({ baseUrl: sandbox.url, apiKey: undefined, timeoutMs: 10_000 });
+  const upstream = perUserUpstream(sandbox.url);
   const http = await serveOAuth(upstream, secret, log);
   return {
     sandbox,
