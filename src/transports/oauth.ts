@@ -7,6 +7,7 @@
 // answers, with the RFCs it follows, is in docs/oauth.md.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isLoopbackHost } from '../config.js';
 import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
@@ -388,14 +389,9 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (url.hash || uri.includes('#')) return 'A redirect URI must not have a fragment.';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (['javascript', 'data', 'file', 'blob', 'vbscript', 'about', 'ftp', 'ws', 'wss'].includes(scheme)) return `The ${scheme}: scheme cannot be a redirect URI.`;
-  if (scheme === 'http' && !isLoopbackName(url.hostname)) return 'http: redirect URIs must be on a loopback address (localhost, 127.0.0.1, [::1]); use https.';
+  if (scheme === 'http' && !isLoopbackHost(url.hostname)) return 'http: redirect URIs must be on a loopback address (localhost, 127.0.0.1, [::1]); use https.';
   if (url.username || url.password) return 'A redirect URI must not carry credentials.';
   return undefined;
-}
-
-function isLoopbackName(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** Exact match, except that a loopback http URI may come back on another port (RFC 8252 §7.3). */
@@ -407,7 +403,7 @@ function matchRedirect(registered: readonly string[], given: string): string | u
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'http:' || !isLoopbackName(url.hostname)) return undefined;
+  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) return undefined;
   const portless = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
   return registered.some((r) => {
     try {
