@@ -233,7 +233,7 @@ export class OAuthServer {
     const redirect = redirectUri === null ? undefined : typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
     const state = single('state');
-    const back = (error: string, description: string) => redirectTo(res, redirect, { error, error_description: description, ...(state ? { state } : {}), iss: this.issuer });
+    const back = (error: string, description: string) => this.toApp(res, redirect, state, { error, error_description: description });
     if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return back('invalid_request', 'A parameter was given twice.');
     if (single('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported.');
     const challenge = single('code_challenge');
@@ -258,15 +258,20 @@ export class OAuthServer {
     }
     const state = typeof consent.s === 'string' ? consent.s : undefined;
     const redirect = consent.r;
-    if (consent.exp * 1000 <= this.now()) return redirectTo(res, redirect, { error: 'access_denied', error_description: 'The sign-in page expired; start again.', ...(state ? { state } : {}), iss: this.issuer });
-    if (form.get('deny') !== null) return redirectTo(res, redirect, { error: 'access_denied', error_description: 'The user cancelled.', ...(state ? { state } : {}), iss: this.issuer });
+    if (consent.exp * 1000 <= this.now()) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The sign-in page expired; start again.' });
+    if (form.get('deny') !== null) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The user cancelled.' });
     const key = (form.get('api_key') ?? '').trim();
     const again = (error: string, status = 400) => sendHtml(res, status, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request: form.get('request')!, error }));
     if (!/^[\x21-\x7e]{8,512}$/.test(key)) return again('Paste a PostHog personal API key (it starts with phx_).');
     const verdict = await this.checkKey(key);
     if (verdict !== 'accepted') return again(verdict, verdict.startsWith('PostHog did not accept') ? 400 : 503);
     const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: randomId(), exp: Math.floor(this.now() / 1000) + CODE_TTL_S });
-    redirectTo(res, redirect, { code, ...(state ? { state } : {}), iss: this.issuer });
+    this.toApp(res, redirect, state, { code });
+  }
+
+  /** The browser sent back to the app's redirect URI with a code or an error, its state, and this issuer (RFC 9207). */
+  private toApp(res: ServerResponse, redirect: string, state: string | null | undefined, params: Record<string, string>): void {
+    redirectTo(res, redirect, { ...params, ...(state ? { state } : {}), iss: this.issuer });
   }
 
   /** Whether PostHog takes the key: 401 means no; 403 (a scope the user endpoint needs) still means yes. */
