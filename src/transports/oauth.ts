@@ -11,7 +11,7 @@ import { isLoopbackHost } from '../config.js';
 import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
-import { readBody } from './body.js';
+import { readBody, type RawBody } from './body.js';
 import { consentPage, problemPage } from './oauth-page.js';
 import type { SharedOAuthStore } from '../cache/redis.js';
 import { OAuthMemory } from './oauth-memory.js';
@@ -484,7 +484,8 @@ function formOrJson(text: string, contentType: string | undefined): URLSearchPar
   return new URLSearchParams(text);
 }
 
-type FormBody = { kind: 'ok'; text: string } | { kind: 'too-large' } | { kind: 'too-slow' } | { kind: 'failed' };
+/** readBody's answer, with the bytes read as UTF-8 text. */
+type FormBody = Exclude<RawBody, { kind: 'ok' }> | { kind: 'ok'; text: string };
 
 function bodyProblem(kind: Exclude<FormBody['kind'], 'ok'>): string {
   return kind === 'too-large' ? `The body is larger than ${MAX_FORM_BYTES} bytes.` : kind === 'too-slow' ? 'The body did not arrive in time.' : 'The body could not be read.';
