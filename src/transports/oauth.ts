@@ -37,8 +37,8 @@ export interface OAuthOptions extends OAuthSettings {
 }
 
 /** An access token lives an hour; a refresh token 30 days, replaced at each use. */
-export const ACCESS_TTL_S = 3_600;
-export const REFRESH_TTL_S = 30 * 86_400;
+const ACCESS_TTL_S = 3_600;
+const REFRESH_TTL_S = 30 * 86_400;
 const CODE_TTL_S = 60;
 const CONSENT_TTL_S = 15 * 60;
 const MAX_FORM_BYTES = 64 * 1024;
@@ -383,7 +383,7 @@ const ROUTES = new Map<string, Route>([
  * app's local listener); or an app's own scheme (cursor://…). Never a fragment, never a
  * scheme that runs or embeds content.
  */
-export function redirectUriProblem(uri: string): string | undefined {
+function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > MAX_URI_CHARS) return `A redirect URI may be at most ${MAX_URI_CHARS} characters.`;
   let url: URL;
   try {
