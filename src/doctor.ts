@@ -8,7 +8,7 @@
 import type { Config, Toolset } from './config.js';
 import { UpstreamError, UpstreamUnavailableError } from './errors.js';
 import { PostHogClient } from './posthog/client.js';
-import { readRetentionCap, RETENTION_PERIODS } from './posthog/plan.js';
+import { isRetentionPeriod, readRetentionCap } from './posthog/plan.js';
 import { apiPath } from './posthog/query.js';
 import { plural } from './words.js';
 
@@ -189,7 +189,7 @@ async function retentionCheck(client: PostHogClient, projectId: string | undefin
   const cap = await readRetentionCap(client, record.organization);
   if ('unknown' in cap) return { status: 'SKIP', name, detail: `the longest the plan allows is not known: ${cap.unknown}.` };
   const kept = record.session_recording_retention_period;
-  const keeps = typeof kept === 'string' && (RETENTION_PERIODS as readonly string[]).includes(kept) ? `project ${id} keeps recordings ${kept}` : `project ${id} names no retention period`;
+  const keeps = isRetentionPeriod(kept) ? `project ${id} keeps recordings ${kept}` : `project ${id} names no retention period`;
   return { status: 'PASS', name, detail: `${keeps}; the plan allows up to ${cap.longest}.` };
 }
 

@@ -14,13 +14,17 @@ export const RETENTION_PERIODS = ['30d', '90d', '1y', '5y'] as const;
 export type RetentionPeriod = (typeof RETENTION_PERIODS)[number];
 const PERIOD_DAYS: Record<RetentionPeriod, number> = { '30d': 30, '90d': 90, '1y': 365, '5y': 1825 };
 
+export function isRetentionPeriod(value: unknown): value is RetentionPeriod {
+  return typeof value === 'string' && (RETENTION_PERIODS as readonly string[]).includes(value);
+}
+
 /** The periods a plan whose longest is `longest` allows, shortest first. */
 export function periodsUpTo(longest: RetentionPeriod): RetentionPeriod[] {
   return RETENTION_PERIODS.slice(0, RETENTION_PERIODS.indexOf(longest) + 1);
 }
 
 /** The product feature whose limit and unit are the plan's longest replay retention. */
-export const RETENTION_FEATURE_KEY = 'session_replay_data_retention';
+const RETENTION_FEATURE_KEY = 'session_replay_data_retention';
 
 /** The plan's longest replay retention, or why it is not known (never a guess). */
 export type RetentionCap = { longest: RetentionPeriod } | { unknown: string };

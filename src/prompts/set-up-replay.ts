@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SETUP_ICONS } from '../icons.js';
-import { RETENTION_PERIODS } from '../tools/projects/shape.js';
+import { RETENTION_PERIODS } from '../posthog/plan.js';
 import { projectArgument, projectIdArg, userText, type PromptDefinition } from './shared.js';
 
 const CAPTURE = ['off', 'headers', 'bodies', 'headers-and-bodies'] as const;

@@ -4,7 +4,6 @@
 // has seen. Redis not answering leaves this replica's own memory to decide (docs/oauth.md).
 
 import type { SharedOAuthStore } from '../cache/redis.js';
-import { SignIns, SpentValues } from './oauth-seal.js';
 
 export class OAuthMemory {
   private readonly codes: SpentValues;
@@ -47,5 +46,71 @@ export class OAuthMemory {
   async isRevoked(signIn: string): Promise<boolean> {
     if (this.revokedSignIns.has(signIn)) return true;
     return (await this.shared?.has(`revoked:${signIn}`)) === true;
+  }
+}
+
+/**
+ * Ids marked (codes used, sign-ins revoked) until they expire, in this process's memory. Bounded:
+ * past its size the oldest go first.
+ */
+class SpentValues {
+  private readonly spent = new Map<string, number>();
+
+  constructor(
+    private readonly max = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** True when it was unspent (and is spent now); false when it had been spent already. */
+  spend(id: string, expiresAtMs: number): boolean {
+    this.sweep();
+    if (this.spent.has(id)) return false;
+    this.mark(id, expiresAtMs);
+    return true;
+  }
+
+  has(id: string): boolean {
+    const until = this.spent.get(id);
+    return until !== undefined && until > this.now();
+  }
+
+  mark(id: string, expiresAtMs: number): void {
+    this.spent.set(id, expiresAtMs);
+    while (this.spent.size > this.max) this.spent.delete(this.spent.keys().next().value!);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    // Insertion order is roughly expiry order for values of one lifetime; stop at the first live one.
+    for (const [id, until] of this.spent) {
+      if (until > now) break;
+      this.spent.delete(id);
+    }
+  }
+}
+
+/**
+ * Each sign-in's current refresh token, by id, until it would expire: a refresh token is good
+ * only while it is its sign-in's current one. One entry per sign-in (not per refresh), so a
+ * client refreshing its own sign-in over and over never pushes another's memory out; making
+ * new sign-ins is what fills it, and each costs a key check with PostHog. Bounded, oldest first;
+ * a sign-in not remembered (dropped, restarted, another replica) takes its token as current.
+ */
+export class SignIns {
+  private readonly current = new Map<string, { id: string; until: number }>();
+
+  constructor(
+    private readonly max = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Makes `next` the sign-in's current token; false (and nothing changed) when `used` is an older one. */
+  rotate(signIn: string, used: string | undefined, next: string, untilMs: number): boolean {
+    const head = this.current.get(signIn);
+    if (head && head.until > this.now() && used !== undefined && head.id !== used) return false;
+    this.current.delete(signIn);
+    this.current.set(signIn, { id: next, until: untilMs });
+    while (this.current.size > this.max) this.current.delete(this.current.keys().next().value!);
+    return true;
   }
 }

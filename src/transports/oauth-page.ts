@@ -24,7 +24,7 @@ label{display:block;font-weight:600;margin-top:1rem}input[type=password]{width:1
 button{font:inherit;padding:.5rem 1.1rem;border-radius:4px;border:1px solid #1d4aff;background:#1d4aff;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#1d1f27;border-color:#999}`;
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -7,10 +7,11 @@
 // answers, with the RFCs it follows, is in docs/oauth.md.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isLoopbackHost } from '../config.js';
 import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';
-import { readBody } from './body.js';
+import { readBody, type RawBody } from './body.js';
 import { consentPage, problemPage } from './oauth-page.js';
 import type { SharedOAuthStore } from '../cache/redis.js';
 import { OAuthMemory } from './oauth-memory.js';
@@ -36,8 +37,8 @@ export interface OAuthOptions extends OAuthSettings {
 }
 
 /** An access token lives an hour; a refresh token 30 days, replaced at each use. */
-export const ACCESS_TTL_S = 3_600;
-export const REFRESH_TTL_S = 30 * 86_400;
+const ACCESS_TTL_S = 3_600;
+const REFRESH_TTL_S = 30 * 86_400;
 const CODE_TTL_S = 60;
 const CONSENT_TTL_S = 15 * 60;
 const MAX_FORM_BYTES = 64 * 1024;
@@ -232,7 +233,7 @@ export class OAuthServer {
     const redirect = redirectUri === null ? undefined : typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
     const state = single('state');
-    const back = (error: string, description: string) => redirectTo(res, redirect, { error, error_description: description, ...(state ? { state } : {}), iss: this.issuer });
+    const back = (error: string, description: string) => this.toApp(res, redirect, state, { error, error_description: description });
     if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return back('invalid_request', 'A parameter was given twice.');
     if (single('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported.');
     const challenge = single('code_challenge');
@@ -257,15 +258,20 @@ export class OAuthServer {
     }
     const state = typeof consent.s === 'string' ? consent.s : undefined;
     const redirect = consent.r;
-    if (consent.exp * 1000 <= this.now()) return redirectTo(res, redirect, { error: 'access_denied', error_description: 'The sign-in page expired; start again.', ...(state ? { state } : {}), iss: this.issuer });
-    if (form.get('deny') !== null) return redirectTo(res, redirect, { error: 'access_denied', error_description: 'The user cancelled.', ...(state ? { state } : {}), iss: this.issuer });
+    if (consent.exp * 1000 <= this.now()) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The sign-in page expired; start again.' });
+    if (form.get('deny') !== null) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The user cancelled.' });
     const key = (form.get('api_key') ?? '').trim();
     const again = (error: string, status = 400) => sendHtml(res, status, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request: form.get('request')!, error }));
     if (!/^[\x21-\x7e]{8,512}$/.test(key)) return again('Paste a PostHog personal API key (it starts with phx_).');
     const verdict = await this.checkKey(key);
     if (verdict !== 'accepted') return again(verdict, verdict.startsWith('PostHog did not accept') ? 400 : 503);
     const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: randomId(), exp: Math.floor(this.now() / 1000) + CODE_TTL_S });
-    redirectTo(res, redirect, { code, ...(state ? { state } : {}), iss: this.issuer });
+    this.toApp(res, redirect, state, { code });
+  }
+
+  /** The browser sent back to the app's redirect URI with a code or an error, its state, and this issuer (RFC 9207). */
+  private toApp(res: ServerResponse, redirect: string, state: string | null | undefined, params: Record<string, string>): void {
+    redirectTo(res, redirect, { ...params, ...(state ? { state } : {}), iss: this.issuer });
   }
 
   /** Whether PostHog takes the key: 401 means no; 403 (a scope the user endpoint needs) still means yes. */
@@ -377,7 +383,7 @@ const ROUTES = new Map<string, Route>([
  * app's local listener); or an app's own scheme (cursor://…). Never a fragment, never a
  * scheme that runs or embeds content.
  */
-export function redirectUriProblem(uri: string): string | undefined {
+function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > MAX_URI_CHARS) return `A redirect URI may be at most ${MAX_URI_CHARS} characters.`;
   let url: URL;
   try {
@@ -388,14 +394,9 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (url.hash || uri.includes('#')) return 'A redirect URI must not have a fragment.';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (['javascript', 'data', 'file', 'blob', 'vbscript', 'about', 'ftp', 'ws', 'wss'].includes(scheme)) return `The ${scheme}: scheme cannot be a redirect URI.`;
-  if (scheme === 'http' && !isLoopbackName(url.hostname)) return 'http: redirect URIs must be on a loopback address (localhost, 127.0.0.1, [::1]); use https.';
+  if (scheme === 'http' && !isLoopbackHost(url.hostname)) return 'http: redirect URIs must be on a loopback address (localhost, 127.0.0.1, [::1]); use https.';
   if (url.username || url.password) return 'A redirect URI must not carry credentials.';
   return undefined;
-}
-
-function isLoopbackName(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** Exact match, except that a loopback http URI may come back on another port (RFC 8252 §7.3). */
@@ -407,7 +408,7 @@ function matchRedirect(registered: readonly string[], given: string): string | u
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'http:' || !isLoopbackName(url.hostname)) return undefined;
+  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) return undefined;
   const portless = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
   return registered.some((r) => {
     try {
@@ -483,7 +484,8 @@ function formOrJson(text: string, contentType: string | undefined): URLSearchPar
   return new URLSearchParams(text);
 }
 
-type FormBody = { kind: 'ok'; text: string } | { kind: 'too-large' } | { kind: 'too-slow' } | { kind: 'failed' };
+/** readBody's answer, with the bytes read as UTF-8 text. */
+type FormBody = Exclude<RawBody, { kind: 'ok' }> | { kind: 'ok'; text: string };
 
 function bodyProblem(kind: Exclude<FormBody['kind'], 'ok'>): string {
   return kind === 'too-large' ? `The body is larger than ${MAX_FORM_BYTES} bytes.` : kind === 'too-slow' ? 'The body did not arrive in time.' : 'The body could not be read.';

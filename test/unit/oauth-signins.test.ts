@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SignIns } from '../../src/transports/oauth-seal.js';
+import { SignIns } from '../../src/transports/oauth-memory.js';
 
-// A refresh token is good only while it is its sign-in's current one (src/transports/oauth-seal.ts).
+// A refresh token is good only while it is its sign-in's current one (src/transports/oauth-memory.ts).
 describe('SignIns: which refresh token of a sign-in is current', () => {
   const later = Date.now() + 60_000;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import type { PostHogClient } from '../../posthog/client.js';
-import { periodsUpTo, RETENTION_PERIODS, type RetentionCap, type RetentionPeriod } from '../../posthog/plan.js';
+import { isRetentionPeriod, periodsUpTo, RETENTION_PERIODS, type RetentionCap, type RetentionPeriod } from '../../posthog/plan.js';
 import { apiPath } from '../../posthog/query.js';
 import { quote } from '../../digest/quote.js';
 import { asText, clip, joinParts, shortTime } from '../format.js';
@@ -288,7 +288,6 @@ const clearable = <T extends z.ZodType>(schema: T) =>
     },
   });
 
-export { RETENTION_PERIODS };
 const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-9;
 
 /**
@@ -423,6 +422,5 @@ export function retentionLine(facts: RetentionFacts, kept: unknown): string {
   if ('retention_allowed_unknown' in facts) return `The plan's longest replay retention is not known: ${facts.retention_allowed_unknown}.`;
   const allowed = facts.retention_allowed;
   const choices = `(session_recording_retention_period: ${periodsUpTo(allowed).join(' or ')})`;
-  const known = typeof kept === 'string' && (RETENTION_PERIODS as readonly string[]).includes(kept);
-  return known ? `Recordings kept ${kept}; the organization's plan allows up to ${allowed} ${choices}.` : `The organization's plan allows keeping recordings up to ${allowed} ${choices}.`;
+  return isRetentionPeriod(kept) ? `Recordings kept ${kept}; the organization's plan allows up to ${allowed} ${choices}.` : `The organization's plan allows keeping recordings up to ${allowed} ${choices}.`;
 }
