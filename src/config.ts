@@ -331,7 +331,7 @@ export const SETTINGS = {
     appliesWith: ['--transport', 'http'],
     accepted: '32 to 512 printable characters without spaces (e.g. the output of `openssl rand -hex 32`)',
     fallback: undefined,
-    parse: (raw) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? raw : refuse()),
+    parse: parseOAuthSecret,
   }),
   oauthPreviousSecret: setting<string | undefined>({
     env: 'MCP_OAUTH_PREVIOUS_SECRET',
@@ -339,7 +339,7 @@ export const SETTINGS = {
     appliesWith: ['--transport', 'http'],
     accepted: 'the MCP_OAUTH_SECRET being replaced (32 to 512 printable characters)',
     fallback: undefined,
-    parse: (raw) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? raw : refuse()),
+    parse: parseOAuthSecret,
   }),
   publicUrl: setting<string | undefined>({
     env: 'MCP_PUBLIC_URL',
@@ -349,6 +349,11 @@ export const SETTINGS = {
     parse: parsePublicUrl,
   }),
 };
+
+/** Key material for OAuth tokens: long enough to derive a key from, printable, no spaces. */
+function parseOAuthSecret(raw: string): string {
+  return /^[\x21-\x7e]{32,512}$/.test(raw) ? raw : refuse();
+}
 
 /** An origin (scheme, host, port; no path, query or credentials): https, or http on loopback. */
 function parsePublicUrl(raw: string): string {

@@ -4,7 +4,8 @@ import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { asText, clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields } from '../schemas.js';
-import { projectLine, readRecordingSettings, SETTINGS_READ_LIMIT, type ProjectRow } from './shape.js';
+import { readRecordingSettings, SETTINGS_READ_LIMIT } from './recording-settings.js';
+import { projectLine, type ProjectRow } from './shape.js';
 
 export const projectsList = defineTool({
   name: 'projects-list',
