@@ -74,7 +74,9 @@ class SpentValues {
     return until !== undefined && until > this.now();
   }
 
+  /** Records the id (both uses go through here, so expired entries are dropped for either). */
   mark(id: string, expiresAtMs: number): void {
+    this.sweep();
     this.spent.set(id, expiresAtMs);
     while (this.spent.size > this.max) this.spent.delete(this.spent.keys().next().value!);
   }
