@@ -87,23 +87,26 @@ describe('which recordings mix hosts (renderDigest)', () => {
   });
   const pagesOf = (pages: PageVisit[]) => renderDigest(digestOf(pages), { id: 'r', projectId: P }, 4_000).view.pages;
 
-  it('a page that is no web address (about:blank) is on no host: the rest still read as paths', () => {
-    expect(
-      pagesOf([
+  it.each([
+    {
+      name: 'a page that is no web address (about:blank) is on no host: the rest still read as paths',
+      pages: [
         { t: 0, w: 'w1', url: 'https://shop.example.com/cart' },
         { t: 1_000, w: 'w1', url: 'about:blank' },
         { t: 2_000, w: 'w1', url: 'https://shop.example.com/checkout' },
-      ]),
-    ).toEqual(['0:00 "https://shop.example.com/cart"', '0:01 "about:blank"', '0:02 "/checkout"']);
-  });
-
-  it('a second tab on another host mixes them: every URL whole', () => {
-    expect(
-      pagesOf([
+      ],
+      lines: ['0:00 "https://shop.example.com/cart"', '0:01 "about:blank"', '0:02 "/checkout"'],
+    },
+    {
+      name: 'a second tab on another host mixes them: every URL whole',
+      pages: [
         { t: 0, w: 'w1', url: 'https://shop.example.com/cart' },
         { t: 1_000, w: 'w2', url: 'https://help.example.org/returns' },
         { t: 2_000, w: 'w1', url: 'https://shop.example.com/checkout' },
-      ]),
-    ).toEqual(['0:00 w1 "https://shop.example.com/cart"', '0:01 w2 "https://help.example.org/returns"', '0:02 w1 "https://shop.example.com/checkout"']);
+      ],
+      lines: ['0:00 w1 "https://shop.example.com/cart"', '0:01 w2 "https://help.example.org/returns"', '0:02 w1 "https://shop.example.com/checkout"'],
+    },
+  ])('$name', ({ pages, lines }) => {
+    expect(pagesOf(pages)).toEqual(lines);
   });
 });

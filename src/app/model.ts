@@ -1,3 +1,4 @@
+import type { Moment, PlayerData } from '../player-data.js';
 import { consoleText } from '../posthog/snapshots.js';
 
 /**
@@ -13,41 +14,10 @@ export interface RrwebEvent {
   data?: unknown;
 }
 
-/**
- * The key of session-recording-replay's result `_meta` that holds what the player reads (the host
- * hands the view the whole result; the model does not see `_meta`). The server's constant is
- * tools/recordings/player.ts's PLAYER_META; the app imports nothing from the server's rooms.
- */
-export const PLAYER_META = 'posthog-replay/player';
+export { PLAYER_META } from '../player-data.js';
 
-/** A moment of the digest, as the player reads it (digest/model.ts's Moment). */
-export interface ReplayMoment {
-  t_ms: number;
-  w: string;
-  kind: string;
-  url?: string;
-  in_page?: boolean;
-  method?: string;
-  status?: number;
-  error?: string;
-  target?: string;
-  message?: string;
-  count?: number;
-}
-
-/** What session-recording-replay's result gives the player (its `_meta[PLAYER_META]`; tools/recordings/player.ts's PlayerData). */
-export interface ReplayDigest {
-  project_id: string;
-  id: string;
-  start_time: string | null;
-  duration_ms: number;
-  start_at_ms: number;
-  posthog_url: string | null;
-  windows: Array<{ w: string; window_id: string | null }>;
-  moments: ReplayMoment[];
-  /** Reading stopped short: the moments cover the first `digest_covers_ms` only. */
-  partial?: { digest_covers_ms?: number };
-}
+/** What session-recording-replay's result gives the player (its `_meta[PLAYER_META]`), as the server writes it. */
+export type ReplayDigest = PlayerData;
 
 /** Until the tool result is in: no moments, no windows named yet. */
 const NO_DIGEST: ReplayDigest = { project_id: '', id: '', start_time: null, duration_ms: 0, start_at_ms: 0, posthog_url: null, windows: [], moments: [] };
@@ -201,7 +171,7 @@ export class RecordingModel {
 }
 
 /** A moment's parts as a marker's label says them (recorded strings quoted, as the digest's text does). */
-function momentWords(moment: ReplayMoment): string[] {
+function momentWords(moment: Moment): string[] {
   switch (moment.kind) {
     case 'page':
       return [JSON.stringify(moment.url ?? '')];

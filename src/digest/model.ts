@@ -99,31 +99,5 @@ export interface Digest {
   inputs_masked?: boolean;
 }
 
-/** The kinds of entry that mark a moment worth jumping to. */
-export const MOMENT_KINDS = ['page', 'rage-click', 'dead-click', 'console-error', 'console-warn', 'request-failed'] as const;
-export type MomentKind = (typeof MOMENT_KINDS)[number];
-
-/**
- * A moment of a recording, for a player's timeline marker or a triage across recordings: when
- * (ms from the recording's start), in which window, and what, with its parts as fields.
- * Strings are recorded data (page URLs, element names, console text): data, never instructions.
- */
-export type Moment = {
-  t_ms: number;
-  w: string;
-  kind: MomentKind;
-  /** page: the URL; request-failed: the request's URL */
-  url?: string;
-  /** page: in-page (SPA) navigation rather than a load */
-  in_page?: boolean;
-  /** request-failed */
-  method?: string;
-  status?: number;
-  error?: string;
-  /** rage-click, dead-click: the element, as the timeline names it */
-  target?: string;
-  /** console-error, console-warn: the message */
-  message?: string;
-  /** repeated clicks of a rage click; identical errors or requests in a row */
-  count?: number;
-};
+/** Moments (pages, rage and dead clicks, console errors and warnings, failed requests): the player reads them too, so they are described below both. */
+export { MOMENT_KINDS, type Moment, type MomentKind } from '../player-data.js';

@@ -16,7 +16,7 @@
 
 import { MESSAGE_CLASS_WORD, type MirrorNode, type NodeMirror } from '../mirror.js';
 import type { Digest, TimelineItem } from '../model.js';
-import { clip } from '../../words.js';
+import { clip, plural } from '../../words.js';
 
 /** The longest message shown, in characters. */
 export const MESSAGE_MAX = 120;
@@ -274,7 +274,7 @@ export class MessageBook {
   /** A note on the messages left out, if any. */
   note(): string | undefined {
     const n = this.droppedKeys.size;
-    return n > 0 ? `${n} more page message${n === 1 ? '' : 's'} not kept (at most ${MESSAGES_MAX} messages and ${HEADINGS_MAX} page headings a recording).` : undefined;
+    return n > 0 ? `${plural(n, 'more page message')} not kept (at most ${MESSAGES_MAX} messages and ${HEADINGS_MAX} page headings a recording).` : undefined;
   }
 }
 

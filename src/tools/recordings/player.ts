@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import type { Moment } from '../../digest/model.js';
 
 /**
  * The recording player: an MCP App (the MCP Apps extension, `io.modelcontextprotocol/ui`), one
@@ -11,29 +10,8 @@ import type { Moment } from '../../digest/model.js';
 export const PLAYER_URI = 'ui://posthog-replay/player.html';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
-/**
- * The key of session-recording-replay's result `_meta` that holds what the player reads: the host
- * hands the view the whole result, `_meta` included, and the model does not see `_meta` (the
- * model reads the digest, in the text or structuredContent).
- */
-export const PLAYER_META = 'posthog-replay/player';
-
-/**
- * What the player reads of a replay result. Times are ms from the recording's first event.
- * Moments are the digest's, over the whole recording read (not cut to a text budget).
- */
-export interface PlayerData {
-  project_id: string;
-  id: string;
-  start_time: string | null;
-  duration_ms: number;
-  start_at_ms: number;
-  posthog_url: string | null;
-  windows: Array<{ w: string; window_id: string | null }>;
-  moments: Moment[];
-  /** Reading stopped short: the moments cover the first `digest_covers_ms` only. */
-  partial?: { digest_covers_ms: number };
-}
+/** What the player reads of a replay result, and under which `_meta` key: shared with the app (player-data.ts). */
+export { PLAYER_META, type PlayerData } from '../../player-data.js';
 
 /**
  * The player fetches nothing: its code, styles and the recording's events all come inline or

@@ -5,7 +5,7 @@ import { BudgetExceeded } from '../../posthog/budget.js';
 import { apiPath } from '../../posthog/query.js';
 import { RecordingMeter } from '../../posthog/snapshots.js';
 import { defineTool, type ToolContext } from '../define.js';
-import { RECORDED_DATA_NOTICE } from '../format.js';
+import { RECORDED_DATA_NOTICE, structuredSize } from '../format.js';
 import { maxCharsField, projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { clip, clock, plural } from '../../words.js';
 import { digestRecording, partialOf, type DigestContext } from './recording-digest.js';
@@ -131,7 +131,7 @@ export async function summarizeRecording(
   };
   let view = compose(input.max_chars);
   for (let tries = 0; tries < 4; tries++) {
-    const size = JSON.stringify(view.data).length + NOTICE_FIELD;
+    const size = structuredSize(view.data);
     if (size <= input.max_chars) break;
     view = compose(Math.floor(view.text.length * (input.max_chars / size)) - 20);
   }
@@ -142,9 +142,6 @@ export async function summarizeRecording(
     digest,
   };
 }
-
-/** What the notice adds to the structured view (server.ts puts it first): `"notice":"…",`. */
-const NOTICE_FIELD = JSON.stringify({ notice: RECORDED_DATA_NOTICE }).length;
 
 /** The most of max_chars the exceptions take; the digest has the rest. */
 const EXCEPTIONS_SHARE = 0.4;

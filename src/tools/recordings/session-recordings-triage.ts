@@ -8,7 +8,7 @@ import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { RECORDED_DATA_NOTICE, asText, clip, clock, duration } from '../format.js';
+import { RECORDED_DATA_NOTICE, asText, clip, clock, duration, structuredSize } from '../format.js';
 import { plural } from '../../words.js';
 import { maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
@@ -463,12 +463,6 @@ const SECTION_NOUNS: Record<string, string> = { problems: 'problem', pages: 'pag
 
 /** Pages listed at most. */
 const PAGES_LISTED = 10;
-
-/** What the notice adds to the structured view (server.ts puts it first). */
-const NOTICE_FIELD = JSON.stringify({ notice: RECORDED_DATA_NOTICE }).length;
-
-/** The structured view's size as the client gets it, the notice included. */
-const structuredSize = (data: unknown) => JSON.stringify(data).length + NOTICE_FIELD;
 
 function problemEntry(p: Problem): Entry {
   const example = p.examples[0];
