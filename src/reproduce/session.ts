@@ -11,7 +11,7 @@ import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT
 import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
-import { TYPED_PARAM, echoesTyped, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
+import { TYPED_PARAM, echoesTyped, emailIndex, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
 import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector, type SelectorContext } from './selectors.js';
 
 export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
@@ -793,9 +793,8 @@ function loosen(heading: string, parts: string[], maskedTyping: boolean): string
     const at = part.length >= 3 ? lower.indexOf(part) : -1;
     if (at !== -1) cut = Math.min(cut, at);
   }
-  EMAIL_SHAPE.lastIndex = 0;
-  const email = EMAIL_SHAPE.exec(heading);
-  if (email) cut = Math.min(cut, email.index);
+  const email = emailIndex(heading);
+  if (email !== -1) cut = Math.min(cut, email);
   if (maskedTyping) {
     const words = [...heading.matchAll(/\p{L}[\p{L}'’-]*/gu)];
     const name = words.slice(1).find((w) => /^\p{Lu}/u.test(w[0]));
@@ -806,5 +805,3 @@ function loosen(heading: string, parts: string[], maskedTyping: boolean): string
   if (start.replace(/[^\p{L}\p{N}]/gu, '').length < 3) return undefined;
   return `^${start.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.+$`;
 }
-
-const EMAIL_SHAPE = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z]{2,}/g;
