@@ -39,6 +39,19 @@ export function isMasked(value: string): boolean {
   return value.length > 0 && /^\*+$/.test(value);
 }
 
+/** Names and labels of fields that hold a quantity. */
+const QUANTITY_WORDS = /\b(?:qty|quantity|amount|count|guests|tickets|seats|pieces|items|age|adults|children|nights)\b/;
+
+/** A field that takes a number: what it holds is a quantity, not a person's words. */
+export function numberish(field: FieldFacts | undefined): boolean {
+  if (!field) return false;
+  const type = field.type?.toLowerCase() ?? '';
+  if (type === 'number' || type === 'range') return true;
+  if (field.inputmode === 'numeric' || field.inputmode === 'decimal') return true;
+  if (field.pattern && /^\^?(?:\\d|\[0-9\])(?:\{\d+(?:,\d*)?\}|[+*])?\$?$/.test(field.pattern)) return true;
+  return QUANTITY_WORDS.test(`${field.name ?? ''} ${field.id ?? ''} ${field.label ?? ''}`.toLowerCase());
+}
+
 /** A neutral value of the field's kind, so forms that validate their input still accept it. */
 export function neutralValue(field: FieldFacts): string {
   const type = field.type?.toLowerCase() ?? '';
@@ -56,7 +69,7 @@ export function neutralValue(field: FieldFacts): string {
   const digits = field.pattern?.match(/^\^?(?:\\d|\[0-9\])\{(\d+)(?:,\d*)?\}\$?$/);
   if (digits) return '1'.repeat(Math.min(20, Math.max(1, Number(digits[1]))));
   if (field.inputmode === 'numeric' || field.inputmode === 'decimal' || (field.pattern && /^\^?(?:\\d|\[0-9\])[+*]\$?$/.test(field.pattern))) return '1';
-  if (/\b(?:qty|quantity|amount|count|guests|tickets|seats|pieces|items|age|adults|children|nights)\b/.test(words)) return '1';
+  if (QUANTITY_WORDS.test(words)) return '1';
   if (type === 'date') return '2024-01-01';
   if (type === 'time') return '12:00';
   if (type === 'datetime-local') return '2024-01-01T12:00';

@@ -11,7 +11,7 @@ import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT
 import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
-import { TYPED_PARAM, echoesTyped, emailIndex, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
+import { TYPED_PARAM, echoesTyped, emailIndex, isMasked, numberish, scrubText, typedParts, type FieldFacts } from './privacy.js';
 import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector, type SelectorContext } from './selectors.js';
 
 export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
@@ -767,17 +767,6 @@ function linkHref(href: string, origin: string | null, current: string | undefin
 function clockOf(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-/** A field that takes a number: what it holds is a quantity, not a person's words. */
-export function numberish(field: FieldFacts | undefined): boolean {
-  if (!field) return false;
-  const type = field.type?.toLowerCase() ?? '';
-  if (type === 'number' || type === 'range') return true;
-  if (field.inputmode === 'numeric' || field.inputmode === 'decimal') return true;
-  if (field.pattern && /^\^?(?:\\d|\[0-9\])(?:\{\d+(?:,\d*)?\}|[+*])?\$?$/.test(field.pattern)) return true;
-  const words = `${field.name ?? ''} ${field.id ?? ''} ${field.label ?? ''}`.toLowerCase();
-  return /\b(?:qty|quantity|amount|count|guests|tickets|seats|pieces|items|age|adults|children|nights)\b/.test(words);
 }
 
 /**
