@@ -559,7 +559,6 @@ export class Reproducer {
     const problems: Problem[] = [];
     for (const problem of this.problems.slice().sort((a, b) => a.at - b.at)) {
       if (problem.text !== undefined) problem.text = scrubText(problem.text, typed).text;
-      if (problem.text !== undefined && maskedTyping && problem.kind !== 'request') problem.text = scrubText(problem.text, new Set(this.typed())).text;
       const window = problem.window === undefined ? undefined : renumber.get(problem.window);
       const step = stepFor(steps, window, problem.at);
       if (step === undefined) {
