@@ -50,5 +50,5 @@ export class WorkBudget {
   }
 }
 
-/** A budget that never runs out (unit tests of selector choice on small pages). */
+/** A budget that never runs out: chooseSelector's when its caller gives none (unit tests of selector choice on small pages). */
 export const UNBOUNDED: Pick<WorkBudget, 'tick'> = { tick() {} };

@@ -6,7 +6,7 @@
  */
 
 import type { MirrorNode, NodeMirror } from '../digest/mirror.js';
-import type { WorkBudget } from './budget.js';
+import { UNBOUNDED, type WorkBudget } from './budget.js';
 import { cssString, lit } from './literal.js';
 
 /** Attributes the reproduce room needs the mirror to keep, beyond the digest's. */
@@ -266,7 +266,7 @@ function ownText(mirror: NodeMirror, index: PageIndex, node: MirrorNode): string
  * generated, a CSS path last. An element inside a same-origin iframe is addressed in its frame.
  */
 export function chooseSelector(mirror: NodeMirror, id: number, context: SelectorContext = {}): Selector {
-  const budget = context.budget ?? { tick() {} };
+  const budget = context.budget ?? UNBOUNDED;
   const node = mirror.get(id);
   if (!node?.tag) return { code: `locator(${lit('body')})`, kind: 'css', note: 'CSS path: the element is not in the rebuilt page' };
   const index = pageIndex(mirror, budget);
