@@ -20,7 +20,7 @@ export function periodsUpTo(longest: RetentionPeriod): RetentionPeriod[] {
 }
 
 /** The product feature whose limit and unit are the plan's longest replay retention. */
-export const RETENTION_FEATURE_KEY = 'session_replay_data_retention';
+const RETENTION_FEATURE_KEY = 'session_replay_data_retention';
 
 /** The plan's longest replay retention, or why it is not known (never a guess). */
 export type RetentionCap = { longest: RetentionPeriod } | { unknown: string };

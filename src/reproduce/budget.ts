@@ -9,7 +9,7 @@
 import { UserInputError } from '../errors.js';
 
 /** The work one test may take, in ms of this thread's time. Measured: 4–356 ms on 33 real recordings. */
-export const GENERATION_WORK_MS = 10_000;
+const GENERATION_WORK_MS = 10_000;
 
 export class GenerationTooLong extends UserInputError {
   constructor(ms: number) {

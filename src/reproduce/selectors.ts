@@ -117,7 +117,7 @@ export function accessibleName(mirror: NodeMirror, node: MirrorNode): string | u
  * labelled by it. The mirror's labelOf() takes label[for=id] first, else the nearest wrapping
  * label; a wrapping label with another `for` is refused here.
  */
-export function fieldLabel(mirror: NodeMirror, node: MirrorNode): string | undefined {
+function fieldLabel(mirror: NodeMirror, node: MirrorNode): string | undefined {
   const text = mirror.labelOf(node.id);
   if (text === undefined) return undefined;
   let parent = mirror.get(node.parent);
