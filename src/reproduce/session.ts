@@ -437,7 +437,7 @@ export class Reproducer {
   }
 
   private blocked(win: WindowState, ts: number, what: string): void {
-    if (this.counts.blocked++ < 20) this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} ${what} on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
+    if (this.counts.blocked++ < 20) this.notReplayed.push(`${clock(ts - (this.start ?? ts))} ${what} on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
   }
 
   /** Play, pause, seek, volume, rate: the test does not drive media; the result says what was left out. */
@@ -445,7 +445,7 @@ export class Reproducer {
     if (win.external || this.notReplayed.length >= 40) return;
     const what = ['play', 'pause', 'seek', 'volume change', 'speed change'][type] ?? 'media action';
     const node = win.mirror.get(id);
-    this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} ${what} on ${node?.tag === 'audio' ? 'an audio player' : 'a video'} on ${win.path.slice(0, 80)} (media is not replayed)`);
+    this.notReplayed.push(`${clock(ts - (this.start ?? ts))} ${what} on ${node?.tag === 'audio' ? 'an audio player' : 'a video'} on ${win.path.slice(0, 80)} (media is not replayed)`);
   }
 
   /** A page with blocked elements or other-origin frames (card fields) the person may have typed into: said once per page. */
@@ -763,7 +763,8 @@ function linkHref(href: string, origin: string | null, current: string | undefin
   }
 }
 
-function clockOf(ms: number): string {
+/** m:ss from the start of the journey (minutes past 59 stay minutes), as the spec's comments give it. */
+export function clock(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
