@@ -26,7 +26,7 @@ function shiftWallClock(ms: number): void {
 
 /**
  * A store as Redis is to the replicas: entries expire after their TTL, counted down by the store.
- * What get() returns reads as the stored text and carries the entry's remaining TTL.
+ * get() returns the stored text with the entry's remaining TTL.
  */
 function memoryStore(): SharedLimitStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();
@@ -35,17 +35,17 @@ function memoryStore(): SharedLimitStore {
       const entry = entries.get(id);
       const ttlMs = entry ? entry.expiresAt - performance.now() : 0;
       if (!entry || ttlMs <= 0) return undefined;
-      return Object.assign(new String(entry.value), { value: entry.value, ttlMs }) as unknown as { value: string; ttlMs: number };
+      return { value: entry.value, ttlMs };
     },
     set: async (id, value, ttlMs) => void entries.set(id, { value, expiresAt: performance.now() + ttlMs }),
   };
 }
 
-/** Another replica on the same upstream and key, sharing `store`. */
+/** Another replica on the same upstream and key, sharing `store`, as the CLI sets it up with only key and host. */
 async function replica(sandbox: Sandbox, store: SharedLimitStore): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>; close: () => Promise<void> }> {
   const config = defaultConfig(sandbox.url, sandbox.apiKey);
   const posthog = new PostHogClient(clientOptionsFrom(config, { baseUrl: config.baseUrl, apiKey: sandbox.apiKey, sharedLimits: store }));
-  const server = createServer({ client: posthog, settings: { readOnly: true, toolsets: ['recordings'], defaultProjectId: P }, callLimits: callLimitsFrom(config) });
+  const server = createServer({ client: posthog, settings: { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId: config.defaultProjectId, confirmDestructive: config.confirmDestructive, toolSchemas: config.toolSchemas }, callLimits: callLimitsFrom(config) });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'replica-two', version: '1.0.0' });
   await server.connect(b);

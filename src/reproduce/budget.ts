@@ -9,7 +9,7 @@
 import { UserInputError } from '../errors.js';
 
 /** The work one test may take, in ms of this thread's time. Measured: 4–356 ms on 33 real recordings. */
-export const GENERATION_WORK_MS = 10_000;
+const GENERATION_WORK_MS = 10_000;
 
 export class GenerationTooLong extends UserInputError {
   constructor(ms: number) {
@@ -50,5 +50,5 @@ export class WorkBudget {
   }
 }
 
-/** A budget that never runs out (unit tests of selector choice on small pages). */
+/** A budget that never runs out: chooseSelector's when its caller gives none (unit tests of selector choice on small pages). */
 export const UNBOUNDED: Pick<WorkBudget, 'tick'> = { tick() {} };

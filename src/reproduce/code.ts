@@ -9,7 +9,7 @@ import { UserInputError } from '../errors.js';
 import { quote } from '../digest/quote.js';
 import { commentText, lit } from './literal.js';
 import { TYPED_PARAM, envName, isMasked, placeholderFor, queryPlaceholder, sensitiveReason, type Placeholder } from './privacy.js';
-import { describeProblem, relativePath, type Problem, type Reproduction, type Step } from './session.js';
+import { clock, describeProblem, relativePath, type Problem, type Reproduction, type Step } from './session.js';
 
 export interface RenderOptions {
   recordingId: string;
@@ -347,11 +347,6 @@ function selectPlaceholder(step: Step, taken: Set<string>): Placeholder {
   const first = options.find((o) => o !== '') ?? '';
   const why = sensitive ? `not copied: ${sensitive}` : recorded && isMasked(recorded) ? 'masked in the recording' : 'the recorded choice is not among the page\'s options';
   return { env, default: first, field: step.selector!.code, source: 'page-option', withheld: `${why}; the page's first option is used` };
-}
-
-function clock(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 export type { Problem };

@@ -6,7 +6,7 @@
  */
 
 import type { MirrorNode, NodeMirror } from '../digest/mirror.js';
-import type { WorkBudget } from './budget.js';
+import { UNBOUNDED, type WorkBudget } from './budget.js';
 import { cssString, lit } from './literal.js';
 
 /** Attributes the reproduce room needs the mirror to keep, beyond the digest's. */
@@ -117,7 +117,7 @@ export function accessibleName(mirror: NodeMirror, node: MirrorNode): string | u
  * labelled by it. The mirror's labelOf() takes label[for=id] first, else the nearest wrapping
  * label; a wrapping label with another `for` is refused here.
  */
-export function fieldLabel(mirror: NodeMirror, node: MirrorNode): string | undefined {
+function fieldLabel(mirror: NodeMirror, node: MirrorNode): string | undefined {
   const text = mirror.labelOf(node.id);
   if (text === undefined) return undefined;
   let parent = mirror.get(node.parent);
@@ -266,7 +266,7 @@ function ownText(mirror: NodeMirror, index: PageIndex, node: MirrorNode): string
  * generated, a CSS path last. An element inside a same-origin iframe is addressed in its frame.
  */
 export function chooseSelector(mirror: NodeMirror, id: number, context: SelectorContext = {}): Selector {
-  const budget = context.budget ?? { tick() {} };
+  const budget = context.budget ?? UNBOUNDED;
   const node = mirror.get(id);
   if (!node?.tag) return { code: `locator(${lit('body')})`, kind: 'css', note: 'CSS path: the element is not in the rebuilt page' };
   const index = pageIndex(mirror, budget);

@@ -11,7 +11,7 @@ import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT
 import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
-import { TYPED_PARAM, echoesTyped, isMasked, scrubText, typedParts, type FieldFacts } from './privacy.js';
+import { TYPED_PARAM, echoesTyped, emailIndex, isMasked, numberish, scrubText, typedParts, type FieldFacts } from './privacy.js';
 import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector, type SelectorContext } from './selectors.js';
 
 export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
@@ -437,7 +437,7 @@ export class Reproducer {
   }
 
   private blocked(win: WindowState, ts: number, what: string): void {
-    if (this.counts.blocked++ < 20) this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} ${what} on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
+    if (this.counts.blocked++ < 20) this.notReplayed.push(`${clock(ts - (this.start ?? ts))} ${what} on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
   }
 
   /** Play, pause, seek, volume, rate: the test does not drive media; the result says what was left out. */
@@ -445,7 +445,7 @@ export class Reproducer {
     if (win.external || this.notReplayed.length >= 40) return;
     const what = ['play', 'pause', 'seek', 'volume change', 'speed change'][type] ?? 'media action';
     const node = win.mirror.get(id);
-    this.notReplayed.push(`${clockOf(ts - (this.start ?? ts))} ${what} on ${node?.tag === 'audio' ? 'an audio player' : 'a video'} on ${win.path.slice(0, 80)} (media is not replayed)`);
+    this.notReplayed.push(`${clock(ts - (this.start ?? ts))} ${what} on ${node?.tag === 'audio' ? 'an audio player' : 'a video'} on ${win.path.slice(0, 80)} (media is not replayed)`);
   }
 
   /** A page with blocked elements or other-origin frames (card fields) the person may have typed into: said once per page. */
@@ -559,7 +559,6 @@ export class Reproducer {
     const problems: Problem[] = [];
     for (const problem of this.problems.slice().sort((a, b) => a.at - b.at)) {
       if (problem.text !== undefined) problem.text = scrubText(problem.text, typed).text;
-      if (problem.text !== undefined && maskedTyping && problem.kind !== 'request') problem.text = scrubText(problem.text, new Set(this.typed())).text;
       const window = problem.window === undefined ? undefined : renumber.get(problem.window);
       const step = stepFor(steps, window, problem.at);
       if (step === undefined) {
@@ -764,20 +763,10 @@ function linkHref(href: string, origin: string | null, current: string | undefin
   }
 }
 
-function clockOf(ms: number): string {
+/** m:ss from the start of the journey (minutes past 59 stay minutes), as the spec's comments give it. */
+export function clock(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-/** A field that takes a number: what it holds is a quantity, not a person's words. */
-export function numberish(field: FieldFacts | undefined): boolean {
-  if (!field) return false;
-  const type = field.type?.toLowerCase() ?? '';
-  if (type === 'number' || type === 'range') return true;
-  if (field.inputmode === 'numeric' || field.inputmode === 'decimal') return true;
-  if (field.pattern && /^\^?(?:\\d|\[0-9\])(?:\{\d+(?:,\d*)?\}|[+*])?\$?$/.test(field.pattern)) return true;
-  const words = `${field.name ?? ''} ${field.id ?? ''} ${field.label ?? ''}`.toLowerCase();
-  return /\b(?:qty|quantity|amount|count|guests|tickets|seats|pieces|items|age|adults|children|nights)\b/.test(words);
 }
 
 /**
@@ -793,9 +782,8 @@ function loosen(heading: string, parts: string[], maskedTyping: boolean): string
     const at = part.length >= 3 ? lower.indexOf(part) : -1;
     if (at !== -1) cut = Math.min(cut, at);
   }
-  EMAIL_SHAPE.lastIndex = 0;
-  const email = EMAIL_SHAPE.exec(heading);
-  if (email) cut = Math.min(cut, email.index);
+  const email = emailIndex(heading);
+  if (email !== -1) cut = Math.min(cut, email);
   if (maskedTyping) {
     const words = [...heading.matchAll(/\p{L}[\p{L}'’-]*/gu)];
     const name = words.slice(1).find((w) => /^\p{Lu}/u.test(w[0]));
@@ -806,5 +794,3 @@ function loosen(heading: string, parts: string[], maskedTyping: boolean): string
   if (start.replace(/[^\p{L}\p{N}]/gu, '').length < 3) return undefined;
   return `^${start.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.+$`;
 }
-
-const EMAIL_SHAPE = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[A-Za-z]{2,}/g;
