@@ -1,6 +1,6 @@
 /**
  * What one tool call may spend upstream, and its defaults: read by the settings table
- * (config.ts) and spent by posthog/budget.ts, so below both.
+ * (settings.ts) and spent by posthog/budget.ts, so below both.
  */
 
 /** What one tool call may spend upstream (settings POSTHOG_CALL_MAX_REQUESTS, POSTHOG_CALL_TIMEOUT_MS, POSTHOG_THROTTLE_WAIT_MS). */

@@ -5,7 +5,8 @@
  * whether replay reads are throttled for the key right now, and prints one line per check with
  * what to do. Never the key itself.
  */
-import type { Config, Toolset } from './config.js';
+import type { Config } from './config.js';
+import type { Toolset } from './settings.js';
 import { UpstreamError, UpstreamUnavailableError } from './errors.js';
 import { PostHogClient } from './posthog/client.js';
 import { isRetentionPeriod, readRetentionCap } from './posthog/plan.js';

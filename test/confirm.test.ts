@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TOOLSETS } from '../src/config.js';
+import { TOOLSETS } from '../src/settings.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { clientOptionsFrom } from '../src/posthog/from-config.js';
 import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';

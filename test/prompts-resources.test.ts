@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult, type ResourceLink, type TextContent } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TOOLSETS } from '../src/config.js';
+import { TOOLSETS } from '../src/settings.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { DEMO, startSandbox } from '../src/sandbox/index.js';
 import { serverFactory } from '../src/server.js';

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, parseCli } from '../src/config.js';
+import { parseCli } from '../src/config.js';
+import { SETTINGS } from '../src/settings.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCHEMA_FILE = 'mcp-registry-server.schema.2025-12-11.json';

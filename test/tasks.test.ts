@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TOOLSETS } from '../src/config.js';
+import { TOOLSETS } from '../src/settings.js';
 import { PostHogClient } from '../src/posthog/client.js';
 import { DEMO, startSandbox } from '../src/sandbox/index.js';
 import { createServer } from '../src/server.js';

@@ -7,9 +7,10 @@
 
 import { UserInputError } from '../errors.js';
 import { quote } from '../digest/quote.js';
+import { clock, relativePath, type Problem, type Reproduction, type Step } from './journey.js';
 import { commentText, lit } from './literal.js';
 import { TYPED_PARAM, envName, isMasked, placeholderFor, queryPlaceholder, sensitiveReason, type Placeholder } from './privacy.js';
-import { clock, describeProblem, relativePath, type Problem, type Reproduction, type Step } from './session.js';
+import { describeProblem } from './problems.js';
 
 export interface RenderOptions {
   recordingId: string;
@@ -309,7 +310,7 @@ function actionLine(step: Step, P: string, value: string | undefined): string {
   const target = `${P}.${step.selector?.code ?? "locator('body')"}`;
   switch (step.action) {
     case 'goto':
-      // Never anything but a path on baseURL, whatever the recording held (relativePath, session.ts).
+      // Never anything but a path on baseURL, whatever the recording held (relativePath, journey.ts).
       return `await ${P}.goto(${value})`;
     case 'click':
       return `await ${target}.click()`;

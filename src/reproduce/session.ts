@@ -6,101 +6,16 @@
  */
 
 import { quote } from '../digest/quote.js';
-import { NodeMirror, type MirrorNode } from '../digest/mirror.js';
+import { NodeMirror } from '../digest/mirror.js';
 import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, MEDIA_INTERACTION, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
-import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
-import { TYPED_PARAM, echoesTyped, emailIndex, isMasked, numberish, scrubText, typedParts, type FieldFacts } from './privacy.js';
-import { SELECTOR_ATTRIBUTES, accessibleName, chooseSelector, roleOf, type Selector, type SelectorContext } from './selectors.js';
-
-export type Action = 'goto' | 'click' | 'dblclick' | 'fill' | 'check' | 'uncheck' | 'select' | 'press';
-
-export interface Step {
-  at: number;
-  /** Index of the window (tab) in order of first appearance. */
-  window: number;
-  /** The page the step happens on (for a goto: the page it opens), path only. */
-  path: string;
-  action: Action;
-  selector?: Selector;
-  /** goto: where to (a path on the site). */
-  url?: string;
-  /** goto: the page's query, as recorded (values are what the person typed: placeholders by default). */
-  query?: Array<[string, string]>;
-  /** click on a link: where it leads (absolute), for a journey that ends as the link is followed. */
-  href?: string;
-  /** fill/select: the field, for its placeholder. */
-  field?: FieldFacts;
-  /** fill/select: the last value the recording holds (masked or not): never written out unless allowed. */
-  recorded?: string;
-  /** select: the options the page offered (page-authored values). */
-  options?: string[];
-  /** The page went to this path after the step. */
-  navigates?: string;
-  /** This click opened that window (a new tab). */
-  opens?: number;
-  /** A link that opens its page in another tab (target). */
-  newTab?: boolean;
-  /** Clicked this many times in a row (a rage click or a burst): replayed once. */
-  repeats?: number;
-  /** The recording had a dblclick among those clicks. */
-  double?: boolean;
-  notes: string[];
-  node?: number;
-}
-
-export type ProblemKind = 'request' | 'console' | 'exception';
-
-export interface Problem {
-  kind: ProblemKind;
-  at: number;
-  window: number | undefined;
-  method?: string;
-  path?: string;
-  /** The request's host, when it is not the recorded site's. */
-  host?: string;
-  status?: number;
-  error?: string;
-  /** Console text, or `Type: message` of an exception. */
-  text?: string;
-  /** An exception's: uncaught (false) or handled (true) as its event says; absent when it does not. */
-  handled?: boolean;
-  /** A console problem that was a failed console.assert (rather than console.error). */
-  assert?: boolean;
-  count: number;
-  /** The step it followed (set by finish). */
-  step?: number;
-}
-
-export interface Reproduction {
-  origin: string | null;
-  start: number | null;
-  windows: number;
-  steps: Step[];
-  /** Steps past STEPS_MAX, not kept. */
-  droppedSteps: number;
-  problems: Problem[];
-  /**
-   * Where the journey ended: the last step's tab, its path and a heading seen there; `leaves`
-   * when the last step took the tab to another site (only that it left can be asserted);
-   * `followed` when the recording ended as the last click's link was being followed (the path is
-   * the link's target, not the page left).
-   */
-  final: { window: number; path: string; heading?: string; leaves?: string; followed?: boolean; loose?: boolean } | undefined;
-  /** Steps the person took that the test does not replay (media, canvas, blocked fields, bursts…), in words. */
-  notReplayed: string[];
-  skipped: string[];
-}
-
-export interface ExceptionEvent {
-  at: number;
-  type: string;
-  message: string;
-  windowId?: string | undefined;
-  /** As the event says it (`mechanism.handled`); absent when it does not. */
-  handled?: boolean | undefined;
-}
+import { journeyEnd } from './journey-end.js';
+import { clock, relativePath, type ExceptionEvent, type Problem, type Reproduction, type Step } from './journey.js';
+import { blockedElement, fieldFacts, labelsField, linkHref, optionValues, pageFacts } from './page-facts.js';
+import { TYPED_PARAM, echoesTyped, isMasked, numberish, typedParts } from './privacy.js';
+import { consoleProblem, placeProblems, readRequestProblems } from './problems.js';
+import { SELECTOR_ATTRIBUTES, chooseSelector, type SelectorContext } from './selectors.js';
 
 const WINDOWS_MAX = 20;
 /** Steps kept: a longer journey is cut (and said so), keeping the result a readable size. */
@@ -114,6 +29,9 @@ const REDIRECT_MS = 3_000;
 const OPENER_MS = 5_000;
 /** Clicks on one element closer than this are one (rage) click. */
 const REPEAT_MS = 1_000;
+
+/** rrweb's incremental source for canvas drawing. */
+const CANVAS_MUTATION = 9;
 
 interface WindowState {
   index: number;
@@ -462,51 +380,12 @@ export class Reproducer {
     const name = typeof data.plugin === 'string' ? data.plugin : '';
     const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
     if (name.startsWith('rrweb/console')) this.console(win, ts, payload);
-    else if (name.startsWith('rrweb/network')) this.network(win, ts, payload);
+    else if (name.startsWith('rrweb/network')) readRequestProblems(payload, ts, win.index, this.origin, (problem) => this.addProblem(problem));
   }
 
   private console(win: WindowState, ts: number, record: Record<string, unknown>): void {
-    if (record.level !== 'error' && record.level !== 'assert') return;
-    if (record.level === 'assert') {
-      // rrweb records a console.assert with its arguments, the condition first; a recorder that
-      // also keeps passed ones shows a true condition: not a failure.
-      const args = Array.isArray(record.payload) ? record.payload : [];
-      if (args.length > 0 && passedCondition(args[0])) return;
-      const message = consoleText(args.length > 0 && falsyCondition(args[0]) ? args.slice(1) : args);
-      this.addProblem({ kind: 'console', assert: true, at: ts, window: win.index, text: (message || 'Assertion failed').slice(0, 300), count: 1 });
-      return;
-    }
-    this.addProblem({ kind: 'console', at: ts, window: win.index, text: consoleText(record.payload).slice(0, 300), count: 1 });
-  }
-
-  private network(win: WindowState, ts: number, payload: Record<string, unknown>): void {
-    for (const request of Array.isArray(payload.requests) ? payload.requests : []) {
-      if (typeof request !== 'object' || request === null) continue;
-      const r = request as Record<string, unknown>;
-      const status = Number(r.responseStatus ?? r.status);
-      const error = typeof r.error === 'string' && r.error.length > 0 ? r.error.slice(0, 100) : undefined;
-      if (!((Number.isFinite(status) && status >= 400) || r.isFailed === true || error)) continue;
-      let url: URL;
-      try {
-        url = new URL(String(r.name ?? r.url ?? ''), this.origin ?? undefined);
-      } catch {
-        continue;
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
-      const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : r.entryType === 'navigation' || r.initiatorType === 'navigation' ? 'GET' : undefined;
-      const own = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : typeof r.timeOrigin === 'number' && typeof r.startTime === 'number' ? r.timeOrigin + r.startTime : undefined;
-      this.addProblem({
-        kind: 'request',
-        at: own !== undefined && Math.abs(own - ts) < 3_600_000 ? own : ts,
-        window: win.index,
-        ...(method ? { method } : {}),
-        path: maskUrlSecrets(url.pathname),
-        ...(this.origin && url.origin !== this.origin ? { host: url.host } : {}),
-        ...(Number.isFinite(status) && status > 0 && status < 1000 ? { status: Math.trunc(status) } : {}),
-        ...(error ? { error } : {}),
-        count: 1,
-      });
-    }
+    const problem = consoleProblem(record, ts, win.index);
+    if (problem) this.addProblem(problem);
   }
 
   private addProblem(problem: Problem): void {
@@ -515,10 +394,6 @@ export class Reproducer {
       return;
     }
     this.problems.push(problem);
-  }
-
-  private externalHost(win: WindowState): string {
-    return win.externalHost ?? 'another site';
   }
 
   finish(): Reproduction {
@@ -556,241 +431,17 @@ export class Reproducer {
     for (const step of steps) if (step.action === 'fill' && step.recorded && !isMasked(step.recorded)) typed.add(step.recorded);
     // Typed into a field the recording masked: the page may echo it (a name on a thank-you page) with nothing to recognise it by.
     const maskedTyping = steps.some((s) => s.action === 'fill' && s.recorded !== undefined && isMasked(s.recorded) && !numberish(s.field));
-    const problems: Problem[] = [];
-    for (const problem of this.problems.slice().sort((a, b) => a.at - b.at)) {
-      if (problem.text !== undefined) problem.text = scrubText(problem.text, typed).text;
-      const window = problem.window === undefined ? undefined : renumber.get(problem.window);
-      const step = stepFor(steps, window, problem.at);
-      if (step === undefined) {
-        this.note(`${describeProblem(problem)}: no step of the journey came before it; not asserted.`);
-        continue;
-      }
-      const same = problems.find((p) => p.step === step && p.kind === problem.kind && p.method === problem.method && p.path === problem.path && p.host === problem.host && (p.kind === 'request' || p.text === problem.text));
-      if (same) same.count++;
-      else problems.push({ ...problem, window, step });
-    }
+    const problems = placeProblems(this.problems, steps, renumber, typed, (text) => this.note(text));
     if (this.counts.droppedProblems > 0) this.note(`${this.counts.droppedProblems} further failures past the first ${PROBLEMS_MAX} are not listed.`);
     if (this.counts.droppedWindows > 0) this.note(`Events of tabs beyond the first ${WINDOWS_MAX} are left out.`);
     if (this.counts.unknownTargets > 0) this.note(`${this.counts.unknownTargets} click(s) or input(s) named an element the rebuilt page does not have (no full snapshot before them): not reproduced.`);
     if (this.counts.bad > 0) this.note(`${this.counts.bad} malformed event(s) skipped.`);
     for (const win of this.windows.values()) if (win.mirror.dropped > 0) this.note(`Tab ${win.index + 1}: page too large to rebuild fully; selectors there may fall back to CSS paths.`);
 
-    let final: Reproduction['final'];
     const lastStep = steps[steps.length - 1];
-    if (lastStep) {
-      const win = [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
-      const target = lastStep.action === 'click' && lastStep.href && lastStep.navigates === undefined && lastStep.opens === undefined && !lastStep.newTab ? new URL(lastStep.href) : undefined;
-      if (win?.external && win.url !== undefined && !win.url.endsWith(':')) {
-        // The last step took the tab to another site: all a test can hold it to is that it left.
-        final = { window: lastStep.window, path: lastStep.path, leaves: this.externalHost(win) };
-        this.note(`The journey ended on another site (${final.leaves}): the test checks only that the last step leaves this one.`);
-      } else if (target && target.origin !== this.origin) {
-        final = { window: lastStep.window, path: lastStep.path, leaves: target.host };
-        this.note(`The recording ends as the last click's link to ${target.host} was followed: the test checks only that the page left this site.`);
-      } else if (target && relativePath(maskUrlSecrets(target.pathname)) !== lastStep.path) {
-        // The recording stopped before the link's page came: the end is where the link goes, not the page left.
-        final = { window: lastStep.window, path: relativePath(maskUrlSecrets(target.pathname)), followed: true };
-        this.note(`The recording ends as the last click's link was followed: the test checks it reaches ${final.path}, the link's target (no heading of that page was recorded).`);
-      } else if (win && !win.external) {
-        final = { window: lastStep.window, path: win.path, ...headingOf(win.mirror, this.budget) };
-        if (final.heading !== undefined) {
-          const loose = loosen(final.heading, [...typed].map((t) => t.toLowerCase()), maskedTyping);
-          if (loose === undefined) {
-            delete final.heading;
-            this.note("The last page's heading holds what the person typed (or an email address): not asserted.");
-          } else if (loose !== final.heading) {
-            final.heading = loose;
-            final.loose = true;
-            this.note("The last page's heading may echo what the person typed: it is asserted by its page-authored start only.");
-          }
-        }
-      }
-    }
+    const lastTab = lastStep && [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
+    const final = lastStep ? journeyEnd(lastStep, lastTab, { origin: this.origin, typed, maskedTyping, budget: this.budget, note: (text) => this.note(text) }) : undefined;
     if (this.counts.blocked > 20) this.notReplayed.push(`${this.counts.blocked - 20} more click(s) or input(s) on elements the recorder blocked`);
     return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped, notReplayed: this.notReplayed };
   }
-}
-
-/** A console.assert condition as rrweb serialises it: true, a number other than 0, an object or array. */
-function passedCondition(arg: unknown): boolean {
-  if (arg === true || (typeof arg === 'number' && arg !== 0 && !Number.isNaN(arg))) return true;
-  if (typeof arg !== 'string') return false;
-  const text = arg.trim();
-  return text === 'true' || /^-?(?:[1-9]\d*|0?\.\d*[1-9]\d*)(?:\.\d+)?$/.test(text) || text.startsWith('{') || text.startsWith('[');
-}
-
-function falsyCondition(arg: unknown): boolean {
-  if (arg === false || arg === 0 || arg === null || arg === '') return true;
-  return typeof arg === 'string' && ['false', '0', 'null', 'undefined', 'NaN', '""', "''"].includes(arg.trim());
-}
-
-/**
- * A path that stays on the site the test runs against: `page.goto('//evil.example/login')`
- * would leave baseURL for another host (and fill the REPRO_* values there), so leading slashes
- * (and backslashes, which browsers read as slashes) collapse to one.
- */
-export function relativePath(path: string): string {
-  return `/${path.replace(/^[/\\]+/, '')}`;
-}
-
-/** The last step of the problem's tab at or before it, else the click that opened the tab, else its first step, else the last step of any tab before it. */
-function stepFor(steps: Step[], window: number | undefined, at: number): number | undefined {
-  if (steps.length === 0) return undefined;
-  let any: number | undefined;
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const step = steps[i]!;
-    if (step.at > at) continue;
-    if (window === undefined || step.window === window) return i;
-    any ??= i;
-  }
-  if (window !== undefined) {
-    // Before anything was done in a tab: what its page did on load, set off by the click that opened it.
-    const opener = steps.findIndex((s) => s.opens === window);
-    if (opener !== -1) return opener;
-    const first = steps.findIndex((s) => s.window === window);
-    if (first !== -1) return first;
-  }
-  return any ?? 0;
-}
-
-export function describeProblem(problem: Problem): string {
-  if (problem.kind === 'request') {
-    const what = `${problem.method ? `${problem.method} ` : ''}${problem.host ? `//${problem.host}` : ''}${problem.path ?? '?'}`;
-    return `${what} answered ${problem.status ?? problem.error ?? 'with a network error'}`;
-  }
-  if (problem.kind === 'console') return `${problem.assert ? 'failed console.assert' : 'console error'} ${quote((problem.text ?? '').slice(0, 120))}`;
-  // Uncaught or handled as the event says it; never guessed (docs/posthog-exceptions.md).
-  const word = problem.handled === undefined ? 'exception' : problem.handled ? 'handled exception' : 'uncaught exception';
-  return `${word} ${quote((problem.text ?? '').slice(0, 120))}`;
-}
-
-function labelsField(mirror: NodeMirror, label: MirrorNode): boolean {
-  const target = label.attrs?.for;
-  if (target) {
-    for (const node of mirror.all()) if (node.attrs?.id === target && (node.tag === 'input' || node.tag === 'select' || node.tag === 'textarea')) return true;
-  }
-  const stack = [...mirror.children(label.id)];
-  for (let seen = 0; stack.length > 0 && seen < 200; seen++) {
-    const node = stack.pop()!;
-    if (node.tag === 'input' || node.tag === 'select' || node.tag === 'textarea') return true;
-    stack.push(...mirror.children(node.id));
-  }
-  return false;
-}
-
-function fieldFacts(mirror: NodeMirror, node: MirrorNode): FieldFacts {
-  const attrs = node.attrs ?? {};
-  return {
-    tag: node.tag!,
-    type: attrs.type,
-    name: attrs.name,
-    id: attrs.id,
-    autocomplete: attrs.autocomplete,
-    label: mirror.labelOf(node.id),
-    placeholder: attrs.placeholder,
-    ariaLabel: attrs['aria-label'],
-    inputmode: attrs.inputmode,
-    pattern: attrs.pattern,
-  };
-}
-
-function optionValues(mirror: NodeMirror, select: MirrorNode): string[] {
-  const values: string[] = [];
-  const stack = [...mirror.children(select.id)].reverse();
-  while (stack.length > 0 && values.length < 200) {
-    const node = stack.pop()!;
-    if (node.tag === 'option') values.push(node.attrs?.value ?? mirror.textOf(node.id, 80));
-    else if (node.tag === 'optgroup') stack.push(...[...mirror.children(node.id)].reverse());
-  }
-  return values;
-}
-
-/** The page's first heading (h1 before h2…) whose name is usable and names it alone. */
-function headingOf(mirror: NodeMirror, budget: WorkBudget): { heading?: string } {
-  const headings: Array<{ level: number; name: string }> = [];
-  for (const node of mirror.all()) {
-    budget.tick();
-    if (!node.tag || roleOf(node) !== 'heading') continue;
-    const name = accessibleName(mirror, node);
-    if (name) headings.push({ level: /^h[1-6]$/.test(node.tag) ? Number(node.tag[1]) : 2, name });
-  }
-  const counts = new Map<string, number>();
-  for (const h of headings) counts.set(h.name, (counts.get(h.name) ?? 0) + 1);
-  const best = headings.filter((h) => counts.get(h.name) === 1).sort((a, b) => a.level - b.level)[0];
-  return best ? { heading: best.name } : {};
-}
-
-/** rrweb's incremental source for canvas drawing. */
-const CANVAS_MUTATION = 9;
-
-/** An element the recorder blocked (posthog-js's ph-no-capture, rrweb's rr-block): rrweb keeps only its size. */
-function blockedElement(mirror: NodeMirror, node: MirrorNode): boolean {
-  let current: MirrorNode | undefined = node;
-  for (let depth = 0; current?.tag && depth < 12; depth++, current = mirror.get(current.parent)) {
-    const attrs = current.attrs ?? {};
-    if (attrs.rr_width !== undefined || /(?:^|\s)(?:ph-no-capture|rr-block)(?:\s|$)/.test(attrs.class ?? '')) return true;
-  }
-  return false;
-}
-
-const facts = new WeakMap<NodeMirror, { version: number; blocked: number; foreignFrames: number }>();
-
-/** How many blocked elements and frames of another site (not mirrored: cross-origin) the page holds now. */
-function pageFacts(mirror: NodeMirror, budget: WorkBudget): { blocked: number; foreignFrames: number } {
-  const cached = facts.get(mirror);
-  if (cached && cached.version === mirror.version) return cached;
-  let blocked = 0;
-  let foreignFrames = 0;
-  for (const node of mirror.all()) {
-    budget.tick();
-    if (!node.tag) continue;
-    const attrs = node.attrs ?? {};
-    if (attrs.rr_width !== undefined) blocked++;
-    else if ((node.tag === 'iframe' || node.tag === 'frame') && node.first === undefined) foreignFrames++;
-  }
-  const out = { version: mirror.version, blocked, foreignFrames };
-  facts.set(mirror, out);
-  return out;
-}
-
-/** A link's target, absolute, from the page it is on; undefined for javascript:, mailto: and the like. */
-function linkHref(href: string, origin: string | null, current: string | undefined): string | undefined {
-  try {
-    const url = new URL(href, new URL(current ?? '/', origin ?? 'http://invalid.test'));
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** m:ss from the start of the journey (minutes past 59 stay minutes), as the spec's comments give it. */
-export function clock(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-/**
- * A final heading the test may assert, given what the person typed: unchanged when it echoes
- * nothing; else a regular expression source matching its page-authored start (everything from
- * the first echoed part, or from the first capitalised word after the first when a masked value
- * may be echoed, is matched loosely); undefined when too little is left to name the page.
- */
-function loosen(heading: string, parts: string[], maskedTyping: boolean): string | undefined {
-  const lower = heading.toLowerCase();
-  let cut = heading.length;
-  for (const part of parts) {
-    const at = part.length >= 3 ? lower.indexOf(part) : -1;
-    if (at !== -1) cut = Math.min(cut, at);
-  }
-  const email = emailIndex(heading);
-  if (email !== -1) cut = Math.min(cut, email);
-  if (maskedTyping) {
-    const words = [...heading.matchAll(/\p{L}[\p{L}'’-]*/gu)];
-    const name = words.slice(1).find((w) => /^\p{Lu}/u.test(w[0]));
-    if (name?.index !== undefined) cut = Math.min(cut, name.index);
-  }
-  if (cut === heading.length) return heading;
-  const start = heading.slice(0, cut);
-  if (start.replace(/[^\p{L}\p{N}]/gu, '').length < 3) return undefined;
-  return `^${start.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.+$`;
 }

@@ -1,7 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, type CallToolResult, type ReadResourceResult, type ResourceLink, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { PROJECT_ID_PATTERN } from '../config.js';
+import { PROJECT_ID_PATTERN } from '../settings.js';
 import { DIGEST_ICONS, PROJECT_ICONS, RECORDING_ICONS } from '../icons.js';
 import { RECORDING_ID_PATTERN } from '../tools/schemas.js';
 

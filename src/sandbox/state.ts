@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { LiveRecording, buildScript, liveRecordings } from './demo/dataset.js';
 import { PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER, type RecordingSeed } from './demo/catalog.js';
-import { seedProject, type Project } from './projects.js';
+import { seedProject, type Project } from './project-object.js';
 
 /** Which PostHog the sandbox imitates: today's Cloud, or the 2024 API (README: --sandbox-api). */
 export type SandboxApi = 'today' | '2024';

@@ -6,7 +6,8 @@
 
 import { ORGANIZATION, SANDBOX_USER } from './demo/catalog.js';
 import { errors, json, type Reply } from './http.js';
-import { projectListItem, RETENTION_FEATURE } from './projects.js';
+import { projectListItem } from './project-object.js';
+import { RETENTION_FEATURE } from './retention-plan.js';
 import type { RequestContext } from './state.js';
 import { drfDate } from './util.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Toolset } from '../config.js';
+import type { Toolset } from '../settings.js';
 import type { UpstreamError } from '../errors.js';
 import type { DigestCache } from '../cache/index.js';
 import type { CallLimits } from '../call-limits.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROJECT_ID_PATTERN } from '../config.js';
+import { PROJECT_ID_PATTERN } from '../settings.js';
 import { UserInputError } from '../errors.js';
 import { DATE_PATTERN } from '../posthog/hogql.js';
 import { TIMEZONES } from '../posthog/timezones.js';

@@ -3,7 +3,7 @@
 // the server's plumbing.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isLoopbackHost } from '../config.js';
+import { isLoopbackHost } from '../http-settings.js';
 
 /** A Host header value split into a lower-case name (IPv6 kept in brackets) and an optional port. */
 interface HostPort {

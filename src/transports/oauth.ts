@@ -7,7 +7,7 @@
 // answers, with the RFCs it follows, is in docs/oauth.md.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLoopbackHost } from '../config.js';
+import { isLoopbackHost } from '../http-settings.js';
 import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { apiPath } from '../posthog/query.js';

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../src/config.js';
+import { SETTINGS } from '../../src/settings.js';
 import { DEMO } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 

@@ -6,7 +6,8 @@
 // themselves: the shim does what the recording says instead.
 import type { RrwebEvent } from '../../src/posthog/snapshots.js';
 import { renderSpec, type Rendered } from '../../src/reproduce/code.js';
-import { Reproducer, type Step } from '../../src/reproduce/session.js';
+import type { Step } from '../../src/reproduce/journey.js';
+import { Reproducer } from '../../src/reproduce/session.js';
 import { json, type Routes } from '../fixtures/sites/serve.js';
 import { FullDom } from './rebuild.js';
 

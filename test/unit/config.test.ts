@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ConfigurationError, SETTINGS, USAGE, isLoopbackHost, parseCli, readDespiteError, resolveHost, type Config, type Setting } from '../../src/config.js';
+import { ConfigurationError, parseCli, readDespiteError, type Config } from '../../src/config.js';
+import { USAGE } from '../../src/help-text.js';
+import { isLoopbackHost } from '../../src/http-settings.js';
+import { resolveHost } from '../../src/posthog-host.js';
+import type { Setting } from '../../src/setting-kinds.js';
+import { SETTINGS } from '../../src/settings.js';
 
 const KEY = 'phx_unit_test_key_1234567890';
 
