@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { CallLimits } from '../call-limits.js';
-import type { ClientOptions } from './client.js';
+import type { ClientOptions } from './client-options.js';
 import type { SharedLimitStore } from './replay-limiter.js';
 
 /**

@@ -59,7 +59,7 @@ export interface RemoteDispatch {
 /** How often the remote side says how much of a success's body it consumed. */
 export const PROGRESS_BYTES = 1024 * 1024;
 
-/** The most of an error answer sent back (client.ts reads the first 64 KiB of one). */
+/** The most of an error answer sent back (failure.ts reads the first 64 KiB of one). */
 const ERROR_BODY_BYTES = 64 * 1024;
 
 function fromRemote(error: RemoteError): Error {

@@ -44,7 +44,7 @@ export class RemoteRequests {
     this.open.set(m.id, { request });
     request.on('socket', (socket: Socket) => {
       if (!socket.connecting) return;
-      // As undici's connect timeout (client.ts), with its code: the stall breaker counts it.
+      // As undici's connect timeout (shared-pool.ts), with its code: the stall breaker counts it.
       const timer = setTimeout(() => request.destroy(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' })), m.connectTimeoutMs);
       socket.once(tls ? 'secureConnect' : 'connect', () => clearTimeout(timer));
       socket.once('close', () => clearTimeout(timer));

@@ -13,7 +13,7 @@ import { sleep } from './sleep.js';
  *   call with that key from then on, for an hour after the last 429 that taught it.
  * - a plan or explicit rates: paced up front; a 429 that comes anyway still blocks until the
  *   time PostHog named.
- * - `off` ([]): nothing is paced or learned; a 429 is retried like any other (client.ts).
+ * - `off` ([]): nothing is paced or learned; a 429 is retried like any other (retry.ts).
  *
  * With a shared store (the Redis digest cache), what one replica learns (the block and the
  * rates) is read by every replica within a second, before its next replay request with that key.

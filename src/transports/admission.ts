@@ -1,8 +1,11 @@
+import { FairQueue, type Waiter } from '../posthog/fair-queue.js';
+
 // Who runs next in HTTP mode: each caller's calls beyond its share wait in its own line (first in,
 // first out), and a free slot goes to the waiting caller with the fewest calls running, taking
-// turns among equals. Callers whose key PostHog has not accepted yet (anyone can make one up)
-// together run and wait within a bounded part of the capacity, so they can never take the slots of
-// users PostHog already knows. Pure bookkeeping (no sockets), so the rules can be read and tested alone.
+// turns among equals (posthog/fair-queue.ts). Callers whose key PostHog has not accepted yet
+// (anyone can make one up) together run and wait within a bounded part of the capacity, so they can
+// never take the slots of users PostHog already knows. Pure bookkeeping (no sockets), so the rules
+// can be read and tested alone.
 
 export interface AdmissionLimits {
   /** Calls running at once, all callers together (MCP_MAX_CONCURRENCY). */
@@ -32,54 +35,47 @@ export interface Ticket {
   cancel(): void;
 }
 
-interface Waiting {
+interface Waiting extends Waiter {
   settle: (outcome: Outcome) => void;
   timer: NodeJS.Timeout | undefined;
   /** Counted in the unverified callers' waiting line. */
   unverified: boolean;
 }
 
-interface Caller {
-  running: number;
-  queue: Waiting[];
-  /** PostHog has not accepted this caller's key yet (as of its latest call). */
-  unverified: boolean;
-  /** When it last got a slot (a counter; 0: never), for taking turns among equals. */
-  servedAt: number;
-}
-
 export class Admission {
-  /** Callers with calls running or waiting. */
-  private readonly callers = new Map<string, Caller>();
-  private served = 0;
-  private running = 0;
-  private queued = 0;
-  private unverifiedRunning = 0;
+  /** Callers' lines; unverified callers are on its restricted share. */
+  private readonly slots: FairQueue<Waiting>;
   private unverifiedQueued = 0;
   private closed = false;
 
   constructor(
     private readonly limits: AdmissionLimits,
     /** Per-user keys tell callers apart; the shared-key caller ('') is the whole server. */
-    private readonly perUser: (user: string) => boolean = (user) => user !== '',
-  ) {}
+    perUser: (user: string) => boolean = (user) => user !== '',
+  ) {
+    this.slots = new FairQueue({
+      total: limits.maxRunning,
+      perUser: (user) => (perUser(user) ? limits.maxRunningPerUser : limits.maxRunning),
+      restrictedTotal: limits.maxRunningUnverified,
+    });
+  }
 
   get runningCount(): number {
-    return this.running;
+    return this.slots.runningCount;
   }
 
   get queuedCount(): number {
-    return this.queued;
+    return this.slots.queuedCount;
   }
 
   /** Calls waiting for this caller. */
   waiting(user: string): number {
-    return this.callers.get(user)?.queue.length ?? 0;
+    return this.slots.waiting(user);
   }
 
   /** Calls running for callers whose key PostHog has not accepted yet. */
   get unverifiedRunningCount(): number {
-    return this.unverifiedRunning;
+    return this.slots.restrictedRunningCount;
   }
 
   /**
@@ -88,35 +84,30 @@ export class Admission {
    */
   enter(user: string, unverified = false): Ticket {
     if (this.closed) return settled({ kind: 'refused', why: 'closed' });
-    const caller = this.callers.get(user) ?? { running: 0, queue: [], servedAt: 0, unverified };
-    caller.unverified = unverified;
-    this.callers.set(user, caller);
-    if (caller.queue.length === 0 && this.admissible(user, caller)) {
-      return settled({ kind: 'admitted', release: this.start(user, caller) });
-    }
-    const refused = (why: Refusal): Ticket => {
-      this.forgetIfIdle(user, caller);
-      return settled({ kind: 'refused', why });
-    };
-    if (caller.queue.length >= this.limits.maxQueuedPerUser) return refused('queue-full');
-    if (this.queued >= this.limits.maxQueued) return refused('server-queue-full');
-    if (unverified && this.unverifiedQueued >= (this.limits.maxQueuedUnverified ?? this.limits.maxQueued)) return refused('unverified-queue-full');
+    const release = this.slots.tryStart(user, unverified);
+    if (release) return settled({ kind: 'admitted', release });
+    if (this.slots.waiting(user) >= this.limits.maxQueuedPerUser) return settled({ kind: 'refused', why: 'queue-full' });
+    if (this.slots.queuedCount >= this.limits.maxQueued) return settled({ kind: 'refused', why: 'server-queue-full' });
+    if (unverified && this.unverifiedQueued >= (this.limits.maxQueuedUnverified ?? this.limits.maxQueued)) return settled({ kind: 'refused', why: 'unverified-queue-full' });
 
     let settle!: (outcome: Outcome) => void;
     const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
-    const entry: Waiting = { settle, timer: undefined, unverified };
+    const entry: Waiting = {
+      settle,
+      timer: undefined,
+      unverified,
+      admit: (release) => {
+        this.dequeued(entry);
+        settle({ kind: 'admitted', release });
+      },
+    };
     const leave = (why: Refusal | undefined) => {
-      const at = caller.queue.indexOf(entry);
-      if (at === -1) return;
-      caller.queue.splice(at, 1);
+      if (!this.slots.leave(user, entry)) return;
       this.dequeued(entry);
-      clearTimeout(entry.timer);
-      this.forgetIfIdle(user, caller);
       if (why) settle({ kind: 'refused', why });
     };
     entry.timer = setTimeout(() => leave('timeout'), this.limits.queueTimeoutMs);
-    caller.queue.push(entry);
-    this.queued++;
+    this.slots.wait(user, entry, unverified);
     if (unverified) this.unverifiedQueued++;
     return { outcome, cancel: () => leave(undefined) };
   }
@@ -124,69 +115,16 @@ export class Admission {
   /** Refuses everything waiting and anything that comes later (the server is shutting down). */
   close(): void {
     this.closed = true;
-    for (const [user, caller] of this.callers) {
-      for (const entry of caller.queue.splice(0)) {
-        clearTimeout(entry.timer);
-        this.dequeued(entry);
-        entry.settle({ kind: 'refused', why: 'closed' });
-      }
-      this.forgetIfIdle(user, caller);
-    }
-  }
-
-  private admissible(user: string, caller: Caller): boolean {
-    const cap = this.perUser(user) ? this.limits.maxRunningPerUser : this.limits.maxRunning;
-    if (caller.unverified && this.unverifiedRunning >= (this.limits.maxRunningUnverified ?? this.limits.maxRunning)) return false;
-    return this.running < this.limits.maxRunning && caller.running < cap;
-  }
-
-  private dequeued(entry: Waiting): void {
-    this.queued--;
-    if (entry.unverified) this.unverifiedQueued--;
-  }
-
-  /** Counts a call as running; the returned release (idempotent) frees its slot for the next in line. */
-  private start(user: string, caller: Caller): () => void {
-    const unverified = caller.unverified;
-    this.running++;
-    if (unverified) this.unverifiedRunning++;
-    caller.running++;
-    caller.servedAt = ++this.served;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.running--;
-      if (unverified) this.unverifiedRunning--;
-      caller.running--;
-      this.forgetIfIdle(user, caller);
-      this.dispatch();
-    };
-  }
-
-  /**
-   * Fills free slots: each goes to the waiting caller with the fewest calls running (ties: whoever
-   * was served longest ago), so a caller with a burst gets a slot only when nobody with fewer
-   * running is waiting. Within a caller, first in, first out.
-   */
-  private dispatch(): void {
-    while (this.running < this.limits.maxRunning) {
-      let best: [string, Caller] | undefined;
-      for (const [user, caller] of this.callers) {
-        if (caller.queue.length === 0 || !this.admissible(user, caller)) continue;
-        if (!best || caller.running < best[1].running || (caller.running === best[1].running && caller.servedAt < best[1].servedAt)) best = [user, caller];
-      }
-      if (!best) return;
-      const [user, caller] = best;
-      const entry = caller.queue.shift()!;
+    for (const entry of this.slots.clear()) {
       this.dequeued(entry);
-      clearTimeout(entry.timer);
-      entry.settle({ kind: 'admitted', release: this.start(user, caller) });
+      entry.settle({ kind: 'refused', why: 'closed' });
     }
   }
 
-  private forgetIfIdle(user: string, caller: Caller): void {
-    if (caller.running === 0 && caller.queue.length === 0 && this.callers.get(user) === caller) this.callers.delete(user);
+  /** A call left the waiting line (admitted, refused or gone). */
+  private dequeued(entry: Waiting): void {
+    clearTimeout(entry.timer);
+    if (entry.unverified) this.unverifiedQueued--;
   }
 }
 

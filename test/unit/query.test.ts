@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiPath, encodeJsonQuery, encodePlainQuery } from '../../src/posthog/query.js';
 import { normalizePage } from '../../src/posthog/pagination.js';
-import { parseErrorBody, retryAfterSeconds } from '../../src/posthog/client.js';
+import { parseErrorBody, retryAfterSeconds } from '../../src/posthog/failure.js';
 
 describe('query encoding', () => {
   it('JSON-encodes arrays and quotes strings that would parse as JSON (PostHog json.loads every value)', () => {

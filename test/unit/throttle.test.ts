@@ -5,7 +5,7 @@ import { LearnedLimits, decodeShared, encodeShared, inferRate, withPlanHour } fr
 import { ReplayLimiter, type SharedLimitStore } from '../../src/posthog/replay-limiter.js';
 import { describeRates, parseRates, parseReplayPolicy } from '../../src/replay-rates.js';
 import { ReplayPacer, isReplayThrottled } from '../../src/posthog/throttle.js';
-import { retryAfterSeconds } from '../../src/posthog/client.js';
+import { retryAfterSeconds } from '../../src/posthog/failure.js';
 import { ConfigurationError, parseCli } from '../../src/config.js';
 
 const FREE = parseRates('free')!;
