@@ -144,6 +144,20 @@ describe('structuredContent is PostHog\'s resource, typed', () => {
     expect(data.recording).toMatchObject({ ...raw, person: { ...(raw.person as Json), properties: expect.any(Object) } });
   });
 
+  it('an answer with no id is no resource: a clear error for one, a row left out of a list', async () => {
+    h.sandbox.injectFault({ path: `/api/projects/${P}`, status: 200, body: { name: 'no id here', uuid: 'u' } });
+    const got = await h.call('project-get', { id: P });
+    expect(got.isError).toBe(true);
+    expect(text(got)).toMatch(/PostHog answered with a project that has no id/);
+    h.sandbox.injectFault({ path: `/api/projects/${P}/session_recordings/${R.checkoutFailure}`, status: 200, body: { start_time: '2026-11-01T00:00:00Z' } });
+    const rec = await h.call('session-recording-get', { project_id: String(P), id: R.checkoutFailure });
+    expect(rec.isError).toBe(true);
+    expect(text(rec)).toMatch(/PostHog answered with a recording that has no id/);
+    h.sandbox.injectFault({ path: '/api/projects', status: 200, body: { count: 2, next: null, previous: null, results: [{ name: 'no id' }, { id: 7, name: 'Seven', uuid: 'u7', ingested_event: true }] } });
+    const { data } = await call('projects-list', { recording_settings: false });
+    expect(data.results).toEqual([{ id: 7, name: 'Seven', uuid: 'u7', ingested_event: true }]);
+  });
+
   it('the advertised output schemas type PostHog\'s fields and refuse a wrong type, while taking fields they do not name', () => {
     const validate = validators.get('session-recording-get')!;
     const recording = { id: 'r', start_time: '2026-11-01T00:00:00Z', recording_duration: 5, viewed: false, person: { id: 1, name: 'n', distinct_ids: ['d'], properties: {}, created_at: null, uuid: 'u' }, something_new: { a: 1 } };

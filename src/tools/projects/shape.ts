@@ -1,26 +1,17 @@
 import { z } from 'zod';
-import { UpstreamUnavailableError } from '../../errors.js';
 import { PROJECT_SECRETS, projectListItemSchema, projectSchema, type Project, type ProjectListItem } from '../../posthog/resources.js';
 import { isRetentionPeriod, periodsUpTo, RETENTION_PERIODS, type RetentionCap, type RetentionPeriod } from '../../posthog/plan.js';
 import { quote, unbidi } from '../../digest/quote.js';
 import { asText, clip, joinParts, shortTime } from '../format.js';
 import { advertiseAs } from '../listing.js';
+import { readResource, readRows } from '../read-resource.js';
 import { timezoneField } from '../schemas.js';
 
-/** PostHog's answer as a project (parsed once, posthog/resources.ts); an answer with no id is none. */
-export function readProject(raw: unknown): Project {
-  const parsed = projectSchema.safeParse(raw);
-  if (!parsed.success) throw new UpstreamUnavailableError('malformed', 'PostHog answered with a project that has no id; check POSTHOG_HOST points at the PostHog app.');
-  return parsed.data;
-}
+/** PostHog's answer as a project, parsed once (posthog/resources.ts). */
+export const readProject = (raw: unknown): Project => readResource(projectSchema, raw, 'a project');
 
-/** A list page's rows as list items; a row with no id is left out (no next call could name it). */
-export function readProjectListItems(rows: readonly unknown[]): ProjectListItem[] {
-  return rows.flatMap((row) => {
-    const parsed = projectListItemSchema.safeParse(row);
-    return parsed.success ? [parsed.data] : [];
-  });
-}
+/** A projects-list page's rows as list items. */
+export const readProjectListItems = (rows: readonly unknown[]): ProjectListItem[] => readRows(projectListItemSchema, rows);
 
 /** A project's credentials are in no result (PROJECT_SECRETS; the public api_token is not one). */
 const withoutSecrets = <T extends object>(p: T): T => Object.fromEntries(Object.entries(p).filter(([key]) => !PROJECT_SECRETS.has(key))) as T;

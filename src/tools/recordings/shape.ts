@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { UpstreamUnavailableError } from '../../errors.js';
 import { recordingSchema, type Person, type Recording } from '../../posthog/resources.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { quote, unbidi } from '../../digest/quote.js';
 import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
+import { readResource, readRows } from '../read-resource.js';
 import { plural } from '../../words.js';
 
 /**
@@ -160,17 +160,8 @@ export function recordingDetail(r: RecordingView, personProperties: boolean): st
   return lines.join('\n');
 }
 
-/** PostHog's answer as a recording (parsed once, posthog/resources.ts); an answer with no id is none. */
-export function readRecording(raw: unknown): Recording {
-  const parsed = recordingSchema.safeParse(raw);
-  if (!parsed.success) throw new UpstreamUnavailableError('malformed', 'PostHog answered with a recording that has no id; check POSTHOG_HOST points at the PostHog app.');
-  return parsed.data;
-}
+/** PostHog's answer as a recording, parsed once (posthog/resources.ts). */
+export const readRecording = (raw: unknown): Recording => readResource(recordingSchema, raw, 'a recording');
 
-/** A list page's rows as recordings; a row that is none (no id) is left out, as it could not be asked for again. */
-export function readRecordings(rows: readonly unknown[]): Recording[] {
-  return rows.flatMap((row) => {
-    const parsed = recordingSchema.safeParse(row);
-    return parsed.success ? [parsed.data] : [];
-  });
-}
+/** A list page's rows as recordings. */
+export const readRecordings = (rows: readonly unknown[]): Recording[] => readRows(recordingSchema, rows);
