@@ -30,7 +30,7 @@ describe.each<SandboxApi>(['today', '2024'])('all twelve tools against %s PostHo
     const list = await call('session-recordings-list', { project_id: P, date_from: '-30d', limit: 100 });
     expect(list.results.map((r: { id: string }) => r.id)).toContain(R.checkoutFailure);
     const got = await call('session-recording-get', { project_id: P, id: R.checkoutFailure });
-    expect(got.recording.console_errors).toBeGreaterThan(0);
+    expect(got.recording.console_error_count).toBeGreaterThan(0);
     const snapshots = await call('session-recording-snapshots', { project_id: P, id: R.checkoutFailure, max_events: 10 });
     expect(snapshots.events).toHaveLength(10);
     const summary = await call('session-recording-summary', { project_id: P, id: R.checkoutFailure });

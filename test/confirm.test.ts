@@ -80,7 +80,7 @@ describe('session-recording-delete asks first', () => {
   it('names the recording (start time, duration, person) and deletes it once the user accepts', async () => {
     const s = await start({ answer: ACCEPT });
     const { recording: info } = (await s.call('session-recording-get', { project_id: P, id: RECORDING })).structuredContent as {
-      recording: { start: string; duration_s: number; person: string };
+      recording: { start_time: string; recording_duration: number; person: { name: string } };
     };
     const r = await s.call('session-recording-delete', { project_id: P, id: RECORDING });
     expect(r.isError, text(r)).toBeFalsy();
@@ -88,9 +88,9 @@ describe('session-recording-delete asks first', () => {
     const question = s.asked[0]!.message;
     expect(question).toContain(RECORDING);
     expect(question).toContain(`project ${P}`);
-    expect(question).toContain(info.start.slice(0, 10));
-    expect(question).toContain(info.person);
-    expect(question).toContain(duration(info.duration_s));
+    expect(question).toContain(info.start_time.slice(0, 10));
+    expect(question).toContain(info.person.name);
+    expect(question).toContain(duration(info.recording_duration));
     expect(question).toMatch(/cannot be undone/);
     expect(s.upstream('DELETE').map((q) => q.path)).toEqual([recordingPath]);
     expect((await s.call('session-recording-get', { project_id: P, id: RECORDING })).isError).toBe(true);

@@ -22,7 +22,7 @@ describe('an ongoing recording', () => {
   it('the list says it is ongoing, with more than the blocks hold', async () => {
     expect(CHLOE).toBe(DEMO.recordingIds.ongoing);
     const r = await h.call('session-recordings-list', { project_id: P, session_ids: [CHLOE] });
-    expect((r.structuredContent as { results: Array<Record<string, unknown>> }).results[0]).toMatchObject({ ongoing: true, duration_s: 271, clicks: 8 });
+    expect((r.structuredContent as { results: Array<Record<string, unknown>> }).results[0]).toMatchObject({ ongoing: true, recording_duration: 271, click_count: 8 });
   });
 
   for (const tool of ['session-recording-summary', 'session-recording-replay']) {

@@ -56,10 +56,10 @@ describe("today's PostHog: the query API answers", () => {
     expect(query.query).toMatch(/timestamp >= toDateTime\(\{date_from\}\) AND timestamp <= toDateTime\(\{date_to\}\)/);
 
     // Bounded by the recording's own span (read from its metadata), not an open-ended scan.
-    const recording = (await t.call('session-recording-get', { project_id: P, id: R.checkoutFailure })).structuredContent as { recording: { start: string } };
+    const recording = (await t.call('session-recording-get', { project_id: P, id: R.checkoutFailure })).structuredContent as { recording: { start_time: string } };
     const from = Date.parse(String(query.values.date_from));
     const to = Date.parse(String(query.values.date_to));
-    expect(from).toBeLessThanOrEqual(Date.parse(recording.recording.start));
+    expect(from).toBeLessThanOrEqual(Date.parse(recording.recording.start_time));
     expect(to - from).toBeLessThan(3 * 3_600_000);
 
     const results = (first.structuredContent as { results: Array<{ uuid: string; timestamp: string }> }).results;

@@ -415,7 +415,7 @@ describe('a recording made by posthog-js itself', () => {
       // Today's PostHog answers this through POST /query/ (HogQL over the events table).
       expect(h.sandbox.requests.slice(before).some((q) => q.method === 'POST' && q.path === `/api/projects/${P}/query/`)).toBe(true);
       const got = await call('session-recording-get', { project_id: P, id });
-      const start = Date.parse((got.structuredContent as { recording: { start: string } }).recording.start);
+      const start = Date.parse((got.structuredContent as { recording: { start_time: string } }).recording.start_time);
       for (const [i, x] of truth.exceptions.entries()) expect(Math.abs(Date.parse(results[i]!.timestamp) - start - x.t_ms)).toBeLessThan(2_000);
       const views = await call('session-recording-matching-events', { project_id: P, session_id: id, events: [{ id: '$pageview' }] });
       expect((views.structuredContent as { results: unknown[] }).results).toHaveLength(truth.pages.length);

@@ -112,11 +112,13 @@ describe('tools/list', () => {
 });
 
 /**
- * What the tool list costs every conversation (issues 25, 30). Measured as a client receives it:
- * the tools/list result through the SDK Client, compact JSON, in bytes (as bench/tool-sizes.mjs
- * measures); each input schema in characters (Claude's web and desktop apps silently drop a tool
- * whose input schema reaches 16,384). With every field described, the defaults list 42,692 B
- * before issue 31's filters and recording-filter-options (+4,090 B); 48,000 B holds both.
+ * What the tool list costs every conversation (issues 25, 30): what a model is shown of it. Measured
+ * on the tools/list result through the SDK Client, compact JSON, in bytes (as bench/tool-sizes.mjs
+ * measures), without each tool's outputSchema and _meta: clients keep those (to validate
+ * structuredContent, to render a view) and do not hand them to the model (issue 39). Each input
+ * schema in characters (Claude's web and desktop apps silently drop a tool whose input schema
+ * reaches 16,384). With every field described, the defaults list 42,692 B before issue 31's
+ * filters and recording-filter-options (+4,090 B); 48,000 B holds both.
  */
 const LIST_BUDGET_BYTES = 48_000;
 const SCHEMA_BUDGET_CHARS = 14_000;
@@ -124,6 +126,11 @@ const SCHEMA_BUDGET_CHARS = 14_000;
 const COMPACT_SCHEMA_BYTES = 5_000;
 /** The 439-value timezone enum, in project-create and project-update alike (SPEC §1 demands all of it). */
 const TIMEZONE_ENUM = /"enum":\[[^\]]{4000,}\]/g;
+/** The tools/list result as a model is shown it: names, titles, descriptions, input schemas, annotations. */
+function shownToModel(result: { tools: Tool[] }): unknown {
+  return { ...result, tools: result.tools.map(({ outputSchema: _o, _meta: _m, ...shown }) => shown) };
+}
+
 const APPS: HarnessOptions['clientCapabilities'] = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
 describe('tools/list stays within its budget', () => {
@@ -139,7 +146,9 @@ describe('tools/list stays within its budget', () => {
       const h = await startHarness(options);
       try {
         const result = await h.client.listTools();
-        const bytes = Buffer.byteLength(JSON.stringify(result));
+        const shown = JSON.stringify(shownToModel(result));
+        expect(shown).not.toMatch(/"outputSchema"|"_meta"/);
+        const bytes = Buffer.byteLength(shown);
         expect(bytes, `tools/list is ${bytes} B`).toBeLessThanOrEqual(LIST_BUDGET_BYTES);
         for (const tool of result.tools) {
           const chars = JSON.stringify(tool.inputSchema).length;

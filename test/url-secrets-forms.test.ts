@@ -75,8 +75,8 @@ describe('secrets in URLs carried inside other URLs, or as a URL password', () =
   it('the list masks the start URL', async () => {
     const r = await h.call('session-recordings-list', { project_id: P, session_ids: [ID], date_from: '-3000d' });
     expect(r.isError, text(r)).toBeFalsy();
-    const row = (r.structuredContent as { results: Array<{ id: string; url?: string }> }).results.find((x) => x.id === ID);
-    expect(row?.url).toBe('https://shop.test/login?next=/account/reset?token=***&lang=en');
+    const row = (r.structuredContent as { results: Array<{ id: string; start_url?: string }> }).results.find((x) => x.id === ID);
+    expect(row?.start_url).toBe('https://shop.test/login?next=/account/reset?token=***&lang=en');
   });
 
   it("session-recording-properties masks the first page view's URL, as the list masks the start URL", async () => {

@@ -77,10 +77,10 @@ describe('secrets in recorded URLs', () => {
   it('the list shows the start URL masked', async () => {
     const r = await h.call('session-recordings-list', { project_id: P, session_ids: [ID], date_from: '-3000d' });
     expect(r.isError, text(r)).toBeFalsy();
-    const results = (r.structuredContent as { results: Array<{ id: string; url?: string }> }).results;
+    const results = (r.structuredContent as { results: Array<{ id: string; start_url?: string }> }).results;
     const row = results.find((x) => x.id === ID);
     expect(row, JSON.stringify(results).slice(0, 300)).toBeDefined();
-    expect(row!.url).toBe('https://shop.test/reset?token=***&lang=en');
+    expect(row!.start_url).toBe('https://shop.test/reset?token=***&lang=en');
     expect(JSON.stringify(r)).not.toContain('RESETTOKEN123');
   });
 });

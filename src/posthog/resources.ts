@@ -31,11 +31,12 @@ function toText(value: unknown): unknown {
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
 }
 
-const lenient = (read: (value: unknown) => unknown, schema: z.ZodType) => z.preprocess(read, schema.nullable()).optional();
+const lenient = <T extends z.ZodType>(read: (value: unknown) => unknown, schema: T) => z.preprocess(read, schema.nullable()).optional();
 
 /** Field kinds, each null or absent allowed. */
 export const field = {
-  int: () => lenient(toNumber, z.number().int()),
+  /** A whole number; a fraction (no count PostHog sends has one) is null, as any other unreadable value. */
+  int: () => lenient((v) => { const n = toNumber(v); return typeof n === 'number' && !Number.isInteger(n) ? null : n; }, z.number().int()),
   number: () => lenient(toNumber, z.number()),
   bool: () => lenient(toBoolean, z.boolean()),
   text: () => lenient(toText, z.string()),
@@ -44,7 +45,13 @@ export const field = {
     lenient((v) => (v === undefined || v === null ? v : Array.isArray(v) ? v.filter((s) => typeof s === 'string') : null), z.array(z.string())),
   /** A JSON object with any keys. */
   object: () => lenient((v) => (v === undefined || v === null ? v : typeof v === 'object' && !Array.isArray(v) ? v : null), z.record(z.string(), z.unknown())),
-  /** Any JSON value: a setting PostHog stores as JSON (an object or an array, by version). */
+  /**
+   * A setting PostHog stores as JSON: an array in today's PostHog (filters, attribute names), an
+   * object in the seed's description (api-interface.md §2.4); anything else is null.
+   */
+  listOrObject: () =>
+    lenient((v) => (v === undefined || v === null || typeof v === 'object' ? v : null), z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])),
+  /** Any JSON value. */
   json: () => z.unknown().optional(),
 };
 
@@ -108,17 +115,17 @@ export const projectSchema = z.looseObject({
   completed_snippet_onboarding: field.bool(),
   ingested_event: field.bool(),
   /** An array of property filters today; an object in the seed's description. */
-  test_account_filters: field.json(),
+  test_account_filters: field.listOrObject(),
   test_account_filters_default_checked: field.bool(),
-  path_cleaning_filters: field.json(),
+  path_cleaning_filters: field.listOrObject(),
   is_demo: field.bool(),
   timezone: field.text(),
-  data_attributes: field.json(),
+  data_attributes: field.listOrObject(),
   person_display_name_properties: field.strings(),
-  correlation_config: field.json(),
+  correlation_config: field.listOrObject(),
   autocapture_opt_out: field.bool(),
   autocapture_exceptions_opt_in: field.bool(),
-  autocapture_exceptions_errors_to_ignore: field.json(),
+  autocapture_exceptions_errors_to_ignore: field.listOrObject(),
   capture_console_log_opt_in: field.bool(),
   capture_performance_opt_in: field.bool(),
   session_recording_opt_in: field.bool(),
@@ -131,10 +138,10 @@ export const projectSchema = z.looseObject({
   person_on_events_querying_enabled: field.bool(),
   groups_on_events_querying_enabled: field.bool(),
   inject_web_apps: field.bool(),
-  extra_settings: field.json(),
-  has_completed_onboarding_for: field.json(),
+  extra_settings: field.listOrObject(),
+  has_completed_onboarding_for: field.listOrObject(),
   /** Served as a decimal string ("0.50"); null records every session. */
-  session_recording_sample_rate: lenient((v) => (typeof v === 'number' ? String(v) : v), z.string()),
+  session_recording_sample_rate: lenient((v) => (typeof v === 'number' ? String(v) : v === undefined || v === null || typeof v === 'string' ? v : null), z.string()),
   session_recording_retention_period: field.text(),
   is_pending_deletion: field.bool(),
 });

@@ -23,15 +23,27 @@ export function portableInput(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * Output schemas are read by clients validating structuredContent, not by models, yet a host may
- * put them in the model's context with the rest of the listing. So they are advertised minimal:
- * an object with the fields every result has named as required, which is what a client needs to
- * rely on them, and nothing that would refuse a field PostHog adds. The server checks every
- * result against the tool's full zod schema before it is sent (server.ts).
+ * Output schemas are what clients validate structuredContent against (the SDK's Client does, with
+ * every result); models are not shown them. So they are advertised whole: PostHog's resources with
+ * their fields and JSON types (posthog/resources.ts), and what each tool adds. Made portable the
+ * way a strict lint wants (one type per schema, no schema without a keyword), and never tighter
+ * than the server's own check (server.ts): an object refuses no field it does not name, since
+ * PostHog adds fields over time (SPEC §1).
  */
 export function portableOutput(schema: JsonSchema): JsonSchema {
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  return required.length > 0 ? { type: 'object', required } : { type: 'object' };
+  return walk(schema, outputNode) as JsonSchema;
+}
+
+/** Any JSON value, spelled with a keyword (the MCP Inspector's --strict lint flags a schema with none). */
+const ANY_JSON = ['object', 'array', 'string', 'number', 'boolean', 'null'].map((type) => ({ type }));
+
+function outputNode(node: JsonSchema): JsonSchema {
+  const out = splitTypeList(node);
+  if (out.additionalProperties === false) {
+    const { additionalProperties: _, ...rest } = out;
+    return rest;
+  }
+  return constrainsNothing(out) ? { ...out, anyOf: ANY_JSON } : out;
 }
 
 /** Annotations describe the value as a whole: they stay on the wrapper when a schema is split. */

@@ -15,7 +15,7 @@ describe('fieldChanges and the confirmation question: a setting is compared by v
       ['session_replay_config', false],
     ]);
     expect(changeLines(changes).every((line) => line.endsWith('(unchanged)'))).toBe(true);
-    const question = describeProjectChanges({ name: 'Shop', ...before }, 1, sent);
+    const question = describeProjectChanges({ id: 1, name: 'Shop', ...before }, sent);
     expect(question.split('\n').slice(1).every((line) => line.endsWith('(unchanged)'))).toBe(true);
   });
 

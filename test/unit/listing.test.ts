@@ -143,10 +143,24 @@ describe('portable JSON Schema for every host', () => {
     });
   });
 
-  it('advertises an output schema as an object naming the fields every result has, and nothing that refuses more', () => {
-    const full = lean(z.toJSONSchema(z.looseObject({ project: z.looseObject({ id: z.number().int() }), changes: z.array(z.unknown()), note: z.string().optional() }), { target: 'draft-7', io: 'output' }));
-    expect(portableOutput(full)).toEqual({ type: 'object', required: ['project', 'changes'] });
-    expect(portableOutput({ type: 'object', properties: { note: { type: 'string' } } })).toEqual({ type: 'object' });
+  it('advertises an output schema whole, one type per schema, no schema without a keyword, nothing that refuses a field it does not name', () => {
+    const full = lean(
+      z.toJSONSchema(
+        z.looseObject({ project: z.looseObject({ id: z.number().int(), name: z.string().nullish() }), changes: z.array(z.unknown()), plain: z.object({ a: z.boolean() }), note: z.string().optional() }),
+        { target: 'draft-7', io: 'output' },
+      ),
+    );
+    const anyJson = [{ type: 'object' }, { type: 'array' }, { type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }];
+    expect(portableOutput(full)).toEqual({
+      type: 'object',
+      properties: {
+        project: { type: 'object', properties: { id: { type: 'integer' }, name: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, required: ['id'] },
+        changes: { type: 'array', items: { anyOf: anyJson } },
+        plain: { type: 'object', properties: { a: { type: 'boolean' } }, required: ['a'] },
+        note: { type: 'string' },
+      },
+      required: ['project', 'changes', 'plain'],
+    });
   });
 
   it('lists a union member once when two became the same JSON text', () => {

@@ -1,5 +1,6 @@
 import { clip } from '../format.js';
-import { MERGED_FIELDS, projectLine, projectView } from './shape.js';
+import type { Project } from '../../posthog/resources.js';
+import { MERGED_FIELDS, projectLine } from './shape.js';
 
 /** A webhook URL is a credential: answers and questions name whether it is set, not its value. */
 const MASKED = new Set(['slack_incoming_webhook']);
@@ -39,15 +40,14 @@ export function changeLines(changes: FieldChange[]): string[] {
  * The confirmation question for project-update: which project, and each field's current value →
  * the value asked for (merged settings: the keys given, merged into the current ones).
  */
-export function describeProjectChanges(current: Record<string, unknown>, id: number, body: Record<string, unknown>): string {
-  const project = projectView({ id, ...current }, false);
+export function describeProjectChanges(current: Project, body: Record<string, unknown>): string {
   const lines = Object.entries(body).map(([key, value]) => {
     const before = current[key];
     const wanted = MERGED_FIELDS.has(key) && isObject(before) && isObject(value) ? { ...before, ...value } : value;
     const same = sameJson(before ?? null, wanted ?? null);
     return `• ${key}: ${show(masked(key, before))} → ${show(masked(key, wanted))}${same ? ' (unchanged)' : ''}`;
   });
-  return `Change these settings of PostHog project ${projectLine(project)}? The current values are overwritten.\n${lines.join('\n')}`;
+  return `Change these settings of PostHog project ${projectLine(current)}? The current values are overwritten.\n${lines.join('\n')}`;
 }
 
 function masked(key: string, value: unknown): unknown {

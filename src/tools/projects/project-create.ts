@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { changeLines, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFactsOutput, projectView, projectFacts, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectOutput, projectResource, readProject, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
 
 export const projectCreate = defineTool({
   name: 'project-create',
@@ -17,22 +17,22 @@ Not idempotent: each call makes another project; check projects-list first.`,
     created: z.literal(true),
     not_applied: z.array(z.string()),
     settings: z.array(z.looseObject({ field: z.string(), after: z.unknown() })),
-    project: projectFactsOutput,
+    project: projectOutput,
   }),
   async handler(input, { client, signal }) {
     const body = requestBody(input);
     const raw = await client.json<Record<string, unknown>>({ method: 'POST', path: apiPath('projects'), body, signal });
-    const project = projectView(raw ?? {}, false);
+    const project = readProject(raw);
     // The project exists either way; say which of the given settings PostHog did not take.
-    const unapplied = unappliedFields(body, raw ?? {});
+    const unapplied = unappliedFields(body, project);
     // As PostHog stored them (its answer), the name aside: the heading says it.
-    const settings = fieldChanges(body, undefined, raw ?? {}).filter((c) => c.field !== 'name');
-    const facts = projectFacts(project);
-    const lines = [projectDetail(facts, `Created project ${project.id} "${project.name ?? ''}"`)];
+    const settings = fieldChanges(body, undefined, project).filter((c) => c.field !== 'name');
+    const resource = projectResource(project);
+    const lines = [projectDetail(projectFacts(resource, false), `Created project ${project.id} "${resource.name ?? ''}"`)];
     if (settings.length) lines.push('Set as given (PostHog\'s answer):', ...changeLines(settings));
     if (unapplied.length) lines.push(unappliedText(unapplied));
     return {
-      data: { created: true as const, not_applied: unapplied.map((u) => u.field), settings: settings.map(({ field, after }) => ({ field, after })), project: facts },
+      data: { created: true as const, not_applied: unapplied.map((u) => u.field), settings: settings.map(({ field, after }) => ({ field, after })), project: resource },
       text: lines.join('\n'),
     };
   },

@@ -3,7 +3,7 @@ import { UserInputError } from '../../errors.js';
 import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
-import { projectIdInput, projectLine, projectNotFound, projectView } from './shape.js';
+import { projectIdInput, projectLine, projectNotFound, projectOutput, projectResource, readProject } from './shape.js';
 
 export const projectDelete = defineTool({
   name: 'project-delete',
@@ -12,14 +12,14 @@ export const projectDelete = defineTool({
   description: `Deletes a project and, in the background, all its data (events, persons, recordings, more); cannot be undone. Only when the user asks for that project: confirm id and name with project-get first.`,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput }),
-  outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), name: z.string().optional(), organization: z.string().optional(), note: z.string() }),
+  outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), project: projectOutput.describe('The project as read just before the delete.'), note: z.string() }),
   async handler(input, { client, signal, confirm }) {
     const path = apiPath('projects', input.id);
     // Read first so the result names what was deleted, and an unknown id deletes nothing.
     const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
-    const project = projectView(before ?? { id: input.id }, false);
+    const project = projectResource(readProject(before ?? { id: input.id }));
     // Today's PostHog deletes in the background; a project already on its way needs no question and no second DELETE (PostHog answers it 400).
-    if (before?.is_pending_deletion === true) {
+    if (project.is_pending_deletion === true) {
       throw new UserInputError(`Project ${projectLine(project)} is already being deleted: PostHog is removing its data in the background. Nothing more to do.`);
     }
     await confirmOrStop(confirm, {
@@ -30,11 +30,9 @@ export const projectDelete = defineTool({
     await client.json({ method: 'DELETE', path, signal });
     // Both views say the same (SPEC §1 "What the model reads"): what was deleted, and what follows.
     const note = 'PostHog removes its data in the background; this cannot be undone.';
-    const name = typeof project.name === 'string' ? project.name : undefined;
-    const organization = typeof project.organization === 'string' ? project.organization : undefined;
     return {
-      data: { deleted: true as const, id: input.id, ...(name !== undefined ? { name } : {}), ...(organization !== undefined ? { organization } : {}), note },
-      text: `Deleted project ${projectLine(project)} (organization ${organization ?? '?'}). ${note}`,
+      data: { deleted: true as const, id: input.id, project, note },
+      text: `Deleted project ${projectLine(project)} (organization ${project.organization ?? '?'}). ${note}`,
     };
   },
   explainError: (error, input) => {

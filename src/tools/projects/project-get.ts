@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { readRetentionCap } from '../../posthog/plan.js';
 import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { projectDetail, projectIdInput, projectNotFound, projectFactsOutput, projectView, projectFacts, retentionFacts, retentionLine } from './shape.js';
+import { readRetentionCap, RETENTION_PERIODS } from '../../posthog/plan.js';
+import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectFacts, projectResource, readProject, retentionFacts, retentionLine } from './shape.js';
 
 export const includeSettingsField = z
   .boolean()
@@ -16,16 +16,21 @@ export const projectGet = defineTool({
   description: `A project's settings: name, timezone, organization, recording, capture; settings objects only named unless include_settings; never secrets.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
-  outputSchema: z.looseObject({ project: projectFactsOutput }),
+  outputSchema: z.looseObject({
+    project: projectOutput,
+    retention_allowed: z.enum(RETENTION_PERIODS).optional().describe("The organization's plan's longest replay retention."),
+    retention_allowed_unknown: z.string().optional().describe('Why that is not known.'),
+  }),
   async handler(input, { client, signal }) {
     const raw = (await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', input.id), signal })) ?? {};
-    const project = projectView(raw, input.include_settings);
-    const facts = projectFacts(project);
+    const project = readProject(raw);
     // The plan's cap is in the organization's record only; reading it never fails the call.
     const cap = typeof raw.organization === 'string' ? await readRetentionCap(client, raw.organization, signal) : { unknown: "PostHog's answer names no organization for the project" };
     const retention = retentionFacts(cap);
-    const text = `${projectDetail(facts, `Project ${project.id} "${project.name ?? ''}"`)}\n${retentionLine(retention, raw.session_recording_retention_period)}`;
-    return { data: { project: facts, ...retention }, text };
+    const resource = projectResource(project);
+    // include_settings shapes the text only: the structured view is the project whole.
+    const text = `${projectDetail(projectFacts(resource, input.include_settings), `Project ${project.id} "${resource.name ?? ''}"`)}\n${retentionLine(retention, project.session_recording_retention_period)}`;
+    return { data: { project: resource, ...retention }, text };
   },
   explainError: (error, input) => (error.status === 404 ? projectNotFound(input.id) : undefined),
 });

@@ -3,7 +3,7 @@ import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
 import { changeLines, describeProjectChanges, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectIdInput, projectNotFound, projectFactsOutput, projectView, projectFacts, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectIdInput, projectNotFound, projectOutput, projectResource, readProject, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
 
 export const projectUpdate = defineTool({
   name: 'project-update',
@@ -19,7 +19,7 @@ export const projectUpdate = defineTool({
     updated_fields: z.array(z.string()),
     not_applied: z.array(z.string()),
     changes: z.array(z.looseObject({ field: z.string(), before: z.unknown().optional(), after: z.unknown(), changed: z.boolean() })),
-    project: projectFactsOutput,
+    project: projectOutput,
   }),
   async handler(input, { client, signal, confirm }) {
     const { id, ...fields } = input;
@@ -28,30 +28,31 @@ export const projectUpdate = defineTool({
     // Read first: the "before" of the answer is what PostHog held just now, not a guess, and a
     // project that does not exist is found out before anything is written or anyone is asked.
     const current = (await client.json<Record<string, unknown>>({ method: 'GET', path, signal })) ?? {};
+    const before = readProject(current);
     await confirmOrStop(confirm, {
-      message: describeProjectChanges(current, id, body),
+      message: describeProjectChanges(before, body),
       action: `change ${Object.keys(body).join(', ')} of project ${id}`,
       unchanged: 'Nothing was changed.',
     });
     const raw = (await client.json<Record<string, unknown>>({ method: 'PATCH', path, body, signal })) ?? {};
-    const project = projectView(raw, false);
+    const project = readProject(raw);
     // "after" is PostHog's answer, not what was asked: it ignores fields it no longer takes.
-    const unapplied = unappliedFields(body, raw);
+    const unapplied = unappliedFields(body, project);
     const notApplied = unapplied.map((u) => u.field);
     const updated = Object.keys(body).filter((field) => !notApplied.includes(field));
-    const changes = fieldChanges(body, current, raw);
+    const changes = fieldChanges(body, before, project);
     // "Updated" names only what changed: a field written with the value it had is said to be so.
     const changed = updated.filter((field) => changes.find((c) => c.field === field)?.changed !== false);
     const same = updated.filter((field) => !changed.includes(field));
     const already = same.length ? ` (${same.join(', ')} already had the value given)` : '';
+    const resource = projectResource(project);
     const heading = changed.length
-      ? `Updated ${changed.join(', ')} of project ${project.id} "${project.name ?? ''}"${already}; before → after:`
-      : `Nothing updated in project ${project.id} "${project.name ?? ''}"${already}; before → after:`;
+      ? `Updated ${changed.join(', ')} of project ${project.id} "${resource.name ?? ''}"${already}; before → after:`
+      : `Nothing updated in project ${project.id} "${resource.name ?? ''}"${already}; before → after:`;
     const lines = [heading, ...changeLines(changes)];
     if (unapplied.length) lines.push(unappliedText(unapplied));
-    const facts = projectFacts(project);
-    lines.push(projectDetail(facts, 'Now:'));
-    return { data: { updated_fields: updated, not_applied: notApplied, changes, project: facts }, text: lines.join('\n') };
+    lines.push(projectDetail(projectFacts(resource, false), 'Now:'));
+    return { data: { updated_fields: updated, not_applied: notApplied, changes, project: resource }, text: lines.join('\n') };
   },
   explainError: (error, input) => {
     if (error.status === 404) return projectNotFound(input.id);

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { normalizePage } from '../../posthog/pagination.js';
 import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { asText, clip } from '../format.js';
+import { clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields } from '../schemas.js';
 import { readRecordingSettings, SETTINGS_READ_LIMIT } from './recording-settings.js';
-import { projectLine, type ProjectRow } from './shape.js';
+import { projectLine, projectRow, projectRowOutput, readProjectListItems } from './shape.js';
 
 export const projectsList = defineTool({
   name: 'projects-list',
@@ -21,8 +21,9 @@ export const projectsList = defineTool({
       recording_settings: z.boolean().default(true).describe("false: one request, without recording and deletion state."),
     }),
   outputSchema: z.looseObject({
-    results: z.array(z.looseObject({ id: z.number().int(), name: z.string().nullish() })),
+    results: z.array(projectRowOutput),
     ...pageOutputFields,
+    settings_read_for: z.number().int().optional().describe('Rows whose recording settings were read.'),
   }),
   async handler(input, { client, signal }) {
     const body = await client.json({
@@ -30,19 +31,10 @@ export const projectsList = defineTool({
       path: apiPath('projects') + encodePlainQuery({ limit: input.limit, offset: input.offset, search: input.search }),
       signal,
     });
-    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list', input.limit);
-    // The row both views give (SPEC §1 "What the model reads"): what a next call or a choice
-    // between projects needs. PostHog's uuid, organization and public token are on project-get.
-    const rows = page.results
-      .filter((p) => Number.isInteger(p.id))
-      .map((p) => {
-        const row: ProjectRow = { id: p.id as number };
-        if (p.name !== undefined && p.name !== null) row.name = clip(asText(p.name), 200);
-        if (typeof p.timezone === 'string') row.timezone = p.timezone;
-        if (p.is_demo === true) row.is_demo = true;
-        if (p.ingested_event === false) row.ingested_event = false;
-        return row;
-      });
+    const page = normalizePage<unknown>(body, input.offset, 'projects list', input.limit);
+    // Each row is PostHog's list item as sent (SPEC §1 "What the model reads"); the text's line
+    // (projectLine) is what a next call or a choice between projects needs.
+    const rows = readProjectListItems(page.results).map(projectRow);
     // PostHog's list leaves out the replay switch and pending deletion: each project's own
     // record has them, read for the first rows only so a call's cost stays bounded.
     const results = input.recording_settings ? await readRecordingSettings(client, rows, signal) : rows;

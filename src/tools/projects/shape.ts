@@ -1,71 +1,51 @@
 import { z } from 'zod';
-import { UpstreamUnavailableError } from '../../errors.js';
+import { PROJECT_SECRETS, projectListItemSchema, projectSchema, type Project, type ProjectListItem } from '../../posthog/resources.js';
 import { isRetentionPeriod, periodsUpTo, RETENTION_PERIODS, type RetentionCap, type RetentionPeriod } from '../../posthog/plan.js';
-import { quote } from '../../digest/quote.js';
+import { quote, unbidi } from '../../digest/quote.js';
 import { asText, clip, joinParts, shortTime } from '../format.js';
 import { advertiseAs } from '../listing.js';
+import { readResource, readRows } from '../read-resource.js';
 import { timezoneField } from '../schemas.js';
 
-/** Project secrets and credentials never reach the model, even when settings are asked for. */
-const SECRET_FIELDS = new Set(['secret_api_token', 'secret_api_token_backup', 'live_events_token']);
+/** PostHog's answer as a project, parsed once (posthog/resources.ts). */
+export const readProject = (raw: unknown): Project => readResource(projectSchema, raw, 'a project');
 
-/** A project as tools return it: PostHog's ~90 fields, these typed (projectView coerces them). */
-const project = z.looseObject({
-  id: z.number().int(),
-  uuid: z.string().nullish(),
-  name: z.string().nullish(),
-  organization: z.string().nullish(),
-  timezone: z.string().nullish(),
-  is_demo: z.boolean().nullish(),
-  ingested_event: z.boolean().nullish(),
-  /** Settings left out to save tokens; include_settings=true returns them. */
-  omitted_fields: z.array(z.string()).optional(),
-});
+/** A projects-list page's rows as list items. */
+export const readProjectListItems = (rows: readonly unknown[]): ProjectListItem[] => readRows(projectListItemSchema, rows);
 
-export type ProjectOutput = z.infer<typeof project>;
+/** A project's credentials are in no result (PROJECT_SECRETS; the public api_token is not one). */
+const withoutSecrets = <T extends object>(p: T): T => Object.fromEntries(Object.entries(p).filter(([key]) => !PROJECT_SECRETS.has(key))) as T;
+
+/** Project names are chosen by its members: quoted data in both views, invisible controls escaped (SPEC §1). */
+const namedSafely = <T extends { name?: string | null | undefined }>(p: T, max?: number): T =>
+  typeof p.name === 'string' ? { ...p, name: unbidi(max === undefined ? p.name : clip(p.name, max)) } : p;
 
 /**
- * A project for the model: scalar fields and short lists kept; settings objects and long lists
- * (filters, onboarding maps, ~90 fields in all) named in omitted_fields unless asked for.
+ * A project as a result carries it (SPEC §1 "What the model reads"): PostHog's project, every
+ * field it returned under its own name and JSON type, whatever include_settings says (that only
+ * shapes the text); its credentials never (PROJECT_SECRETS), even when every setting is asked for.
  */
-export function projectView(raw: Record<string, unknown>, includeSettings: boolean): ProjectOutput {
-  const view: Record<string, unknown> = {};
-  const omitted: string[] = [];
-  for (const [key, value] of Object.entries(raw)) {
-    if (SECRET_FIELDS.has(key)) continue;
-    const heavy = (typeof value === 'object' && value !== null && !Array.isArray(value)) || (Array.isArray(value) && (value.length > 10 || value.some((v) => typeof v === 'object')));
-    if (heavy && !includeSettings) omitted.push(key);
-    else view[key] = value;
-  }
-  if (omitted.length > 0) view.omitted_fields = omitted;
-  // The id is what every next call needs; a body without a usable one is not a project.
-  const id = typeof raw.id === 'number' ? raw.id : Number(raw.id);
-  if (!Number.isInteger(id)) throw new UpstreamUnavailableError('malformed', 'PostHog answered with a project that has no id; check POSTHOG_HOST points at the PostHog app.');
-  view.id = id;
-  for (const key of ['uuid', 'name', 'organization', 'timezone'] as const) {
-    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'string') view[key] = asText(view[key]);
-  }
-  for (const key of ['is_demo', 'ingested_event'] as const) {
-    if (view[key] !== undefined && view[key] !== null && typeof view[key] !== 'boolean') view[key] = null;
-  }
-  return view as ProjectOutput;
+export function projectResource(p: Project): Project {
+  return namedSafely(withoutSecrets(p));
 }
 
-/** A projects-list row: PostHog's list fields, and what the project's own record adds. */
-export type ProjectRow = {
-  id: number;
-  name?: string;
-  timezone?: string;
-  is_demo?: true;
-  ingested_event?: false;
-  /** session_recording_opt_in, from the project's own record. */
-  recording?: 'on' | 'off';
-  /** session_recording_sample_rate as a fraction, when below 1 (PostHog's null records all). */
-  sample_rate?: number;
-  pending_deletion?: true;
-  /** Why the project's own record was not read. */
-  settings_not_read?: string;
-};
+/** What output schemas declare of a project: PostHog's fields and types (posthog/resources.ts), any other kept. */
+export const projectOutput = projectSchema;
+
+/** A projects-list row: PostHog's list item as sent, and beside it what the project's own record adds (tools/projects/recording-settings.ts). */
+export const projectRowOutput = projectListItemSchema.extend({
+  recording: z.enum(['on', 'off']).optional().describe("session_recording_opt_in, from the project's own record."),
+  sample_rate: z.number().optional().describe('session_recording_sample_rate as a fraction, when below 1 (null records all).'),
+  pending_deletion: z.literal(true).optional(),
+  settings_not_read: z.string().optional().describe("Why the project's own record was not read."),
+});
+
+export type ProjectRow = z.output<typeof projectRowOutput>;
+
+/** A list item as a row carries it: as PostHog sent it, the name clipped as every row's is, no secret should a PostHog list one. */
+export function projectRow(item: ProjectListItem): ProjectRow {
+  return namedSafely(withoutSecrets(item), 200);
+}
 
 /** One line for a project: a list row, or a project PostHog returned (no recording fields). */
 export function projectLine(row: Record<string, unknown>): string {
@@ -84,14 +64,14 @@ export function projectLine(row: Record<string, unknown>): string {
 
 /** Said in the heading, or grouped apart, not among the settings. */
 const HEADING_FIELDS = new Set(['id', 'name', 'timezone', 'organization', 'api_token', 'created_at', 'updated_at', 'is_demo', 'ingested_event', 'product_description', 'omitted_fields']);
-/** In neither view: bookkeeping that describes neither the project nor anything a tool takes. */
+/** Not in the text (the structured view has PostHog's whole project): bookkeeping that describes neither the project nor anything a tool takes. */
 const LEFT_OUT = new Set(['uuid', 'available_setup_task_ids', 'effective_membership_level', 'user_access_level']);
 
 /**
- * A project as both views give it to the model (SPEC §1 "What the model reads"): the heading
- * facts, switches grouped as `on` and `off` lists of PostHog's field names (project-update takes
- * those names), every other setting as PostHog holds it. The text (projectDetail)
- * renders exactly this, so neither view says what the other does not.
+ * A project as the text gives it to the model, the compact reading of the resource the structured
+ * view carries (SPEC §1 "What the model reads"): the heading facts, switches grouped as `on` and
+ * `off` lists of PostHog's field names (project-update takes those names), every other setting as
+ * PostHog holds it, settings objects only named unless include_settings.
  */
 export type ProjectFacts = {
   id: number;
@@ -115,8 +95,21 @@ export type ProjectFacts = {
   [setting: string]: unknown;
 };
 
-export function projectFacts(p: ProjectOutput): ProjectFacts {
-  const facts: ProjectFacts = { id: p.id };
+/** A settings object, or a long list or one of objects: named, not shown, in the text unless include_settings. */
+function isHeavy(value: unknown): boolean {
+  return (typeof value === 'object' && value !== null && !Array.isArray(value)) || (Array.isArray(value) && (value.length > 10 || value.some((v) => typeof v === 'object')));
+}
+
+/** The text's reading of a project (projectDetail renders it): include_settings decides whether settings objects are shown or only named. */
+export function projectFacts(project: Project, includeSettings: boolean): ProjectFacts {
+  const p: Record<string, unknown> = {};
+  const omitted: string[] = [];
+  for (const [key, value] of Object.entries(project)) {
+    if (PROJECT_SECRETS.has(key)) continue;
+    if (isHeavy(value) && !includeSettings) omitted.push(key);
+    else p[key] = value;
+  }
+  const facts: ProjectFacts = { id: project.id };
   for (const key of ['name', 'timezone', 'organization', 'api_token', 'created_at', 'updated_at', 'product_description'] as const) {
     const value = p[key];
     if (typeof value === 'string' && value !== '') facts[key] = value;
@@ -127,14 +120,14 @@ export function projectFacts(p: ProjectOutput): ProjectFacts {
   const off: string[] = [];
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(p)) {
-    if (HEADING_FIELDS.has(key) || LEFT_OUT.has(key) || SECRET_FIELDS.has(key) || value === null || value === undefined || value === '') continue;
+    if (HEADING_FIELDS.has(key) || LEFT_OUT.has(key) || value === null || value === undefined || value === '') continue;
     if (typeof value === 'boolean') (value ? on : off).push(key);
     else if (!Array.isArray(value) || value.length > 0) settings[key] = value;
   }
   if (on.length) facts.on = on;
   if (off.length) facts.off = off;
   Object.assign(facts, settings);
-  if (p.omitted_fields?.length) facts.omitted_fields = p.omitted_fields;
+  if (omitted.length) facts.omitted_fields = omitted;
   return facts;
 }
 
@@ -169,9 +162,6 @@ export function projectDetail(p: ProjectFacts, heading: string): string {
   if (p.omitted_fields?.length) lines.push(`Left out (include_settings=true adds them): ${p.omitted_fields.join(' ')}.`);
   return lines.join('\n');
 }
-
-/** What output schemas declare of a project in a result: what the next call needs. */
-export const projectFactsOutput = z.looseObject({ id: z.number().int(), name: z.string().optional(), timezone: z.string().optional() });
 
 const json = z.record(z.string(), z.unknown());
 const stringList = z.array(z.string().max(2000)).max(1000);

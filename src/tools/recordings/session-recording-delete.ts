@@ -5,7 +5,7 @@ import { RECORDED_DATA_NOTICE, clip, duration, shortTime } from '../format.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { recordingNotFound } from './session-recording-get.js';
-import { recordingLine, recordingOutput, recordingView } from './shape.js';
+import { readRecording, recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const sessionRecordingDelete = defineTool({
   name: 'session-recording-delete',
@@ -31,14 +31,14 @@ export const sessionRecordingDelete = defineTool({
     // PostHog answers 204 even for an id it never had; reading first turns a typo into a clear
     // "not found" and lets the result say exactly what was deleted.
     const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
-    const recording = recordingView(before ?? { id: input.id }, { detail: 'list', personProperties: false });
+    const recording = recordingView(readRecording(before ?? { id: input.id }), { personProperties: false });
     await confirmOrStop(confirm, {
       message: [
         `Permanently delete this session recording from PostHog project ${projectId}? This cannot be undone.`,
         `Recording: ${input.id}`,
-        `Started: ${shortTime(recording.start)}, lasting ${duration(recording.duration_s)}`,
-        `Person: ${recording.person ?? recording.distinct_id ?? 'anonymous'}`,
-        recording.url ? `Start URL: ${clip(recording.url, 160)}` : '',
+        `Started: ${shortTime(recording.start_time)}, lasting ${duration(recording.recording_duration)}`,
+        `Person: ${recording.person?.name || (recording.distinct_id ?? 'anonymous')}`,
+        recording.start_url ? `Start URL: ${clip(recording.start_url, 160)}` : '',
       ]
         .filter(Boolean)
         .join('\n'),

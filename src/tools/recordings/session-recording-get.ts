@@ -3,7 +3,7 @@ import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { recordingDetail, recordingOutput, recordingView } from './shape.js';
+import { personPropertiesNote, readRecording, recordingDetail, recordingOutput, recordingView } from './shape.js';
 
 export const recordingNotFound = (id: string, projectId: string | undefined) =>
   `No recording "${id}" in project ${projectId ?? '(default)'}: it may have expired, been deleted, or belong to another project. Call session-recordings-list (with date_from for older ones) to see valid ids.`;
@@ -22,7 +22,7 @@ Next: session-recording-summary.`,
       id: recordingIdField,
       include_person_properties: z.boolean().default(false).describe('Large.'),
     }),
-  outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput }),
+  outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput, person_properties_note: z.string().optional() }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const raw = await client.json<Record<string, unknown>>({
@@ -30,8 +30,12 @@ Next: session-recording-summary.`,
       path: apiPath('projects', projectId, 'session_recordings', input.id),
       signal,
     });
-    const recording = recordingView(raw ?? {}, { detail: 'full', personProperties: input.include_person_properties });
-    return { data: { project_id: projectId, recording }, text: `${RECORDED_DATA_NOTICE}\n${recordingDetail(recording)}` };
+    const recording = recordingView(readRecording(raw), { personProperties: input.include_person_properties });
+    const note = personPropertiesNote([recording]);
+    return {
+      data: { project_id: projectId, recording, ...(note ? { person_properties_note: note } : {}) },
+      text: [RECORDED_DATA_NOTICE, recordingDetail(recording, input.include_person_properties), note].filter(Boolean).join('\n'),
+    };
   },
   explainError: (error, input, { defaultProjectId }) =>
     error.status === 404 ? recordingNotFound(input.id, input.project_id ?? defaultProjectId) : undefined,

@@ -7,7 +7,7 @@ import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, pers
 import { quote } from '../../digest/quote.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { filterParams, recordingFilterFields } from './filters.js';
-import { personPropertiesLine, recordingLine, recordingOutput, recordingView } from './shape.js';
+import { personPropertiesLine, personPropertiesNote, readRecordings, recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const dateField = (what: string) =>
   z
@@ -42,6 +42,9 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     project_id: z.string(),
     results: z.array(recordingOutput),
     ...pageOutputFields,
+    start_hosts: z.record(z.string(), z.number().int()).optional(),
+    note: z.string().optional(),
+    person_properties_note: z.string().optional(),
   }),
   async handler(input, { client, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
@@ -58,29 +61,30 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     });
     const body = await client.json({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings') + query, signal });
     const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list', input.limit);
-    const results = page.results.map((r) => recordingView(r, { detail: 'list', personProperties: input.include_person_properties }));
+    const results = readRecordings(page.results).map((r) => recordingView(r, { personProperties: input.include_person_properties }));
     // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
     const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
     // A project that records more than one site says so (its start URLs' hosts), in both views.
-    const hosts = hostCounts(results.map((r) => r.url));
-    const data = { project_id: projectId, ...page, results, ...(hosts ? { start_hosts: hosts } : {}), ...(note ? { note } : {}) };
+    const hosts = hostCounts(results.map((r) => r.start_url));
+    const cut = personPropertiesNote(results);
+    const data = { project_id: projectId, ...page, results, ...(hosts ? { start_hosts: hosts } : {}), ...(note ? { note } : {}), ...(cut ? { person_properties_note: cut } : {}) };
 
     const header =
       results.length === 0
         ? `No recordings in project ${projectId} for these filters.${note ? ` ${note}` : ''}`
         : `${results.length} recording${results.length === 1 ? '' : 's'} in project ${projectId} (offset ${input.offset}${page.count !== undefined ? ` of ${page.count}` : ''}):`;
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
-    const rows = results.flatMap((r) => [recordingLine(r), personPropertiesLine(r)]);
+    const rows = results.flatMap((r) => [recordingLine(r), personPropertiesLine(r, input.include_person_properties)]);
     const mixed = hosts ? `Start URLs on ${Object.keys(hosts).length} hosts: ${Object.entries(hosts).map(([host, n]) => `${quote(host)} ×${n}`).join(', ')}.` : '';
-    return { data, text: [RECORDED_DATA_NOTICE, header, ...rows, mixed, footer].filter(Boolean).join('\n') };
+    return { data, text: [RECORDED_DATA_NOTICE, header, ...rows, mixed, cut, footer].filter(Boolean).join('\n') };
   },
 });
 
 /** How many rows start on each host, when they start on more than one; undefined otherwise. */
-function hostCounts(urls: Array<string | undefined>): Record<string, number> | undefined {
+function hostCounts(urls: Array<string | null | undefined>): Record<string, number> | undefined {
   const counts: Record<string, number> = {};
   for (const url of urls) {
-    if (url === undefined) continue;
+    if (typeof url !== 'string') continue;
     let host: string;
     try {
       host = new URL(url).host;

@@ -1,108 +1,23 @@
 import { z } from 'zod';
+import { recordingSchema, type Person, type Recording } from '../../posthog/resources.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { quote, unbidi } from '../../digest/quote.js';
 import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
+import { readResource, readRows } from '../read-resource.js';
+import { plural } from '../../words.js';
 
 /**
- * What output schemas declare of a recording: the fields an agent picks its next call by. Every
- * other field of RecordingRow is still returned; declaring each in every tool's outputSchema
- * would cost tool-list bytes read by the model in every session.
+ * A recording as both results give it (SPEC §1 "What the model reads"): PostHog's recording
+ * (posthog/resources.ts) with every field it sent, under its own name and JSON type, and beside
+ * them what this server adds, under names PostHog does not use. The text (recordingLine,
+ * recordingDetail) is the compact reading of the same.
  */
-export const recordingOutput = z.looseObject({ id: z.string(), start: z.string().optional(), duration_s: z.number().nullish() });
+export const recordingOutput = recordingSchema.extend({
+  person_context: z.string().optional().describe("Browser, OS, device, country from the person's properties."),
+  person_properties_left_out: z.number().int().optional().describe('How many keys of person.properties were left out.'),
+});
 
-/**
- * A recording as both views give it to the model (SPEC §1 "What the model reads"): the facts an
- * agent chooses a recording by, under short names, zeros and defaults left out as the text leaves
- * them out. Durations are seconds (the `_s` suffix). PostHog's own field names stay on the input
- * side (filters, `order`).
- */
-export interface RecordingRow {
-  id: string;
-  /** Start, ISO 8601 UTC to the second. */
-  start?: string;
-  duration_s?: number;
-  active_s?: number;
-  clicks?: number;
-  keys?: number;
-  console_errors?: number;
-  console_warnings?: number;
-  console_logs?: number;
-  ongoing?: true;
-  viewed?: false;
-  /** PostHog's activity score, 0-100. */
-  activity?: number;
-  /** The person's name (PostHog's display name: often the email). */
-  person?: string;
-  distinct_id?: string;
-  /** The start URL, secrets masked. */
-  url?: string;
-  person_properties?: Record<string, unknown>;
-  /**
-   * Browser, OS, device and country from the person's properties PostHog sends with the row (the
-   * person's latest known, not necessarily this session's), e.g. "Chrome, Mac OS X, Desktop, FR".
-   */
-  person_context?: string;
-  /** get only: the person's uuid (session-recordings-list takes it as person_uuid) and other distinct ids. */
-  person_uuid?: string;
-  other_distinct_ids?: string[];
-  mouse_activity?: number;
-  /** get only: every other field PostHog sent, under its own name. */
-  [field: string]: unknown;
-}
-
-/** PostHog fields the row carries under its own names (or drops as derivable), not repeated as "other". */
-const ROW_SOURCES: ReadonlySet<string> = new Set([
-  'id', 'distinct_id', 'start_time', 'end_time', 'recording_duration', 'active_seconds', 'inactive_seconds',
-  'click_count', 'keypress_count', 'mouse_activity_count', 'console_log_count', 'console_warn_count',
-  'console_error_count', 'start_url', 'viewed', 'ongoing', 'activity_score', 'person',
-]);
-
-/** Fields that carry nothing for an agent on a single recording (UI state, always-empty lists). */
-const DROPPED_FIELDS = new Set(['external_references', 'has_summary', 'matches_filters', 'pinned_count', 'segments', 'snapshots']);
-
-export interface RecordingViewOptions {
-  /** 'list': the row; 'full': the row, the person's uuid and every other field PostHog sent except the dropped ones. */
-  detail: 'list' | 'full';
-  personProperties: boolean;
-}
-
-export function recordingView(raw: Record<string, unknown>, options: RecordingViewOptions): RecordingRow {
-  const r = { ...raw };
-  conformFields(r);
-  const row: RecordingRow = { id: asText(raw.id) };
-  const put = (key: string, value: unknown, keep = value !== undefined && value !== null) => {
-    if (keep) row[key] = value;
-  };
-  put('start', typeof r.start_time === 'string' ? isoSecond(r.start_time) : undefined);
-  put('duration_s', r.recording_duration);
-  put('active_s', r.active_seconds);
-  for (const [from, to] of COUNTS) put(to, r[from], typeof r[from] === 'number' && r[from] !== 0);
-  put('ongoing', true, r.ongoing === true);
-  put('viewed', false, r.viewed === false);
-  put('activity', typeof r.activity_score === 'number' ? Math.round(r.activity_score) : undefined);
-  const person = typeof raw.person === 'object' && raw.person !== null ? (raw.person as Record<string, unknown>) : undefined;
-  // Recorded strings: clipped, and invisible controls escaped, alike in both views (quote() in the text).
-  put('person', typeof person?.name === 'string' && person.name !== '' ? unbidi(clip(person.name, 200)) : undefined);
-  put('distinct_id', typeof r.distinct_id === 'string' ? unbidi(clip(r.distinct_id, 200)) : undefined);
-  put('url', typeof r.start_url === 'string' ? unbidi(clip(r.start_url, 500)) : undefined);
-  const properties = typeof person?.properties === 'object' && person.properties !== null ? (person.properties as Record<string, unknown>) : undefined;
-  const context = properties ? personContext(properties) : '';
-  if (context) row.person_context = context;
-  if (options.personProperties && properties) row.person_properties = properties;
-  if (options.detail === 'full') {
-    put('person_uuid', typeof person?.uuid === 'string' ? person.uuid : undefined);
-    const others = Array.isArray(person?.distinct_ids) ? person.distinct_ids.map(asText).filter((d) => d !== row.distinct_id).slice(0, 5) : [];
-    put('other_distinct_ids', others, others.length > 0);
-    put('mouse_activity', r.mouse_activity_count, typeof r.mouse_activity_count === 'number' && r.mouse_activity_count !== 0);
-    for (const key in raw) {
-      if (ROW_SOURCES.has(key) || DROPPED_FIELDS.has(key) || Object.hasOwn(row, key)) continue;
-      const value = raw[key];
-      if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-      row[key] = value;
-    }
-  }
-  return row;
-}
+export type RecordingView = z.output<typeof recordingOutput>;
 
 /** The person's properties that say where they were, newest first where PostHog keeps both. */
 const CONTEXT_KEYS: ReadonlyArray<readonly string[]> = [
@@ -112,6 +27,56 @@ const CONTEXT_KEYS: ReadonlyArray<readonly string[]> = [
   ['$geoip_country_code', '$initial_geoip_country_code'],
 ];
 
+/** What person.properties keeps unless include_person_properties: who, and what person_context reads. */
+const KEPT_PERSON_KEYS: ReadonlySet<string> = new Set(['email', 'name', ...CONTEXT_KEYS.flat()]);
+
+export interface RecordingViewOptions {
+  /** include_person_properties: person.properties whole, else cut to KEPT_PERSON_KEYS. */
+  personProperties: boolean;
+}
+
+/**
+ * PostHog's recording as a result carries it. The strings the recorded site's visitors chose keep
+ * today's protections, alike in both views: clipped, and invisible controls written as their
+ * escapes (quote() in the text); the start URL's secrets masked, as the digest masks them.
+ */
+export function recordingView(recording: Recording, options: RecordingViewOptions): RecordingView {
+  const view: RecordingView = { ...recording };
+  // A start URL may carry a token (a magic link, a reset link).
+  if (typeof view.start_url === 'string') view.start_url = unbidi(clip(maskUrlSecrets(view.start_url), 500));
+  if (typeof view.distinct_id === 'string') view.distinct_id = unbidi(clip(view.distinct_id, 200));
+  if (!recording.person) return view;
+  const person: Person = { ...recording.person };
+  if (typeof person.name === 'string') person.name = unbidi(clip(person.name, 200));
+  if (person.distinct_ids) person.distinct_ids = person.distinct_ids.map((id) => unbidi(clip(id, 200)));
+  let leftOut = 0;
+  if (person.properties) {
+    const context = personContext(person.properties);
+    const properties = unbidiKeysAndStrings(person.properties) as Record<string, unknown>;
+    if (context) view.person_context = context;
+    if (options.personProperties) person.properties = properties;
+    else {
+      person.properties = Object.fromEntries(Object.entries(properties).filter(([key]) => KEPT_PERSON_KEYS.has(key)));
+      leftOut = Object.keys(properties).length - Object.keys(person.properties).length;
+    }
+  }
+  view.person = person;
+  if (leftOut > 0) view.person_properties_left_out = leftOut;
+  return view;
+}
+
+/** Person properties are written by the site and its visitors: keys and strings at any depth escaped as unbidi does. */
+function unbidiKeysAndStrings(value: unknown): unknown {
+  if (typeof value === 'string') return unbidi(value);
+  if (Array.isArray(value)) return value.map(unbidiKeysAndStrings);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [unbidi(k), unbidiKeysAndStrings(v)]));
+}
+
+/**
+ * Browser, OS, device and country from the person's properties PostHog sends with the row (the
+ * person's latest known, not necessarily this session's), e.g. "Chrome, Mac OS X, Desktop, FR".
+ */
 function personContext(properties: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const keys of CONTEXT_KEYS) {
@@ -121,94 +86,82 @@ function personContext(properties: Record<string, unknown>): string {
   return parts.join(', ');
 }
 
-/** PostHog's counts and the row's names for them, in the order the text gives them. */
-const COUNTS: ReadonlyArray<readonly [string, string]> = [
-  ['click_count', 'clicks'],
-  ['keypress_count', 'keys'],
-  ['console_error_count', 'console_errors'],
-  ['console_warn_count', 'console_warnings'],
-  ['console_log_count', 'console_logs'],
-];
-
-/** "2025-06-02T09:14:03.120000Z" → "2025-06-02T09:14:03Z"; anything else as it came. */
-function isoSecond(iso: string): string {
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]00:?00)?$/.exec(iso);
-  return match ? `${match[1]}Z` : iso;
-}
-
-const NUMBER_FIELDS = ['recording_duration', 'active_seconds', 'inactive_seconds', 'click_count', 'keypress_count', 'mouse_activity_count', 'console_log_count', 'console_warn_count', 'console_error_count', 'activity_score'];
-const STRING_FIELDS = ['distinct_id', 'start_time', 'end_time', 'start_url'];
-const BOOLEAN_FIELDS = ['viewed', 'ongoing'];
-
 /**
- * PostHog's field types have changed over versions (the published reference types `viewed` as a
- * string, the API sends a bool). Coerce to the declared output types, so a variant body never
- * turns a good answer into an output-validation error; what cannot be coerced becomes null.
+ * Said once per result, in both views, when person.properties was cut: how many keys, and how to
+ * get them all. Undefined when nothing was left out.
  */
-function conformFields(view: Record<string, unknown>): void {
-  const set = (key: string, value: unknown) => {
-    if (view[key] !== undefined && view[key] !== null) view[key] = value;
-  };
-  for (const key of NUMBER_FIELDS) set(key, toNumber(view[key]));
-  for (const key of STRING_FIELDS) set(key, asText(view[key]));
-  // A start URL may carry a token (a magic link, a reset link): shown masked, as the digest shows it.
-  if (typeof view.start_url === 'string') view.start_url = maskUrlSecrets(view.start_url);
-  for (const key of BOOLEAN_FIELDS) {
-    const value = view[key];
-    set(key, typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null);
-  }
-}
-
-/** A number, or a numeric string read as one; anything else (Number() throws on some objects) is null. */
-function toNumber(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : null;
+export function personPropertiesNote(recordings: readonly RecordingView[]): string | undefined {
+  const leftOut = recordings.reduce((n, r) => n + (r.person_properties_left_out ?? 0), 0);
+  if (leftOut === 0) return undefined;
+  return `person.properties holds only email, name, browser, OS, device and country (${plural(leftOut, 'other key')} left out); include_person_properties=true gives them all.`;
 }
 
 /** One line per recording: id, when, how long, what happened, who, where; recorded strings quoted. */
-export function recordingLine(r: RecordingRow): string {
-  const active = r.active_s !== undefined ? ` (${duration(r.active_s)} active)` : '';
+export function recordingLine(r: RecordingView): string {
+  const active = typeof r.active_seconds === 'number' ? ` (${duration(r.active_seconds)} active)` : '';
   const activity = joinParts(
-    [count(r.clicks, 'click'), count(r.keys, 'key'), count(r.console_errors, 'console error'), count(r.console_warnings, 'console warning'), count(r.console_logs, 'console log')],
+    [
+      count(r.click_count, 'click'),
+      count(r.keypress_count, 'key'),
+      count(r.console_error_count, 'console error'),
+      count(r.console_warn_count, 'console warning'),
+      count(r.console_log_count, 'console log'),
+    ],
     ', ',
   );
   return joinParts([
     r.id,
-    shortTime(r.start),
-    `${duration(r.duration_s)}${active}`,
+    shortTime(r.start_time),
+    `${duration(r.recording_duration)}${active}`,
     activity,
-    r.ongoing ? 'ongoing' : '',
+    r.ongoing === true ? 'ongoing' : '',
     r.viewed === false ? 'unviewed' : '',
-    r.activity !== undefined ? `activity ${r.activity}` : '',
+    typeof r.activity_score === 'number' ? `activity ${Math.round(r.activity_score)}` : '',
     personLabel(r),
     r.person_context ? `person's ${quote(r.person_context)}` : '',
-    r.url ? quote(r.url) : '',
+    r.start_url ? quote(r.start_url) : '',
   ]);
 }
 
-function personLabel(r: RecordingRow): string {
-  if (r.person) return `${quote(r.person)}${r.distinct_id ? ` (${quote(r.distinct_id)})` : ''}`;
+function personLabel(r: RecordingView): string {
+  const name = r.person?.name;
+  if (name) return `${quote(name)}${r.distinct_id ? ` (${quote(r.distinct_id)})` : ''}`;
   return r.distinct_id ? `distinct_id ${quote(r.distinct_id)}` : '';
 }
 
-/** Shown on recordingLine's line or with the person: not repeated below it. */
-const SHOWN_IN_LINE: ReadonlySet<string> = new Set(['id', 'start', 'duration_s', 'active_s', 'clicks', 'keys', 'console_errors', 'console_warnings', 'console_logs', 'ongoing', 'viewed', 'activity', 'person', 'distinct_id', 'person_context', 'url', 'person_properties', 'person_uuid', 'other_distinct_ids']);
-
-/** The person's properties, as asked for, on a line of their own (recorded data: JSON, quoted). */
-export function personPropertiesLine(r: RecordingRow): string {
-  return r.person_properties ? `  person properties: ${JSON.stringify(r.person_properties)}` : '';
+/** The person's properties, when asked for, on a line of their own (recorded data: JSON, quoted). */
+export function personPropertiesLine(r: RecordingView, asked: boolean): string {
+  return asked && r.person?.properties ? `  person properties: ${JSON.stringify(r.person.properties)}` : '';
 }
 
+/** Fields recordingLine and the person's line say, or that say nothing for an agent (UI state, always-empty lists). */
+const NOT_REPEATED: ReadonlySet<string> = new Set([
+  'id', 'distinct_id', 'start_time', 'end_time', 'recording_duration', 'active_seconds', 'inactive_seconds',
+  'click_count', 'keypress_count', 'mouse_activity_count', 'console_log_count', 'console_warn_count',
+  'console_error_count', 'start_url', 'viewed', 'ongoing', 'activity_score', 'person',
+  'external_references', 'has_summary', 'matches_filters', 'pinned_count', 'segments', 'snapshots',
+  'person_context', 'person_properties_left_out',
+]);
+
 /** Multi-line detail for one recording: its line, the person, then every other field PostHog sent. */
-export function recordingDetail(r: RecordingRow): string {
+export function recordingDetail(r: RecordingView, personProperties: boolean): string {
   const lines = [`Recording ${recordingLine(r)}`];
-  const person = joinParts([r.person_uuid ? `person_uuid ${r.person_uuid}` : '', r.other_distinct_ids?.length ? `other distinct_ids ${r.other_distinct_ids.map((d) => quote(d)).join(', ')}` : ''], ', ');
+  const uuid = typeof r.person?.uuid === 'string' ? r.person.uuid : '';
+  const others = (r.person?.distinct_ids ?? []).filter((d) => d !== r.distinct_id).slice(0, 5);
+  const person = joinParts([uuid ? `person_uuid ${uuid}` : '', others.length ? `other distinct_ids ${others.map((d) => quote(d)).join(', ')}` : ''], ', ');
   if (person) lines.push(person);
-  if (r.person_properties) lines.push(personPropertiesLine(r).trim());
-  for (const key in r) {
-    if (SHOWN_IN_LINE.has(key)) continue;
-    const value = r[key];
+  const properties = personPropertiesLine(r, personProperties);
+  if (properties) lines.push(properties.trim());
+  if (typeof r.mouse_activity_count === 'number' && r.mouse_activity_count !== 0) lines.push(`mouse_activity: ${r.mouse_activity_count}`);
+  for (const [key, value] of Object.entries(r)) {
+    if (NOT_REPEATED.has(key) || value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     lines.push(`${key}: ${typeof value === 'string' ? quote(value) : asText(value)}`);
   }
   return lines.join('\n');
 }
+
+/** PostHog's answer as a recording, parsed once (posthog/resources.ts). */
+export const readRecording = (raw: unknown): Recording => readResource(recordingSchema, raw, 'a recording');
+
+/** A list page's rows as recordings. */
+export const readRecordings = (rows: readonly unknown[]): Recording[] => readRows(recordingSchema, rows);
