@@ -31,7 +31,7 @@ function toText(value: unknown): unknown {
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
 }
 
-const lenient = (read: (value: unknown) => unknown, schema: z.ZodType) => z.preprocess(read, schema.nullable()).optional();
+const lenient = <T extends z.ZodType>(read: (value: unknown) => unknown, schema: T) => z.preprocess(read, schema.nullable()).optional();
 
 /** Field kinds, each null or absent allowed. */
 export const field = {
