@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { changeLines, fieldChanges } from './confirm-changes.js';
 import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFactsOutput, projectView, projectFacts, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
@@ -19,9 +18,9 @@ Not idempotent: each call makes another project; check projects-list first.`,
     settings: z.array(z.looseObject({ field: z.string(), after: z.unknown() })),
     project: projectFactsOutput,
   }),
-  async handler(input, { client, signal }) {
+  async handler(input, { posthog, signal }) {
     const body = requestBody(input);
-    const raw = await client.json<Record<string, unknown>>({ method: 'POST', path: apiPath('projects'), body, signal });
+    const raw = await posthog.projects.create(body, { signal });
     const project = projectView(raw ?? {}, false);
     // The project exists either way; say which of the given settings PostHog did not take.
     const unapplied = unappliedFields(body, raw ?? {});

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { readRetentionCap } from '../../posthog/plan.js';
-import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { projectDetail, projectIdInput, projectNotFound, projectFactsOutput, projectView, projectFacts, retentionFacts, retentionLine } from './shape.js';
 
@@ -17,12 +15,12 @@ export const projectGet = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
   outputSchema: z.looseObject({ project: projectFactsOutput }),
-  async handler(input, { client, signal }) {
-    const raw = (await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', input.id), signal })) ?? {};
+  async handler(input, { posthog, signal }) {
+    const raw = await posthog.projects.get(input.id, { signal });
     const project = projectView(raw, input.include_settings);
     const facts = projectFacts(project);
     // The plan's cap is in the organization's record only; reading it never fails the call.
-    const cap = typeof raw.organization === 'string' ? await readRetentionCap(client, raw.organization, signal) : { unknown: "PostHog's answer names no organization for the project" };
+    const cap = typeof raw.organization === 'string' ? await posthog.projects.retentionCap(raw.organization, { signal }) : { unknown: "PostHog's answer names no organization for the project" };
     const retention = retentionFacts(cap);
     const text = `${projectDetail(facts, `Project ${project.id} "${project.name ?? ''}"`)}\n${retentionLine(retention, raw.session_recording_retention_period)}`;
     return { data: { project: facts, ...retention }, text };

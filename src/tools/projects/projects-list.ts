@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { normalizePage } from '../../posthog/pagination.js';
-import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { asText, clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields } from '../schemas.js';
@@ -24,13 +22,8 @@ export const projectsList = defineTool({
     results: z.array(z.looseObject({ id: z.number().int(), name: z.string().nullish() })),
     ...pageOutputFields,
   }),
-  async handler(input, { client, signal }) {
-    const body = await client.json({
-      method: 'GET',
-      path: apiPath('projects') + encodePlainQuery({ limit: input.limit, offset: input.offset, search: input.search }),
-      signal,
-    });
-    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'projects list', input.limit);
+  async handler(input, { posthog, signal }) {
+    const page = await posthog.projects.list({ limit: input.limit, offset: input.offset, search: input.search }, { signal });
     // The row both views give (SPEC §1 "What the model reads"): what a next call or a choice
     // between projects needs. PostHog's uuid, organization and public token are on project-get.
     const rows = page.results
@@ -45,7 +38,7 @@ export const projectsList = defineTool({
       });
     // PostHog's list leaves out the replay switch and pending deletion: each project's own
     // record has them, read for the first rows only so a call's cost stays bounded.
-    const results = input.recording_settings ? await readRecordingSettings(client, rows, signal) : rows;
+    const results = input.recording_settings ? await readRecordingSettings(posthog.projects, rows, signal) : rows;
     const unread = input.recording_settings ? rows.length - SETTINGS_READ_LIMIT : 0;
     const matching = input.search ? ` matching "${clip(input.search, 80)}"` : '';
     const header =
