@@ -311,13 +311,12 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       const progress = progressReporter(extra);
       // Every upstream request of this call spends one allowance (posthog/budget.ts).
       const limits = tool.callLimits ? tool.callLimits(callLimits, input) : callLimits;
-      const callClient = client.forCall(new CallBudget(limits, progress));
-      const posthog = operations(callClient);
+      const posthog = operations(client.forCall(new CallBudget(limits, progress)));
       try {
         const confirm = confirmer(server, extra, askUser, log);
         // A client that declared MCP Apps shows a tool's view with its result (the replay's player).
         const showsApps = declaresApps(server.server.getClientCapabilities());
-        const result = await tool.handler(input, { client: callClient, posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
+        const result = await tool.handler(input, { posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
         // Some clients give the model structuredContent instead of the text (SPEC §1): the notice

@@ -93,7 +93,7 @@ export const propertyValuesSchema = z
 /** `{results: [...]}`; without a list, no results. */
 export const resultsListSchema = z.looseObject({ results: z.array(z.unknown()).catch([]) });
 
-/** An event matching a recording's filter. */
+/** A match: its event's name and the page it happened on, where known (the internal endpoint answers uuid and time only). */
 export type Match = { uuid: string | null; timestamp: string | null; event?: string | null; url?: string | null };
 
 const textOrNull = (value: unknown) => (value !== null && value !== undefined ? asText(value) : null);
@@ -109,5 +109,5 @@ export const matchSchema = z.unknown().transform((row): Match => {
 export type SessionProperties = { id: string; properties: Record<string, unknown> };
 
 export const sessionPropertiesSchema = z
-  .looseObject({ id: z.unknown(), session_id: z.unknown(), properties: z.unknown() })
+  .looseObject({ id: z.unknown().optional(), session_id: z.unknown().optional(), properties: z.unknown().optional() })
   .transform((r): SessionProperties => ({ id: asText(r.id ?? r.session_id), properties: isObject(r.properties) ? r.properties : {} }));

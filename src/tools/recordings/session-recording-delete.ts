@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { RECORDED_DATA_NOTICE, clip, duration, shortTime } from '../format.js';
 import { defineTool } from '../define.js';
@@ -25,12 +24,11 @@ export const sessionRecordingDelete = defineTool({
     id: z.string(),
     recording: recordingOutput,
   }),
-  async handler(input, { client, defaultProjectId, signal, confirm }) {
+  async handler(input, { posthog, defaultProjectId, signal, confirm }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const path = apiPath('projects', projectId, 'session_recordings', input.id);
     // PostHog answers 204 even for an id it never had; reading first turns a typo into a clear
     // "not found" and lets the result say exactly what was deleted.
-    const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
+    const before = await posthog.recordings.get(projectId, input.id, { signal });
     const recording = recordingView(before ?? { id: input.id }, { detail: 'list', personProperties: false });
     await confirmOrStop(confirm, {
       message: [
@@ -45,7 +43,7 @@ export const sessionRecordingDelete = defineTool({
       action: `delete recording ${input.id} from project ${projectId}`,
       unchanged: 'Nothing was deleted.',
     });
-    await client.json({ method: 'DELETE', path, signal });
+    await posthog.recordings.delete(projectId, input.id, { signal });
     return {
       data: { deleted: true as const, project_id: projectId, id: input.id, recording },
       text: `${RECORDED_DATA_NOTICE}\nDeleted recording ${input.id} from project ${projectId} (permanent):\n${recordingLine(recording)}`,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
@@ -23,13 +22,9 @@ Next: session-recording-summary.`,
       include_person_properties: z.boolean().default(false).describe('Large.'),
     }),
   outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const raw = await client.json<Record<string, unknown>>({
-      method: 'GET',
-      path: apiPath('projects', projectId, 'session_recordings', input.id),
-      signal,
-    });
+    const raw = await posthog.recordings.get(projectId, input.id, { signal });
     const recording = recordingView(raw ?? {}, { detail: 'full', personProperties: input.include_person_properties });
     return { data: { project_id: projectId, recording }, text: `${RECORDED_DATA_NOTICE}\n${recordingDetail(recording)}` };
   },

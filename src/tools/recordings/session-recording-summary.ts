@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { quote } from '../../digest/quote.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import { apiPath } from '../../posthog/query.js';
 import { RecordingMeter } from '../../posthog/snapshots.js';
 import { defineTool, type ToolContext } from '../define.js';
 import { RECORDED_DATA_NOTICE, structuredSize } from '../format.js';
@@ -61,24 +60,23 @@ function partialNext(partial: ReturnType<typeof partialOf>): string {
  */
 export async function summarizeRecording(
   input: { project_id?: string | undefined; id: string; max_chars: number },
-  { client, defaultProjectId, signal, cache }: ToolContext,
+  { posthog, defaultProjectId, signal, cache }: ToolContext,
   readUntil?: DigestContext['readUntil'],
   /** Also read the session's `$exception` events (query API), beside the recording: the summary does; the replay, which must answer at once, does not. */
   options: { exceptions?: boolean; partialSaidBy?: 'summary' | 'caller' } = {},
 ) {
   const projectId = resolveProjectId(input.project_id, defaultProjectId);
-  const recordingPath = apiPath('projects', projectId, 'session_recordings', input.id);
   // The metadata first: it names the person, shows the key may read the recording, and for a
   // recording that is over lets a cached digest answer with no replay request at all.
   // One reading of one recording, metadata included, makes at most MAX_REQUESTS_PER_RECORDING requests.
   const meter = new RecordingMeter();
-  const meta = await client.json<Record<string, unknown>>({ method: 'GET', path: recordingPath, signal, meter });
+  const meta = await posthog.recordings.get(projectId, input.id, { signal, meter });
   // Asked at once, beside the recording's blocks; it never fails the summary (session-exceptions.ts).
-  const exceptionsRead = options.exceptions ? readSessionExceptions(client, projectId, input.id, meta, signal) : undefined;
+  const exceptionsRead = options.exceptions ? readSessionExceptions(posthog.query, projectId, input.id, meta, signal) : undefined;
   exceptionsRead?.catch(() => {});
   let result;
   try {
-    result = await digestRecording({ client, signal, cache, meter, readUntil }, projectId, input.id, meta);
+    result = await digestRecording({ posthog, signal, cache, meter, readUntil }, projectId, input.id, meta);
   } catch (err) {
     if (!(err instanceof BudgetExceeded)) throw err;
     // Throttled before anything could be read: no summary yet, and when to ask again.

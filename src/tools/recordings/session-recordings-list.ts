@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { normalizePage } from '../../posthog/pagination.js';
-import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
 import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
@@ -43,9 +41,9 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     results: z.array(recordingOutput),
     ...pageOutputFields,
   }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const query = encodeJsonQuery({
+    const page = await posthog.recordings.list(projectId, {
       limit: input.limit,
       offset: input.offset,
       date_from: input.date_from,
@@ -55,9 +53,7 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
       person_uuid: input.person_uuid,
       session_ids: input.session_ids,
       ...filterParams(input),
-    });
-    const body = await client.json({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings') + query, signal });
-    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list', input.limit);
+    }, { signal });
     const results = page.results.map((r) => recordingView(r, { detail: 'list', personProperties: input.include_person_properties }));
     // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
     const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
