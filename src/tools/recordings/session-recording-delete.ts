@@ -3,7 +3,7 @@ import { confirmOrStop } from '../confirm.js';
 import { RECORDED_DATA_NOTICE, clip, duration, shortTime } from '../format.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { recordingNotFound } from './session-recording-get.js';
+import { recordingNotFound } from './not-found.js';
 import { recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const sessionRecordingDelete = defineTool({

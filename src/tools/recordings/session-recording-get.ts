@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
+import { recordingNotFound } from './not-found.js';
 import { recordingDetail, recordingOutput, recordingView } from './shape.js';
-
-export const recordingNotFound = (id: string, projectId: string | undefined) =>
-  `No recording "${id}" in project ${projectId ?? '(default)'}: it may have expired, been deleted, or belong to another project. Call session-recordings-list (with date_from for older ones) to see valid ids.`;
 
 export const sessionRecordingGet = defineTool({
   name: 'session-recording-get',

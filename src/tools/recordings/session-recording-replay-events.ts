@@ -6,8 +6,8 @@ import { defineTool } from '../define.js';
 import { plural } from '../../words.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { PLAYER_URI } from './player.js';
-import { recordingNotFound } from './session-recording-get.js';
-import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
+import { explainRecordingError } from './not-found.js';
+import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './snapshot-cursor.js';
 import { maskTypedValues } from './event-privacy.js';
 import { walkUnits, type Position } from './unit-walk.js';
 
@@ -72,11 +72,7 @@ export const sessionRecordingReplayEvents = defineTool({
       text: `${plural(page.events.length, 'event')} (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player.${missing} ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
     };
   },
-  explainError: (error, input, { defaultProjectId }) => {
-    if (error.status === 404) return recordingNotFound(input.id, input.project_id ?? defaultProjectId);
-    if (error.status === 410) return `Recording ${input.id} was deleted; its snapshot data is gone.`;
-    return undefined;
-  },
+  explainError: (error, input, { defaultProjectId }) => explainRecordingError(error, input.id, input.project_id ?? defaultProjectId),
 });
 
 interface EventsPage {

@@ -4,7 +4,7 @@ import { RecordingMeter, planUnits } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { partialOf } from './recording-digest.js';
-import { recordingNotFound } from './session-recording-get.js';
+import { explainRecordingError } from './not-found.js';
 import { readSessionExceptions } from './session-exceptions.js';
 import { walkUnits } from './unit-walk.js';
 import { quote } from '../../digest/quote.js';
@@ -48,11 +48,7 @@ export const sessionRecordingReproduce = defineTool({
     const data = { project_id: projectId, id: input.id, ...rendered, skipped, ...(partial ? { partial } : {}) };
     return { data, text: renderText(data) };
   },
-  explainError: (error, input, { defaultProjectId }) => {
-    if (error.status === 404) return recordingNotFound(input.id, input.project_id ?? defaultProjectId);
-    if (error.status === 410) return `Recording ${input.id} was deleted; its snapshot data is gone.`;
-    return undefined;
-  },
+  explainError: (error, input, { defaultProjectId }) => explainRecordingError(error, input.id, input.project_id ?? defaultProjectId),
 });
 
 /** The longest stretch of reproducer work before other calls get a turn. */

@@ -1,18 +1,11 @@
 import { z } from 'zod';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
+import { dateField, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { quote } from '../../digest/quote.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { filterParams, recordingFilterFields } from './filters.js';
 import { personPropertiesLine, recordingLine, recordingOutput, recordingView } from './shape.js';
-
-export const dateField = (what: string) =>
-  z
-    .string()
-    .max(40)
-    .refine(...unlisted(RECORDING_DATE_PATTERN, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"'))
-    .describe(what);
 
 export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',

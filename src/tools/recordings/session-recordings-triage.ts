@@ -8,12 +8,11 @@ import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
 import { RECORDED_DATA_NOTICE, asText, clip, clock, duration, structuredSize } from '../format.js';
 import { plural } from '../../words.js';
-import { maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
+import { dateField, maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
 import { onRecordingClock, readExceptionsOf } from './session-exceptions.js';
 import { tailOf, type Tail } from './tail.js';
-import { playerUrl } from './session-recording-replay.js';
-import { dateField } from './session-recordings-list.js';
+import { playerUrl } from './player-link.js';
 import { filterParams, recordingFilterFields } from './filters.js';
 
 /** Recordings one call reads at most (each costs PostHog replay requests: a listing and its blocks). */
