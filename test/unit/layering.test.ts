@@ -31,7 +31,7 @@ const BELOW: Record<string, string[]> = {
   prompts: ['foundation', 'posthog', 'operations', 'tools', 'resources'],
   tasks: ['foundation'],
   server: ['foundation', 'posthog', 'operations', 'tools', 'cache', 'prompts', 'resources', 'tasks'],
-  transports: ['foundation', 'posthog', 'server', 'cache'],
+  transports: ['foundation', 'posthog', 'operations', 'server', 'cache'],
   doctor: ['foundation', 'posthog', 'operations'],
   cli: ['foundation', 'posthog', 'server', 'transports', 'sandbox', 'doctor', 'cache'],
 };
