@@ -3,13 +3,13 @@
 // query text. The queries themselves are built in hogql-queries.ts, the one place allowed to write
 // HogQL; hogql.ts says when the query API stands in for an endpoint.
 
+import { UpstreamUnavailableError } from '../../errors.js';
 import { hogqlResultSchema } from '../answers.js';
 import type { PostHogClient } from '../client.js';
 import type { BuiltQuery } from '../hogql-queries.js';
 import { apiPath } from '../query.js';
 import type { CallOptions } from './options.js';
 import { parseAnswer } from './parse.js';
-import { UpstreamUnavailableError } from '../../errors.js';
 
 export interface HogQLRows {
   columns: string[];
