@@ -9,8 +9,8 @@ import type { Config } from './config.js';
 import type { Toolset } from './settings.js';
 import { UpstreamError, UpstreamUnavailableError } from './errors.js';
 import { PostHogClient } from './posthog/client.js';
-import { isRetentionPeriod, readRetentionCap } from './posthog/plan.js';
-import { apiPath } from './posthog/query.js';
+import { operationsOver, type PersonalApiKey, type PostHogOperations, type Project } from './posthog/operations/index.js';
+import { isRetentionPeriod } from './posthog/plan.js';
 import { plural } from './words.js';
 
 export type Status = 'PASS' | 'WARN' | 'FAIL' | 'SKIP';
@@ -55,6 +55,7 @@ export async function runDoctor(config: Config, target: DoctorTarget, print: (li
   // One request per check and no retries: a 429 is what the throttle check wants to see, not to hide.
   const proxy = target.baseUrl === config.baseUrl ? config.upstream.proxy : undefined;
   const client = new PostHogClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: Math.min(config.timeoutMs, 15_000), maxRetries: 0, replayRates: [], proxy });
+  const posthog = operationsOver(client);
   const checks: Check[] = [];
   const report = (check: Check) => {
     checks.push(check);
@@ -62,16 +63,16 @@ export async function runDoctor(config: Config, target: DoctorTarget, print: (li
   };
   try {
     for (const check of settingsChecks(config, target)) report(check);
-    const reached = await keyCheck(client, config, target);
+    const reached = await keyCheck(posthog, config, target);
     report(reached);
     if (reached.status === 'FAIL') {
       for (const name of ['scopes', 'default project', 'replay retention', 'replay throttle']) report({ status: 'SKIP', name, detail: 'needs the key to be accepted first.' });
     } else {
-      report(await scopesCheck(client, config));
-      const project = await projectCheck(client, target.defaultProjectId);
+      report(await scopesCheck(posthog, config));
+      const project = await projectCheck(posthog, target.defaultProjectId);
       report(project.check);
-      report(await retentionCheck(client, target.defaultProjectId, project.record));
-      report(await throttleCheck(client, config, target.defaultProjectId));
+      report(await retentionCheck(posthog, target.defaultProjectId, project.record));
+      report(await throttleCheck(posthog, config, target.defaultProjectId));
     }
   } finally {
     await client.close();
@@ -99,10 +100,10 @@ function settingsChecks(config: Config, target: DoctorTarget): Check[] {
   return checks;
 }
 
-async function keyCheck(client: PostHogClient, config: Config, target: DoctorTarget): Promise<Check> {
+async function keyCheck(posthog: PostHogOperations, config: Config, target: DoctorTarget): Promise<Check> {
   const name = 'host and key';
   try {
-    const me = await client.json<{ email?: unknown; organization?: { name?: unknown } | null; team?: { id?: unknown; name?: unknown } | null }>({ method: 'GET', path: apiPath('users', '@me') });
+    const me = await posthog.projects.currentUser();
     const who = [
       typeof me.email === 'string' ? `user ${me.email}` : '',
       typeof me.organization?.name === 'string' ? `organization "${me.organization.name}"` : '',
@@ -132,17 +133,17 @@ async function keyCheck(client: PostHogClient, config: Config, target: DoctorTar
   }
 }
 
-async function scopesCheck(client: PostHogClient, config: Config): Promise<Check> {
+async function scopesCheck(posthog: PostHogOperations, config: Config): Promise<Check> {
   const name = 'scopes';
-  let key: { scopes?: unknown; scoped_teams?: unknown };
+  let key: PersonalApiKey;
   try {
-    key = await client.json({ method: 'GET', path: apiPath('personal_api_keys', '@current') });
+    key = await posthog.projects.currentKey();
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
     return { status: 'WARN', name, detail: `could not read the key's scopes (PostHog answered ${error.status} to ${error.path}); each tool names a missing scope when it meets one.` };
   }
-  const scopes = Array.isArray(key.scopes) ? key.scopes.filter((s): s is string => typeof s === 'string') : [];
-  const teams = Array.isArray(key.scoped_teams) ? key.scoped_teams.filter((t): t is number => typeof t === 'number') : [];
+  const scopes = key.scopes ?? [];
+  const teams = key.scoped_teams ?? [];
   const limited = teams.length > 0 ? ` It is limited to ${plural(teams.length, 'project')} (${teams.join(', ')}): projects-list is refused for such keys.` : '';
   if (scopes.length === 0) return { status: 'PASS', name, detail: `a key without scopes (a legacy key): PostHog lets it do what its user may.${limited}` };
   if (scopes.includes('*')) return { status: teams.length > 0 && config.toolsets.includes('projects') ? 'WARN' : 'PASS', name, detail: `all scopes (*).${limited}` };
@@ -160,16 +161,16 @@ async function scopesCheck(client: PostHogClient, config: Config): Promise<Check
   };
 }
 
-type ProjectRecord = { id?: unknown; name?: unknown; organization?: unknown; session_recording_retention_period?: unknown };
-
 /** The default project's check, and its record for the retention check (none when it was not read). */
-async function projectCheck(client: PostHogClient, projectId: string | undefined): Promise<{ check: Check; record?: ProjectRecord }> {
+async function projectCheck(posthog: PostHogOperations, projectId: string | undefined): Promise<{ check: Check; record?: Project }> {
   const name = 'default project';
   if (projectId === undefined) return { check: { status: 'SKIP', name, detail: 'none set; the recording tools then need project_id (projects-list finds it), or set POSTHOG_PROJECT_ID.' } };
   try {
-    const project = await client.json<ProjectRecord>({ method: 'GET', path: apiPath('projects', projectId) });
-    return { check: { status: 'PASS', name, detail: `${String(project.id ?? projectId)}${typeof project.name === 'string' ? ` "${project.name}"` : ''}.` }, record: project };
+    const project = await posthog.projects.get(projectId);
+    return { check: { status: 'PASS', name, detail: `${project.id}${typeof project.name === 'string' ? ` "${project.name}"` : ''}.` }, record: project };
   } catch (error) {
+    // An answer that is no project (it has no id) says so, as a wrong host's would.
+    if (error instanceof UpstreamUnavailableError && error.kind === 'malformed') return { check: { status: 'FAIL', name, detail: error.message } };
     if (!(error instanceof UpstreamError)) throw error;
     if (error.status === 404) return { check: { status: 'FAIL', name, detail: `PostHog has no project ${projectId} visible to this key: fix POSTHOG_PROJECT_ID (projects-list shows the ids).` } };
     return { check: { status: 'FAIL', name, detail: `PostHog answered ${error.status} for project ${projectId}${error.detail ? `: ${error.detail}` : ''}.` } };
@@ -181,13 +182,13 @@ async function projectCheck(client: PostHogClient, projectId: string | undefined
  * project's period. Informational: a key without organization:read, or a PostHog that states no
  * cap (self-hosted), skips it, never fails it.
  */
-async function retentionCheck(client: PostHogClient, projectId: string | undefined, record: ProjectRecord | undefined): Promise<Check> {
+async function retentionCheck(posthog: PostHogOperations, projectId: string | undefined, record: Project | undefined): Promise<Check> {
   const name = 'replay retention';
   if (projectId === undefined) return { status: 'SKIP', name, detail: 'no default project to read it for (POSTHOG_PROJECT_ID).' };
   if (record === undefined) return { status: 'SKIP', name, detail: 'needs the default project to be readable first.' };
-  const id = typeof record.id === 'number' ? String(record.id) : projectId;
+  const id = String(record.id);
   if (typeof record.organization !== 'string') return { status: 'SKIP', name, detail: `PostHog's answer for project ${id} names no organization.` };
-  const cap = await readRetentionCap(client, record.organization);
+  const cap = await posthog.projects.retentionCap(record.organization);
   if ('unknown' in cap) return { status: 'SKIP', name, detail: `the longest the plan allows is not known: ${cap.unknown}.` };
   const kept = record.session_recording_retention_period;
   const keeps = isRetentionPeriod(kept) ? `project ${id} keeps recordings ${kept}` : `project ${id} names no retention period`;
@@ -198,12 +199,12 @@ async function retentionCheck(client: PostHogClient, projectId: string | undefin
  * One recordings-list request: PostHog states how long its replay throttle holds only in a
  * 429's body ("Expected available in N seconds"), so asking is the only way to know.
  */
-async function throttleCheck(client: PostHogClient, config: Config, projectId: string | undefined): Promise<Check> {
+async function throttleCheck(posthog: PostHogOperations, config: Config, projectId: string | undefined): Promise<Check> {
   const name = 'replay throttle';
   if (!config.toolsets.includes('recordings')) return { status: 'SKIP', name, detail: 'the recordings toolset is off.' };
   const project = projectId ?? '@current';
   try {
-    await client.json({ method: 'GET', path: `${apiPath('projects', project, 'session_recordings')}?limit=1` });
+    await posthog.recordings.list(project, { limit: 1 });
     return { status: 'PASS', name, detail: `replay reads are not throttled for this key right now (this check spent one of its replay requests: the free plan allows 12 a minute and 60 an hour).` };
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;

@@ -10,6 +10,7 @@ import { ConfigurationError, UpstreamError, UpstreamUnavailableError, UserInputE
 import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits.js';
 import { CallBudget, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
+import { operationsOver, type PostHogOperations } from './posthog/operations/index.js';
 import type { AnyToolDefinition, ToolContext } from './tools/define.js';
 import { RECORDED_DATA_NOTICE, clip } from './tools/format.js';
 import { ALL_APP_RESOURCES, ALL_TOOLS } from './tools/index.js';
@@ -47,6 +48,12 @@ export interface ServerDependencies {
    * stateless HTTP answering in plain JSON: no, the question would never arrive). Default true.
    */
   interactive?: boolean;
+  /**
+   * The operations a tool call reaches PostHog through, over the call's client (its key, budget
+   * and cancellation). Default: the real ones (posthog/operations/); a test may give a stand-in
+   * to reach a tool's edge cases without an upstream that produces them.
+   */
+  operations?: (client: PostHogClient) => PostHogOperations;
 }
 
 /** The name clients show for this server (serverInfo.title). */
@@ -82,7 +89,7 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS, cache }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS, cache, operations = operationsOver }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
   const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
@@ -105,7 +112,7 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
       tasks ? { ...options, capabilities: { ...options.capabilities, tasks: TASKS_CAPABILITY }, taskStore: tasks } : options,
     );
     const registered = new Map<string, Registration>();
-    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache) });
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache, operations) });
     // Prompts, resource templates and completions read through the tools (src/prompts, src/resources).
     const recent = new RecentRecordings();
     // The upstream's address, so a replay URL of the other PostHog Cloud region is refused (tools/input.ts).
@@ -289,7 +296,7 @@ function protocolError(code: ErrorCode, message: string): Error & { code: number
   return Object.assign(new Error(message), { code });
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined): RegisteredTool {
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined, operations: (client: PostHogClient) => PostHogOperations): RegisteredTool {
   return server.registerTool(
     tool.name,
     {
@@ -304,12 +311,12 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
       const progress = progressReporter(extra);
       // Every upstream request of this call spends one allowance (posthog/budget.ts).
       const limits = tool.callLimits ? tool.callLimits(callLimits, input) : callLimits;
-      const callClient = client.forCall(new CallBudget(limits, progress));
+      const posthog = operations(client.forCall(new CallBudget(limits, progress)));
       try {
         const confirm = confirmer(server, extra, askUser, log);
         // A client that declared MCP Apps shows a tool's view with its result (the replay's player).
         const showsApps = declaresApps(server.server.getClientCapabilities());
-        const result = await tool.handler(input, { client: callClient, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
+        const result = await tool.handler(input, { posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
         // Some clients give the model structuredContent instead of the text (SPEC §1): the notice

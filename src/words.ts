@@ -1,7 +1,8 @@
 /**
- * Words the server writes in more than one room (settings, tools, the digest): text clipped to a
- * length, counts with their noun in the right number, lengths of time in one format, and the valid values nearest to a
- * near miss. Below config.ts, tools/ and digest/, so each says these things the same way.
+ * Words the server writes in more than one room (settings, tools, the digest, the operations): text
+ * clipped to a length, counts with their noun in the right number, lengths of time in one format,
+ * the valid values nearest to a near miss, and any upstream value as text. Below config.ts, tools/
+ * and digest/, so each says these things the same way.
  */
 
 /** Keep text lines short: the model pays for every character. */
@@ -87,4 +88,22 @@ function editDistance(a: string, b: string, limit: number): number {
     previous = current;
   }
   return previous[b.length]!;
+}
+
+/**
+ * Any upstream value as text. String() and template literals throw on an object whose toString is
+ * not a function, and upstream data is written by the recorded site's users: {"toString": "x"} in
+ * a person's or event's properties must read as data, not stop the tool.
+ */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') {
+    try {
+      return JSON.stringify(value) ?? '';
+    } catch {
+      return '[unreadable value]';
+    }
+  }
+  return String(value);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles, factsOf, findCorpus, readEvents, type Facts } from './corpus.js';
+import { operationsOver } from '../src/posthog/operations/index.js';
 import { digestRecording } from '../src/tools/recordings/recording-digest.js';
 import { startHarness, text, type Harness } from './harness.js';
 
@@ -63,7 +64,7 @@ describe.skipIf(!dir)('the digest of real recordings from other projects', () =>
         t = text(r);
         expect(r.isError, t).toBeFalsy();
         expect((r.structuredContent as { cut?: string }).cut).toBeUndefined();
-        const { digest } = await digestRecording({ client: h.posthog, signal: new AbortController().signal }, PROJECT, id, null);
+        const { digest } = await digestRecording({ posthog: operationsOver(h.posthog), signal: new AbortController().signal }, PROJECT, id, null);
         s = { ...digest, start_time: digest.start === null ? null : new Date(digest.start).toISOString(), timeline: digest.timeline.map(({ t, ...item }) => ({ t_ms: t, ...item })), counts: { ...digest.counts }, cut: {} };
         all = JSON.stringify(r);
       });

@@ -6,6 +6,7 @@ import { fixture } from '../src/sandbox/demo/recorded.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { foldMessage, urlPattern } from '../src/digest/aggregate.js';
 import { RECORDED_DATA_NOTICE } from '../src/tools/format.js';
+import { operationsOver } from '../src/posthog/operations/index.js';
 import { digestRecording } from '../src/tools/recordings/recording-digest.js';
 import { startHarness, text, type Harness } from './harness.js';
 
@@ -51,7 +52,7 @@ interface Expected {
  * views are the tool's text and structuredContent, checked beside.
  */
 async function digestFacts(h: Harness, id: string, r: CallToolResult): Promise<Summary> {
-  const { digest } = await digestRecording({ client: h.posthog, signal: new AbortController().signal }, String(DEMO.mainProjectId), id, null);
+  const { digest } = await digestRecording({ posthog: operationsOver(h.posthog), signal: new AbortController().signal }, String(DEMO.mainProjectId), id, null);
   const data = r.structuredContent as { exceptions?: Array<{ at: string; w?: string; type: string; message: string }>; cut?: string };
   const ms = (at: string) => at.split(':').reduce((n, part) => n * 60 + Number(part), 0) * 1000;
   return {

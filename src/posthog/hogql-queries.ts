@@ -1,7 +1,7 @@
-// Every HogQL query the tools send (through runHogQL, posthog-api-facts.md §9). A builder's query
-// text depends only on the shape of its options (how many ids, which lists are given), never on
-// their contents: every input value travels in `values` and reaches the query as a `{name}`
-// placeholder, which PostHog fills as a constant in the parsed tree. A new query is a builder
+// Every HogQL query the server sends (through operations/query.ts, posthog-api-facts.md §9). A
+// builder's query text depends only on the shape of its options (how many ids, which lists are
+// given), never on their contents: every input value travels in `values` and reaches the query as
+// a `{name}` placeholder, which PostHog fills as a constant in the parsed tree. A new query is a builder
 // here, listed in HOGQL_BUILDERS: test/unit/hogql-queries.test.ts then parses it with PostHog's
 // own parser under hostile values, and fails for a builder it has no samples for, or for a query
 // built anywhere else.

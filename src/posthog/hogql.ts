@@ -1,42 +1,14 @@
-// PostHog's query API (posthog-api-facts.md §9): how today's PostHog answers what its internal
-// replay endpoints no longer answer for a personal API key. Queries are HogQL with `{name}`
-// placeholders filled from `values` by PostHog itself: no input ever becomes query text. The
-// queries themselves are built in hogql-queries.ts, the one place allowed to write HogQL.
+// When PostHog's query API (posthog-api-facts.md §9) answers what its internal replay endpoints
+// no longer answer for a personal API key, and the dates such a query is bounded by. The query
+// itself is sent by operations/query.ts, and built in hogql-queries.ts, the one place allowed to
+// write HogQL.
 
-import { UpstreamError, UpstreamUnavailableError, UserInputError } from '../errors.js';
-import type { PostHogClient } from './client.js';
-import type { BuiltQuery } from './hogql-queries.js';
-import { apiPath } from './query.js';
+import { UpstreamError, UserInputError } from '../errors.js';
 
-export interface HogQLRows {
-  columns: string[];
-  /** One object per row, keyed by column name. */
-  rows: Array<Record<string, unknown>>;
-  hasMore: boolean;
-}
-
-/** POST /api/projects/{id}/query/ with a HogQLQuery made by a builder; the rows come back keyed by column. */
-export async function runHogQL(client: PostHogClient, projectId: string, built: BuiltQuery, signal?: AbortSignal, options: { reserved?: boolean } = {}): Promise<HogQLRows> {
-  const body = await client.json<Record<string, unknown>>({
-    method: 'POST',
-    path: apiPath('projects', projectId, 'query'),
-    body: { query: { kind: 'HogQLQuery', query: built.query, values: built.values } },
-    signal,
-    reserved: options.reserved,
-  });
-  const columns = body?.columns;
-  const results = body?.results;
-  // Column names are strings in every HogQL result; anything else (an object String() cannot
-  // convert) is an answer this client cannot read, not an internal error.
-  if (!Array.isArray(columns) || columns.some((c) => typeof c !== 'string') || !Array.isArray(results) || results.some((row) => !Array.isArray(row))) {
-    throw new UpstreamUnavailableError('malformed', 'PostHog answered the query API without the columns and rows of a HogQL result; check POSTHOG_HOST points at the PostHog app.');
-  }
-  const names = columns as string[];
-  return {
-    columns: names,
-    rows: (results as unknown[][]).map((row) => Object.fromEntries(names.map((name, i) => [name, row[i] ?? null]))),
-    hasMore: body.hasMore === true,
-  };
+/** Whom an endpoint refused: the upstream (its base URL) and the key (a hash, PostHogClient.keyIdentity). */
+export interface Asker {
+  readonly baseUrl: string;
+  readonly keyIdentity: string;
 }
 
 /** Which documented endpoints an upstream (its base URL) refuses every key or lacks, for the process's life. */
@@ -56,7 +28,7 @@ function remember(map: Map<string, Set<string>>, at: string, endpoint: string, m
   endpoints.add(endpoint);
 }
 
-const keyAt = (client: PostHogClient) => `${client.baseUrl}\n${client.keyIdentity}`;
+const keyAt = (asker: Asker) => `${asker.baseUrl}\n${asker.keyIdentity}`;
 
 /**
  * Remembered per upstream base URL when the refusal is the host's (it refuses every personal API
@@ -65,13 +37,13 @@ const keyAt = (client: PostHogClient) => `${client.baseUrl}\n${client.keyIdentit
  * another user's calls to the query API, which their key may not be allowed to use.
  */
 export const endpointMemory = {
-  isUnavailable(client: PostHogClient, endpoint: string): boolean {
-    return (unavailable.get(client.baseUrl)?.has(endpoint) ?? false) || (refusedKey.get(keyAt(client))?.has(endpoint) ?? false);
+  isUnavailable(asker: Asker, endpoint: string): boolean {
+    return (unavailable.get(asker.baseUrl)?.has(endpoint) ?? false) || (refusedKey.get(keyAt(asker))?.has(endpoint) ?? false);
   },
-  markUnavailable(client: PostHogClient, endpoint: string, forEveryKey = true): void {
+  markUnavailable(asker: Asker, endpoint: string, forEveryKey = true): void {
     // A server talks to one upstream; the bound only keeps a long test run from growing this.
-    if (forEveryKey) remember(unavailable, client.baseUrl, endpoint, MAX_UPSTREAMS);
-    else remember(refusedKey, keyAt(client), endpoint, MAX_KEYS);
+    if (forEveryKey) remember(unavailable, asker.baseUrl, endpoint, MAX_UPSTREAMS);
+    else remember(refusedKey, keyAt(asker), endpoint, MAX_KEYS);
   },
   /** Forget an upstream (a test's sandbox is closed, and its port may serve another next). */
   forget(baseUrl: string): void {
@@ -103,13 +75,13 @@ export function isEndpointUnavailable(error: unknown): error is UpstreamError {
  * the query has answered: a 404 for an unknown project fails both ways and proves nothing.
  */
 export async function withQueryFallback<T>(
-  client: PostHogClient,
+  asker: Asker,
   endpoint: string,
   documented: () => Promise<T>,
   viaQuery: () => Promise<T>,
 ): Promise<{ result: T; via: 'endpoint' | 'query' }> {
   let refusal: UpstreamError | undefined;
-  if (!endpointMemory.isUnavailable(client, endpoint)) {
+  if (!endpointMemory.isUnavailable(asker, endpoint)) {
     try {
       return { result: await documented(), via: 'endpoint' };
     } catch (error) {
@@ -118,7 +90,7 @@ export async function withQueryFallback<T>(
     }
   }
   const result = await viaQuery();
-  if (refusal) endpointMemory.markUnavailable(client, endpoint, isRefusedForEveryKey(refusal));
+  if (refusal) endpointMemory.markUnavailable(asker, endpoint, isRefusedForEveryKey(refusal));
   return { result, via: 'query' };
 }
 

@@ -2,12 +2,9 @@
  * What the organization's plan allows, as PostHog states it in the organization's record
  * (`available_product_features`). Today only the longest replay retention: PostHog refuses a
  * longer `session_recording_retention_period` with a 403, and a caller should know the cap before
- * asking (docs/mcp-features.md, "The plan's replay retention").
+ * asking (docs/mcp-features.md, "The plan's replay retention"). The organization is read by
+ * operations/projects.ts (retentionCap).
  */
-import { UpstreamError, UpstreamUnavailableError } from '../errors.js';
-import { BudgetExceeded } from './budget.js';
-import type { PostHogClient } from './client.js';
-import { apiPath } from './query.js';
 
 /** The periods PostHog keeps recordings for, shortest first, with their length in days. */
 export const RETENTION_PERIODS = ['30d', '90d', '1y', '5y'] as const;
@@ -70,38 +67,4 @@ function roundHalfEven(x: number): number {
   const fraction = x - floor;
   if (fraction !== 0.5) return Math.round(x);
   return floor % 2 === 0 ? floor : floor + 1;
-}
-
-/**
- * One GET of the organization, read into the plan's longest replay retention. Never throws for
- * what PostHog (or whatever answers in its place) says, nor for a body that is not what PostHog
- * sends: the caller's own result must not fail because of it. Cancelling throws, and so does an
- * error that is no answer at all (a bug here, not to be hidden).
- */
-export async function readRetentionCap(client: PostHogClient, orgId: string, signal?: AbortSignal): Promise<RetentionCap> {
-  let path: string;
-  try {
-    path = apiPath('organizations', orgId);
-  } catch {
-    return { unknown: "the project's organization id is not one PostHog uses" };
-  }
-  try {
-    const org = await client.json<unknown>({ method: 'GET', path, signal });
-    if (typeof org !== 'object' || org === null || Array.isArray(org)) return { unknown: "PostHog's answer for the organization is not an organization" };
-    return retentionCapOf((org as { available_product_features?: unknown }).available_product_features);
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    if (error instanceof UpstreamError) {
-      if (error.status === 403) return { unknown: 'this key may not read the organization (it needs organization:read)' };
-      if (error.status === 404) return { unknown: 'PostHog has no such organization for this key (404)' };
-      return { unknown: `PostHog answered ${error.status} for the organization` };
-    }
-    if (error instanceof UpstreamUnavailableError) {
-      if (error.kind === 'cancelled') throw error;
-      if (error instanceof BudgetExceeded) return { unknown: error.reason === 'stalled' ? 'PostHog had stopped answering this call' : 'this call had no time or requests left for it' };
-      if (error.kind === 'malformed') return { unknown: "the answer for the organization was not PostHog's JSON" };
-      return { unknown: error.kind === 'timeout' ? 'PostHog did not answer for the organization in time' : 'PostHog could not be reached for the organization' };
-    }
-    throw error;
-  }
 }

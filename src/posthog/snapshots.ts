@@ -1,19 +1,15 @@
 
 /**
- * Reading PostHog's snapshot data (posthog-api-facts.md §3): the sources listing, the line forms
- * of every source PostHog has served, and posthog-js's compressed event fields.
+ * Reading PostHog's snapshot data (posthog-api-facts.md §3): what to fetch of the sources listing
+ * (operations/snapshots.ts reads it), the line forms of every source PostHog has served, and
+ * posthog-js's compressed event fields.
  */
 
-import { UpstreamUnavailableError } from '../errors.js';
+import type { SnapshotSource } from './answers.js';
 import { BudgetExceeded } from './budget.js';
 import { FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, MUTATION, STYLE_SHEET_RULE } from './rrweb.js';
 
-export type SnapshotSource = {
-  source: string;
-  blob_key: string | null;
-  start_timestamp: string | null;
-  end_timestamp: string | null;
-};
+export type { SnapshotSource };
 
 export interface RrwebEvent {
   type: number;
@@ -75,22 +71,6 @@ export function unitNames(units: readonly FetchUnit[], shown = 10): string {
   const names = units.slice(0, shown).map(unitName);
   if (units.length > shown) names.push(`and ${units.length - shown} more`);
   return names.join(', ');
-}
-
-/** The sources listing; an answer without a `sources` list is not PostHog's (no "0 sources" from a login page). */
-export function parseSources(body: unknown): SnapshotSource[] {
-  const list = (body as { sources?: unknown })?.sources;
-  if (!Array.isArray(list)) {
-    throw new UpstreamUnavailableError('malformed', 'PostHog\'s snapshot listing had no "sources" list; POSTHOG_HOST may not point at the PostHog API. Nothing was read.');
-  }
-  return list
-    .filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null && typeof s.source === 'string')
-    .map((s) => ({
-      source: String(s.source),
-      blob_key: s.blob_key === null || s.blob_key === undefined ? null : String(s.blob_key),
-      start_timestamp: typeof s.start_timestamp === 'string' ? s.start_timestamp : null,
-      end_timestamp: typeof s.end_timestamp === 'string' ? s.end_timestamp : null,
-    }));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Toolset } from '../settings.js';
 import type { UpstreamError } from '../errors.js';
 import type { DigestCache } from '../cache/index.js';
 import type { CallLimits } from '../call-limits.js';
-import type { PostHogClient } from '../posthog/client.js';
+import type { PostHogOperations } from '../posthog/operations/index.js';
 
 /** All four hints are required: read-only mode and the README's safety table are derived from them. */
 export interface ToolAnnotations {
@@ -27,7 +27,8 @@ export interface SchemaOptions {
 export type Confirmation = 'confirmed' | 'declined' | 'cancelled' | 'not-asked' | 'failed';
 
 export interface ToolContext {
-  client: PostHogClient;
+  /** PostHog, through its operations (posthog/operations/): this call's requests, budget and key. */
+  posthog: PostHogOperations;
   defaultProjectId: string | undefined;
   /** Aborted when the MCP client cancels the call. */
   signal: AbortSignal;

@@ -1,7 +1,7 @@
 /** Small, dependency-free renderers for the compact text content of tool results. */
 
 // One format for lengths of time and moments, and one plural, wherever the server writes them.
-export { clip, clock, duration } from '../words.js';
+export { asText, clip, clock, duration } from '../words.js';
 import { plural } from '../words.js';
 
 /**
@@ -35,22 +35,4 @@ export function count(n: number | null | undefined, singular: string, pluralForm
 
 export function joinParts(parts: Array<string | false | null | undefined>, separator = ' · '): string {
   return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(separator);
-}
-
-/**
- * Any upstream value as text. String() and template literals throw on an object whose toString is
- * not a function, and upstream data is written by the recorded site's users: {"toString": "x"} in
- * a person's or event's properties must read as data, not stop the tool.
- */
-export function asText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') {
-    try {
-      return JSON.stringify(value) ?? '';
-    } catch {
-      return '[unreadable value]';
-    }
-  }
-  return String(value);
 }

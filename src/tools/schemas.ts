@@ -63,10 +63,18 @@ export const personUuidField = z
   .refine(...unlisted(z.regexes.uuid(), 'person_uuid must be a UUID like "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"'))
   .describe("Only this person's recordings.");
 
-/** Where the query API searches from (matching-events, properties), checked as posthog/hogql.ts reads it. */
 /** The dates session-recordings-list and -triage pass to PostHog: "-7d", "-24h" or an ISO date. */
 export const RECORDING_DATE_PATTERN = /^(-\d+[hdwmy]|\d{4}-\d\d-\d\d([T ][0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)$/;
 
+/** A date session-recordings-list and -triage pass to PostHog as given, described as `what`. */
+export const dateField = (what: string) =>
+  z
+    .string()
+    .max(40)
+    .refine(...unlisted(RECORDING_DATE_PATTERN, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"'))
+    .describe(what);
+
+/** Where the query API searches from (matching-events, properties), checked as posthog/hogql.ts reads it. */
 export const queryDateFromField = z
   .string()
   .max(40)

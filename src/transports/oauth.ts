@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../http-settings.js';
 import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
-import { apiPath } from '../posthog/query.js';
+import { operationsOver } from '../posthog/operations/index.js';
 import { readBody, type RawBody } from './body.js';
 import { consentPage, problemPage } from './oauth-page.js';
 import type { SharedOAuthStore } from '../cache/redis.js';
@@ -279,7 +279,7 @@ export class OAuthServer {
     if (this.keyChecks >= MAX_KEY_CHECKS) return 'This server is checking many keys right now; try again in a few seconds.';
     this.keyChecks++;
     try {
-      await this.options.client.withApiKey(key).json({ method: 'GET', path: apiPath('users', '@me'), signal: AbortSignal.timeout(15_000) });
+      await operationsOver(this.options.client.withApiKey(key)).projects.currentUser({ signal: AbortSignal.timeout(15_000) });
       return 'accepted';
     } catch (error) {
       if (error instanceof UpstreamError && error.status === 401) return 'PostHog did not accept this key: check it is a valid, unexpired personal API key from the right region (US or EU).';

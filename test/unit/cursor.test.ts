@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FetchUnit } from '../../src/posthog/snapshots.js';
-import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from '../../src/tools/recordings/session-recording-snapshots.js';
+import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from '../../src/tools/recordings/snapshot-cursor.js';
 
 describe('snapshot cursors', () => {
   const many: FetchUnit[] = Array.from({ length: 1_000 }, (_, i) => ({ kind: 'blob', key: `${1_747_540_783_283 + i}-${1_747_540_787_122 + i}` }));

@@ -162,7 +162,7 @@ describe('the sandbox runs every built query', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// The guard: HogQL is written only by the builders, sent only by runHogQL, parsed lazily.
+// The guard: HogQL is written only by the builders, sent only by the query operation, parsed lazily.
 
 interface SourceFile {
   path: string;
@@ -170,14 +170,14 @@ interface SourceFile {
 }
 
 const BUILDERS_FILE = 'src/posthog/hogql-queries.ts';
-const RUNNER_FILE = 'src/posthog/hogql.ts';
+const RUNNER_FILE = 'src/posthog/operations/query.ts';
 
 /** What breaks the rule that every query is a listed builder's; empty when none does. */
 function guardViolations(files: SourceFile[], builderNames: readonly string[]): string[] {
   const found: string[] = [];
   for (const { path, text } of files) {
     const upstream = path.startsWith('src/sandbox/');
-    if (!upstream && path !== RUNNER_FILE && /['"`]HogQLQuery['"`]/.test(text)) found.push(`${path} sends a HogQLQuery itself (only runHogQL in ${RUNNER_FILE} may)`);
+    if (!upstream && path !== RUNNER_FILE && /['"`]HogQLQuery['"`]/.test(text)) found.push(`${path} sends a HogQLQuery itself (only query.hogql in ${RUNNER_FILE} may)`);
     if (!upstream && path !== BUILDERS_FILE && /\bSELECT\b[^;\n]{0,200}\bFROM\b|\bFROM\s+events\b/i.test(text)) found.push(`${path} writes HogQL (only the builders in ${BUILDERS_FILE} may)`);
     if (path !== BUILDERS_FILE && /\bas\s+(unknown\s+as\s+)?BuiltQuery\b|<BuiltQuery>/.test(text)) found.push(`${path} forges a BuiltQuery`);
     if (/^\s*import\s+(?!type\b)[^;]*['"]@posthog\/hogql-parser['"]/m.test(text)) found.push(`${path} imports @posthog/hogql-parser at start-up (load it on first use)`);
@@ -213,7 +213,7 @@ describe('no query is built outside the builders', () => {
       { path: 'src/tools/x.ts', text: "await client.json({ body: { query: { kind: 'HogQLQuery', query: q } } });" },
       { path: 'src/tools/x.ts', text: 'const q = `SELECT uuid FROM events WHERE event = ${name}`;' },
       { path: 'src/digest/x.ts', text: "const q = 'select count() ' + 'from events';" },
-      { path: 'src/tools/x.ts', text: "runHogQL(client, p, { query: 'x', values: {} } as unknown as BuiltQuery);" },
+      { path: 'src/tools/x.ts', text: "posthog.query.hogql(p, { query: 'x', values: {} } as unknown as BuiltQuery);" },
       { path: 'src/sandbox/x.ts', text: "import createHogQLParser from '@posthog/hogql-parser';" },
       { path: BUILDERS_FILE, text: `${builders.text}\nexport function exceptionsQuery(o: { s: string }): BuiltQuery {\n  return seal('SELECT 1 FROM events', {});\n}\n` },
     ];

@@ -3,8 +3,12 @@
 // that fetches it, which answers "not known, because…" rather than failing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PostHogClient } from '../../src/posthog/client.js';
-import { readRetentionCap, retentionCapOf } from '../../src/posthog/plan.js';
+import { operationsOver } from '../../src/posthog/operations/index.js';
+import { retentionCapOf } from '../../src/posthog/plan.js';
 import { DEMO, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+/** The one request for the organization, through the operation every caller uses. */
+const readRetentionCap = (client: PostHogClient, orgId: string, signal?: AbortSignal) => operationsOver(client).projects.retentionCap(orgId, { signal });
 
 const entry = (limit: unknown, unit: unknown) => [{ key: 'session_replay_data_retention', name: 'Recording retention', limit, unit }];
 
@@ -55,7 +59,7 @@ describe('retentionCapOf', () => {
   });
 });
 
-describe('readRetentionCap against the sandbox', () => {
+describe('projects.retentionCap against the sandbox', () => {
   let sandbox: Sandbox;
   let narrow: Sandbox;
   let client: PostHogClient;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { changeLines, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectOutput, projectResource, readProject, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectOutput, projectResource, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
 
 export const projectCreate = defineTool({
   name: 'project-create',
@@ -19,10 +18,9 @@ Not idempotent: each call makes another project; check projects-list first.`,
     settings: z.array(z.looseObject({ field: z.string(), after: z.unknown() })),
     project: projectOutput,
   }),
-  async handler(input, { client, signal }) {
+  async handler(input, { posthog, signal }) {
     const body = requestBody(input);
-    const raw = await client.json<Record<string, unknown>>({ method: 'POST', path: apiPath('projects'), body, signal });
-    const project = readProject(raw);
+    const project = await posthog.projects.create(body, { signal });
     // The project exists either way; say which of the given settings PostHog did not take.
     const unapplied = unappliedFields(body, project);
     // As PostHog stored them (its answer), the name aside: the heading says it.

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { UserInputError } from '../../errors.js';
-import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
-import { projectIdInput, projectLine, projectNotFound, projectOutput, projectResource, readProject } from './shape.js';
+import { projectIdInput, projectLine, projectNotFound, projectOutput, projectResource } from './shape.js';
 
 export const projectDelete = defineTool({
   name: 'project-delete',
@@ -13,11 +12,9 @@ export const projectDelete = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput }),
   outputSchema: z.looseObject({ deleted: z.literal(true), id: z.number().int(), project: projectOutput.describe('The project as read just before the delete.'), note: z.string() }),
-  async handler(input, { client, signal, confirm }) {
-    const path = apiPath('projects', input.id);
+  async handler(input, { posthog, signal, confirm }) {
     // Read first so the result names what was deleted, and an unknown id deletes nothing.
-    const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
-    const project = projectResource(readProject(before ?? { id: input.id }));
+    const project = projectResource(await posthog.projects.get(input.id, { signal }));
     // Today's PostHog deletes in the background; a project already on its way needs no question and no second DELETE (PostHog answers it 400).
     if (project.is_pending_deletion === true) {
       throw new UserInputError(`Project ${projectLine(project)} is already being deleted: PostHog is removing its data in the background. Nothing more to do.`);
@@ -27,7 +24,7 @@ export const projectDelete = defineTool({
       action: `delete project ${input.id} "${project.name ?? ''}"`,
       unchanged: 'Nothing was deleted.',
     });
-    await client.json({ method: 'DELETE', path, signal });
+    await posthog.projects.delete(input.id, { signal });
     // Both views say the same (SPEC §1 "What the model reads"): what was deleted, and what follows.
     const note = 'PostHog removes its data in the background; this cannot be undone.';
     return {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
-import { readRetentionCap, RETENTION_PERIODS } from '../../posthog/plan.js';
-import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectFacts, projectResource, readProject, retentionFacts, retentionLine } from './shape.js';
+import { RETENTION_PERIODS } from '../../posthog/plan.js';
+import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectFacts, projectResource, retentionFacts, retentionLine } from './shape.js';
 
 export const includeSettingsField = z
   .boolean()
@@ -21,11 +20,10 @@ export const projectGet = defineTool({
     retention_allowed: z.enum(RETENTION_PERIODS).optional().describe("The organization's plan's longest replay retention."),
     retention_allowed_unknown: z.string().optional().describe('Why that is not known.'),
   }),
-  async handler(input, { client, signal }) {
-    const raw = (await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', input.id), signal })) ?? {};
-    const project = readProject(raw);
+  async handler(input, { posthog, signal }) {
+    const project = await posthog.projects.get(input.id, { signal });
     // The plan's cap is in the organization's record only; reading it never fails the call.
-    const cap = typeof raw.organization === 'string' ? await readRetentionCap(client, raw.organization, signal) : { unknown: "PostHog's answer names no organization for the project" };
+    const cap = typeof project.organization === 'string' ? await posthog.projects.retentionCap(project.organization, { signal }) : { unknown: "PostHog's answer names no organization for the project" };
     const retention = retentionFacts(cap);
     const resource = projectResource(project);
     // include_settings shapes the text only: the structured view is the project whole.

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
 import { changeLines, describeProjectChanges, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectIdInput, projectNotFound, projectOutput, projectResource, readProject, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectIdInput, projectNotFound, projectOutput, projectResource, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
 
 export const projectUpdate = defineTool({
   name: 'project-update',
@@ -21,21 +20,18 @@ export const projectUpdate = defineTool({
     changes: z.array(z.looseObject({ field: z.string(), before: z.unknown().optional(), after: z.unknown(), changed: z.boolean() })),
     project: projectOutput,
   }),
-  async handler(input, { client, signal, confirm }) {
+  async handler(input, { posthog, signal, confirm }) {
     const { id, ...fields } = input;
     const body = requestBody(fields);
-    const path = apiPath('projects', id);
     // Read first: the "before" of the answer is what PostHog held just now, not a guess, and a
     // project that does not exist is found out before anything is written or anyone is asked.
-    const current = (await client.json<Record<string, unknown>>({ method: 'GET', path, signal })) ?? {};
-    const before = readProject(current);
+    const before = await posthog.projects.get(id, { signal });
     await confirmOrStop(confirm, {
       message: describeProjectChanges(before, body),
       action: `change ${Object.keys(body).join(', ')} of project ${id}`,
       unchanged: 'Nothing was changed.',
     });
-    const raw = (await client.json<Record<string, unknown>>({ method: 'PATCH', path, body, signal })) ?? {};
-    const project = readProject(raw);
+    const project = await posthog.projects.update(id, body, { signal });
     // "after" is PostHog's answer, not what was asked: it ignores fields it no longer takes.
     const unapplied = unappliedFields(body, project);
     const notApplied = unapplied.map((u) => u.field);

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { normalizePage } from '../../posthog/pagination.js';
-import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields } from '../schemas.js';
 import { readRecordingSettings, SETTINGS_READ_LIMIT } from './recording-settings.js';
-import { projectLine, projectRow, projectRowOutput, readProjectListItems } from './shape.js';
+import { projectLine, projectRow, projectRowOutput } from './shape.js';
 
 export const projectsList = defineTool({
   name: 'projects-list',
@@ -25,19 +23,14 @@ export const projectsList = defineTool({
     ...pageOutputFields,
     settings_read_for: z.number().int().optional().describe('Rows whose recording settings were read.'),
   }),
-  async handler(input, { client, signal }) {
-    const body = await client.json({
-      method: 'GET',
-      path: apiPath('projects') + encodePlainQuery({ limit: input.limit, offset: input.offset, search: input.search }),
-      signal,
-    });
-    const page = normalizePage<unknown>(body, input.offset, 'projects list', input.limit);
+  async handler(input, { posthog, signal }) {
+    const page = await posthog.projects.list({ limit: input.limit, offset: input.offset, search: input.search }, { signal });
     // Each row is PostHog's list item as sent (SPEC §1 "What the model reads"); the text's line
     // (projectLine) is what a next call or a choice between projects needs.
-    const rows = readProjectListItems(page.results).map(projectRow);
+    const rows = page.results.map(projectRow);
     // PostHog's list leaves out the replay switch and pending deletion: each project's own
     // record has them, read for the first rows only so a call's cost stays bounded.
-    const results = input.recording_settings ? await readRecordingSettings(client, rows, signal) : rows;
+    const results = input.recording_settings ? await readRecordingSettings(posthog.projects, rows, signal) : rows;
     const unread = input.recording_settings ? rows.length - SETTINGS_READ_LIMIT : 0;
     const matching = input.search ? ` matching "${clip(input.search, 80)}"` : '';
     const header =

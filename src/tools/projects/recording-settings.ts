@@ -3,9 +3,8 @@
 
 import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import type { PostHogClient } from '../../posthog/client.js';
-import { apiPath } from '../../posthog/query.js';
-import { asText, clip } from '../format.js';
+import type { Project, ProjectOperations } from '../../posthog/operations/index.js';
+import { clip } from '../format.js';
 import type { ProjectRow } from './shape.js';
 
 /** How many rows of a projects-list page get their own record read (one request each). */
@@ -17,7 +16,7 @@ const SETTINGS_CONCURRENCY = 3;
  * from each project's own record (PostHog's list has none of them). A row whose record cannot
  * be read says why; a stopped call budget leaves the rest unread and says so; cancelling throws.
  */
-export async function readRecordingSettings(client: PostHogClient, rows: ProjectRow[], signal: AbortSignal): Promise<ProjectRow[]> {
+export async function readRecordingSettings(projects: ProjectOperations, rows: ProjectRow[], signal: AbortSignal): Promise<ProjectRow[]> {
   const out = rows.map((r) => ({ ...r }));
   let next = 0;
   let stopped: string | undefined;
@@ -29,8 +28,7 @@ export async function readRecordingSettings(client: PostHogClient, rows: Project
         continue;
       }
       try {
-        const raw = await client.json<unknown>({ method: 'GET', path: apiPath('projects', row.id), signal });
-        Object.assign(row, recordingSettingsOf(raw, row.id));
+        Object.assign(row, recordingSettingsOf(await projects.get(row.id, { signal }), row.id));
       } catch (err) {
         if (signal.aborted) throw err;
         if (err instanceof BudgetExceeded) {
@@ -45,10 +43,8 @@ export async function readRecordingSettings(client: PostHogClient, rows: Project
   return out;
 }
 
-function recordingSettingsOf(raw: unknown, id: number): Partial<ProjectRow> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { settings_not_read: 'PostHog answered with something that is not a project' };
-  const p = raw as Record<string, unknown>;
-  if (Number(p.id) !== id) return { settings_not_read: `PostHog answered with project ${clip(asText(p.id), 40)}, not ${id}` };
+function recordingSettingsOf(p: Project, id: number): Partial<ProjectRow> {
+  if (p.id !== id) return { settings_not_read: `PostHog answered with project ${p.id}, not ${id}` };
   const found: Partial<ProjectRow> = {};
   if (typeof p.session_recording_opt_in === 'boolean') found.recording = p.session_recording_opt_in ? 'on' : 'off';
   // Served as a decimal string ("0.50"); null records every session.

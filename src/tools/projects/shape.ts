@@ -4,14 +4,7 @@ import { isRetentionPeriod, periodsUpTo, RETENTION_PERIODS, type RetentionCap, t
 import { quote, unbidi } from '../../digest/quote.js';
 import { asText, clip, joinParts, shortTime } from '../format.js';
 import { advertiseAs } from '../listing.js';
-import { readResource, readRows } from '../read-resource.js';
 import { timezoneField } from '../schemas.js';
-
-/** PostHog's answer as a project, parsed once (posthog/resources.ts). */
-export const readProject = (raw: unknown): Project => readResource(projectSchema, raw, 'a project');
-
-/** A projects-list page's rows as list items. */
-export const readProjectListItems = (rows: readonly unknown[]): ProjectListItem[] => readRows(projectListItemSchema, rows);
 
 /** A project's credentials are in no result (PROJECT_SECRETS; the public api_token is not one). */
 const withoutSecrets = <T extends object>(p: T): T => Object.fromEntries(Object.entries(p).filter(([key]) => !PROJECT_SECRETS.has(key))) as T;

@@ -2,9 +2,8 @@ import { sourcesFingerprint, type DigestCache, type DigestCacheKey } from '../..
 import type { Digest } from '../../digest/digest.js';
 import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import type { PostHogClient } from '../../posthog/client.js';
-import { apiPath, encodePlainQuery } from '../../posthog/query.js';
-import { RecordingBoundReached, RecordingMeter, parseSources, planUnits, unitName, unitNames, unitQuery, type FetchUnit } from '../../posthog/snapshots.js';
+import type { PostHogOperations } from '../../posthog/operations/index.js';
+import { RecordingBoundReached, RecordingMeter, planUnits, unitName, unitNames, type FetchUnit } from '../../posthog/snapshots.js';
 
 /**
  * One recording's digest, as the summary, the replay and the triage read it: the sources listing
@@ -40,7 +39,7 @@ export interface RecordingDigest {
 }
 
 export interface DigestContext {
-  client: PostHogClient;
+  posthog: PostHogOperations;
   signal: AbortSignal;
   cache?: DigestCache | undefined;
   /** Counts this recording's requests (fan-out bound); a fresh one when absent. */
@@ -51,15 +50,6 @@ export interface DigestContext {
    * spent budget. The replay reads this way so that its player opens at once on a long recording.
    */
   readUntil?: { at: number; atLeastBytes: number; message: string } | undefined;
-}
-
-export function snapshotsPath(projectId: string, id: string): string {
-  return apiPath('projects', projectId, 'session_recordings', id, 'snapshots');
-}
-
-/** The sources listing (a replay-throttled request: patient, it may wait for the throttle). */
-export function fetchListing(client: PostHogClient, projectId: string, id: string, signal: AbortSignal, meter?: RecordingMeter): Promise<unknown> {
-  return client.json({ method: 'GET', path: snapshotsPath(projectId, id) + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true, meter });
 }
 
 /**
@@ -116,18 +106,17 @@ async function readDigest(context: DigestContext, projectId: string, id: string,
     if (hit) return { digest: hit, failures: 0, units: 0, read: 0, cached: true };
   }
   const meter = context.meter ?? new RecordingMeter();
-  const listing = await fetchListing(context.client, projectId, id, context.signal, meter);
-  const sources = parseSources(listing);
+  const sources = await context.posthog.snapshots.sources(projectId, id, { signal: context.signal, meter });
   const units = planUnits(sources);
   const fingerprint = settled ?? `s:${sourcesFingerprint(sources)}`;
   if (!settled && key) {
     const hit = await cache?.get<Digest>(key, fingerprint);
     if (hit) return { digest: hit, failures: 0, units: units.length, read: 0, cached: true };
   }
-  const result = await digestUnits(context, snapshotsPath(projectId, id), units, meter);
+  const result = await digestUnits(context, projectId, id, units, meter);
   // The worker read the blocks as PostHog sent them (gzipped fields included, which no scan of
   // the raw bytes sees into): the key is removed from what it made, before it is kept or shown.
-  result.digest = context.client.redactValue(result.digest);
+  result.digest = context.posthog.redactValue(result.digest);
   // Only a whole, cleanly read digest is worth keeping: a partial one would be served as whole.
   if (key && !result.stopped && !result.bounded && result.failures === 0) await cache?.set(key, fingerprint, result.digest);
   return result;
@@ -139,22 +128,19 @@ async function readDigest(context: DigestContext, projectId: string, id: string,
  * without a cache, or when "@current" could not be resolved to a number.
  */
 async function cacheKey(context: DigestContext, projectId: string, id: string): Promise<DigestCacheKey | undefined> {
-  const { cache, client } = context;
-  if (!cache || cache.kind === 'off' || !client.hasApiKey) return undefined;
-  const project = /^\d+$/.test(projectId) ? projectId : await resolveProject(client, projectId, context.signal);
-  return project === undefined ? undefined : { upstream: client.baseUrl, projectId: project, recordingId: id, keyIdentity: client.keyIdentity };
+  const { cache, posthog } = context;
+  if (!cache || cache.kind === 'off' || !posthog.hasApiKey) return undefined;
+  const project = /^\d+$/.test(projectId) ? projectId : await resolveProject(posthog, projectId, context.signal);
+  return project === undefined ? undefined : { upstream: posthog.baseUrl, projectId: project, recordingId: id, keyIdentity: posthog.keyIdentity };
 }
 
 /** Per tool call (its signal), what "@current" stood for: one request, however many recordings the call digests. */
 const resolvedProjects = new WeakMap<AbortSignal, Promise<string | undefined>>();
 
-function resolveProject(client: PostHogClient, projectId: string, signal: AbortSignal): Promise<string | undefined> {
+function resolveProject(posthog: PostHogOperations, projectId: string, signal: AbortSignal): Promise<string | undefined> {
   let resolved = resolvedProjects.get(signal);
   if (!resolved) {
-    resolved = client.json<{ id?: unknown }>({ method: 'GET', path: apiPath('projects', projectId), signal }).then(
-      (project) => (typeof project?.id === 'number' && Number.isSafeInteger(project.id) ? String(project.id) : typeof project?.id === 'string' && /^\d+$/.test(project.id) ? project.id : undefined),
-      () => undefined,
-    );
+    resolved = posthog.projects.numericId(projectId, { signal }).then((number) => number ?? undefined);
     resolvedProjects.set(signal, resolved);
   }
   return resolved;
@@ -167,9 +153,9 @@ function resolveProject(client: PostHogClient, projectId: string, signal: AbortS
  * was read is digested and the result says where it stopped. Cancellation, or a failure of the
  * digest itself, stops everything.
  */
-async function digestUnits({ client, signal, readUntil }: DigestContext, path: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
+async function digestUnits({ posthog, signal, readUntil }: DigestContext, projectId: string, id: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
   const { startDigest } = await loadRunner();
-  const runner = await startDigest(signal, client.keyIdentity);
+  const runner = await startDigest(signal, posthog.keyIdentity);
   // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
   // partial result is made as for any other stop).
   let fed = 0;
@@ -185,7 +171,7 @@ async function digestUnits({ client, signal, readUntil }: DigestContext, path: s
       try {
         if (overtime()) throw cut();
         // As PostHog sent it: the digest made of it is scrubbed of the key (digestRecording).
-        const response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(unit)), signal, patient: true, unredacted: true, meter, via: runner.via });
+        const response = await posthog.snapshots.blocks(projectId, id, unit, { signal, meter, via: runner.via });
         // Checked on a clock too, not only as chunks come: a body may pause, and one the worker
         // reads (runner.via) brings no chunk here at all, only the count of its bytes.
         let cutThere = false;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { quote } from '../../digest/quote.js';
-import { normalizePage } from '../../posthog/pagination.js';
-import { apiPath, encodePlainQuery } from '../../posthog/query.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { defineTool } from '../define.js';
 import { asText, clip } from '../format.js';
@@ -55,15 +53,12 @@ export const recordingFilterOptions = defineTool({
     project_id: z.string(),
     ...pageOutputFields,
   }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     if (input.values_of !== undefined) return valuesOf(input.values_of, input.kind === 'person_properties' ? 'persons' : 'events');
 
-    const path =
-      input.kind === 'events'
-        ? apiPath('projects', projectId, 'event_definitions') + encodePlainQuery({ search: input.search, limit: input.limit, offset: input.offset })
-        : apiPath('projects', projectId, 'property_definitions') + encodePlainQuery({ type: PROPERTY_TYPE[input.kind], search: input.search, limit: input.limit, offset: input.offset });
-    const page = normalizePage<Record<string, unknown>>(await client.json({ method: 'GET', path, signal }), input.offset, `${input.kind === 'events' ? 'event' : 'property'} definitions`, input.limit);
+    const query = { search: input.search, limit: input.limit, offset: input.offset };
+    const page = input.kind === 'events' ? await posthog.definitions.events(projectId, query, { signal }) : await posthog.definitions.properties(projectId, PROPERTY_TYPE[input.kind], query, { signal });
     const names = page.results.map((d) => asText(d.name)).filter(Boolean);
     const { results: _, ...paging } = page;
     const [one, many] = input.kind === 'events' ? ['event name', 'event names'] : [`${PROPERTY_TYPE[input.kind]} property`, `${PROPERTY_TYPE[input.kind]} properties`];
@@ -90,10 +85,7 @@ export const recordingFilterOptions = defineTool({
 
     /** A property's common values, most frequent first where PostHog counts them: `[{name, count?}]`. */
     async function valuesOf(key: string, where: 'events' | 'persons') {
-      // A bare list (the only shape read so far); a {results} envelope is taken too, should PostHog page it.
-      const body = await client.json<unknown>({ method: 'GET', path: apiPath('projects', projectId, where, 'values') + encodePlainQuery({ key, value: input.search }), signal, expect: 'data' });
-      const list = Array.isArray(body) ? body : typeof body === 'object' && body !== null && Array.isArray((body as { results?: unknown }).results) ? (body as { results: unknown[] }).results : [];
-      const rows = list.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && 'name' in r);
+      const rows = await posthog.definitions.values(projectId, where, key, input.search, { signal });
       // A URL may carry a token (a magic link): shown masked, as recordings' URLs are.
       const textOf = (value: unknown) => (URL_PROPERTY.test(key) ? maskUrlSecrets(asText(value)) : asText(value));
       const counted = rows.slice(0, input.limit).map((r): [string, number | undefined] => [textOf(r.name), typeof r.count === 'number' ? r.count : undefined]);

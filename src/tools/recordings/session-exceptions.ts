@@ -1,7 +1,6 @@
 import { UpstreamError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import type { PostHogClient } from '../../posthog/client.js';
-import { runHogQL } from '../../posthog/hogql.js';
+import type { QueryOperations } from '../../posthog/operations/index.js';
 import { MAX_SESSION_EXCEPTIONS, sessionExceptionsQuery } from '../../posthog/hogql-queries.js';
 import type { Digest } from '../../digest/digest.js';
 import { maskUrlSecretsInText } from '../../url-secrets.js';
@@ -41,19 +40,19 @@ type Unread = { unread: string; events?: undefined; bySession?: undefined; limit
  * caller its exceptions, not its answer.
  */
 export async function readSessionExceptions(
-  client: PostHogClient,
+  query: QueryOperations,
   projectId: string,
   id: string,
   meta: Record<string, unknown> | null | undefined,
   signal: AbortSignal,
 ): Promise<{ events: SessionException[]; limited: boolean; unread?: undefined } | Unread> {
-  const read = await readExceptionsOf(client, projectId, [{ id, meta }], signal);
+  const read = await readExceptionsOf(query, projectId, [{ id, meta }], signal);
   return read.bySession ? { events: read.bySession.get(id) ?? [], limited: read.limited } : read;
 }
 
 /** The same for many sessions in one query (a triage's), each with the metadata (or list row) that gives its span. */
 export async function readExceptionsOf(
-  client: PostHogClient,
+  query: QueryOperations,
   projectId: string,
   sessions: ReadonlyArray<{ id: string; meta: Record<string, unknown> | null | undefined }>,
   signal: AbortSignal,
@@ -75,7 +74,7 @@ export async function readExceptionsOf(
   const bound = (ms: number) => new Date(Math.min(Math.max(ms, -MAX_DATE_MS), MAX_DATE_MS));
   try {
     const built = sessionExceptionsQuery({ sessionIds: sessions.map((s) => s.id), from: bound(from - MARGIN_MS), to: bound(to + MARGIN_MS) });
-    const { rows } = await runHogQL(client, projectId, built, signal, { reserved });
+    const { rows } = await query.hogql(projectId, built, { signal, reserved });
     const bySession = new Map<string, SessionException[]>();
     const only = sessions.length === 1 ? sessions[0]!.id : undefined;
     const asked = new Set(sessions.map((s) => s.id));

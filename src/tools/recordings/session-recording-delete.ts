@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { confirmOrStop } from '../confirm.js';
 import { RECORDED_DATA_NOTICE, clip, duration, shortTime } from '../format.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { recordingNotFound } from './session-recording-get.js';
-import { readRecording, recordingLine, recordingOutput, recordingView } from './shape.js';
+import { recordingNotFound } from './not-found.js';
+import { recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const sessionRecordingDelete = defineTool({
   name: 'session-recording-delete',
@@ -25,13 +24,11 @@ export const sessionRecordingDelete = defineTool({
     id: z.string(),
     recording: recordingOutput,
   }),
-  async handler(input, { client, defaultProjectId, signal, confirm }) {
+  async handler(input, { posthog, defaultProjectId, signal, confirm }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const path = apiPath('projects', projectId, 'session_recordings', input.id);
     // PostHog answers 204 even for an id it never had; reading first turns a typo into a clear
     // "not found" and lets the result say exactly what was deleted.
-    const before = await client.json<Record<string, unknown>>({ method: 'GET', path, signal });
-    const recording = recordingView(readRecording(before ?? { id: input.id }), { personProperties: false });
+    const recording = recordingView(await posthog.recordings.get(projectId, input.id, { signal }), { personProperties: false });
     await confirmOrStop(confirm, {
       message: [
         `Permanently delete this session recording from PostHog project ${projectId}? This cannot be undone.`,
@@ -45,7 +42,7 @@ export const sessionRecordingDelete = defineTool({
       action: `delete recording ${input.id} from project ${projectId}`,
       unchanged: 'Nothing was deleted.',
     });
-    await client.json({ method: 'DELETE', path, signal });
+    await posthog.recordings.delete(projectId, input.id, { signal });
     return {
       data: { deleted: true as const, project_id: projectId, id: input.id, recording },
       text: `${RECORDED_DATA_NOTICE}\nDeleted recording ${input.id} from project ${projectId} (permanent):\n${recordingLine(recording)}`,

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { apiPath } from '../../posthog/query.js';
 import { defineTool } from '../define.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { personPropertiesNote, readRecording, recordingDetail, recordingOutput, recordingView } from './shape.js';
-
-export const recordingNotFound = (id: string, projectId: string | undefined) =>
-  `No recording "${id}" in project ${projectId ?? '(default)'}: it may have expired, been deleted, or belong to another project. Call session-recordings-list (with date_from for older ones) to see valid ids.`;
+import { recordingNotFound } from './not-found.js';
+import { personPropertiesNote, recordingDetail, recordingOutput, recordingView } from './shape.js';
 
 export const sessionRecordingGet = defineTool({
   name: 'session-recording-get',
@@ -23,14 +20,9 @@ Next: session-recording-summary.`,
       include_person_properties: z.boolean().default(false).describe('Large.'),
     }),
   outputSchema: z.looseObject({ project_id: z.string(), recording: recordingOutput, person_properties_note: z.string().optional() }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const raw = await client.json<Record<string, unknown>>({
-      method: 'GET',
-      path: apiPath('projects', projectId, 'session_recordings', input.id),
-      signal,
-    });
-    const recording = recordingView(readRecording(raw), { personProperties: input.include_person_properties });
+    const recording = recordingView(await posthog.recordings.get(projectId, input.id, { signal }), { personProperties: input.include_person_properties });
     const note = personPropertiesNote([recording]);
     return {
       data: { project_id: projectId, recording, ...(note ? { person_properties_note: note } : {}) },

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import type { PostHogClient } from '../../posthog/client.js';
-import { apiPath, encodePlainQuery } from '../../posthog/query.js';
+import type { StreamedResponse } from '../../posthog/operations/index.js';
 import { FULL_SNAPSHOT } from '../../posthog/rrweb.js';
-import { RecordingMeter, parseSources, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
+import { RecordingMeter, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { plural } from '../../words.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { PLAYER_URI } from './player.js';
-import { recordingNotFound } from './session-recording-get.js';
-import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './session-recording-snapshots.js';
+import { explainRecordingError } from './not-found.js';
+import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './snapshot-cursor.js';
 import { maskTypedValues } from './event-privacy.js';
 import { walkUnits, type Position } from './unit-walk.js';
 
@@ -50,36 +49,30 @@ export const sessionRecordingReplayEvents = defineTool({
     next_cursor: z.string().nullable(),
   }),
   _meta: { ui: { resourceUri: PLAYER_URI, visibility: ['app'] } },
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const snapshotsPath = apiPath('projects', projectId, 'session_recordings', input.id, 'snapshots');
     const state = input.cursor ? decodeCursor(input.cursor, input.id, projectId) : undefined;
     let plan: FetchUnit[] | undefined;
     // One page makes at most MAX_REQUESTS_PER_RECORDING requests; the cursor goes on from there.
     const meter = new RecordingMeter();
     if (!state || !state.u) {
-      const listing = await client.json({ method: 'GET', path: snapshotsPath + encodePlainQuery({ blob_v2: 'true' }), signal, patient: true, meter });
-      plan = planUnits(parseSources(listing));
+      plan = planUnits(await posthog.snapshots.sources(projectId, input.id, { signal, meter }));
     }
     const start = state ? resumeFrom(state, plan) : { units: plan ?? [], index: 0, skip: 0 };
-    const page = await readEvents(client, snapshotsPath, start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal, meter);
+    const page = await readEvents((unit) => posthog.snapshots.blocks(projectId, input.id, unit, { signal, meter }), start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal);
     const next_cursor = page.next ? encodeCursor(cursorAt(input.id, projectId, page.next)) : null;
     let events = `[${page.events.join(',')}]`;
     // The key is scrubbed from every result as a whole (server.ts), but this field is JSON text:
     // scrubbed as one string, a hit behind an escape would be shown decoded, and the JSON broken.
     // So where the key is, each event is scrubbed as a value, and the page made again.
-    if (client.redact(events) !== events) events = `[${page.events.map((json) => JSON.stringify(client.redactValue(JSON.parse(json) as unknown))).join(',')}]`;
+    if (posthog.redact(events) !== events) events = `[${page.events.map((json) => JSON.stringify(posthog.redactValue(JSON.parse(json) as unknown))).join(',')}]`;
     const missing = page.notes.length > 0 ? ` ${page.notes.join(' ')}` : '';
     return {
       data: { project_id: projectId, id: input.id, events, count: page.events.length, skipped_lines: page.skippedLines, bytes: page.bytes, next_cursor, ...(page.notes.length > 0 ? { notes: page.notes } : {}) },
       text: `${plural(page.events.length, 'event')} (${Math.round(page.bytes / 1024)} KB) of recording ${input.id} for the player.${missing} ${next_cursor ? 'More: call again with next_cursor.' : 'End of recording.'}`,
     };
   },
-  explainError: (error, input, { defaultProjectId }) => {
-    if (error.status === 404) return recordingNotFound(input.id, input.project_id ?? defaultProjectId);
-    if (error.status === 410) return `Recording ${input.id} was deleted; its snapshot data is gone.`;
-    return undefined;
-  },
+  explainError: (error, input, { defaultProjectId }) => explainRecordingError(error, input.id, input.project_id ?? defaultProjectId),
 });
 
 interface EventsPage {
@@ -99,7 +92,7 @@ interface EventsPage {
  * nothing at all could be served; a budget or throttle stop ends the page early with a cursor,
  * or fails the call when nothing was read.
  */
-async function readEvents(client: PostHogClient, path: string, start: Position, budget: number, firstPage: boolean, signal: AbortSignal, meter: RecordingMeter): Promise<EventsPage> {
+async function readEvents(blocks: (unit: FetchUnit) => Promise<StreamedResponse>, start: Position, budget: number, firstPage: boolean, signal: AbortSignal): Promise<EventsPage> {
   const events: EventsPage['events'] = [];
   let bytes = 0;
   let cut = 0;
@@ -107,7 +100,7 @@ async function readEvents(client: PostHogClient, path: string, start: Position, 
   let sawFull = !firstPage;
   // A recording with no full snapshot at all must still end its first page somewhere.
   const hardLimit = budget * 4;
-  const walk = await walkUnits(client, path, start, signal, (windowId, event) => {
+  const walk = await walkUnits(blocks, start, signal, (windowId, event) => {
     // What users typed (fields, Input events, request bodies) and secrets in URLs, masked.
     maskTypedValues(event);
     if (event.type === FULL_SNAPSHOT && cutDeepNodes((event.data as { node?: unknown } | undefined)?.node, MAX_FEED_NODE_DEPTH)) cut++;
@@ -124,7 +117,7 @@ async function readEvents(client: PostHogClient, path: string, start: Position, 
     bytes += json.length;
     if (event.type === FULL_SNAPSHOT) sawFull = true;
     return bytes >= hardLimit || (bytes >= budget && sawFull) ? 'last' : 'more';
-  }, meter);
+  });
   if (walk.stopped && events.length === 0) throw walk.stopped;
   // Nothing of the recording could be served at all: that is PostHog's answer, not an empty recording.
   if (events.length === 0 && firstPage && walk.next === null && walk.unavailable) throw walk.unavailable;

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { PostHogClient } from '../../posthog/client.js';
-import { apiPath } from '../../posthog/query.js';
-import { RecordingMeter, parseSources, planUnits } from '../../posthog/snapshots.js';
+import type { PostHogOperations } from '../../posthog/operations/index.js';
+import { RecordingMeter, planUnits } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
-import { fetchListing, partialOf, snapshotsPath } from './recording-digest.js';
-import { recordingNotFound } from './session-recording-get.js';
+import { partialOf } from './recording-digest.js';
+import { explainRecordingError } from './not-found.js';
 import { readSessionExceptions } from './session-exceptions.js';
 import { walkUnits } from './unit-walk.js';
 import { quote } from '../../digest/quote.js';
@@ -35,12 +34,12 @@ export const sessionRecordingReproduce = defineTool({
     code: z.string(),
     base_url: z.string().nullable(),
   }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const meta = await client.json<Record<string, unknown>>({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings', input.id), signal });
+    const meta = await posthog.recordings.get(projectId, input.id, { signal });
     const [{ Reproducer }, { renderSpec }] = await Promise.all([import('../../reproduce/session.js'), import('../../reproduce/code.js')]);
     const reproducer = new Reproducer();
-    const [read, exceptions] = await Promise.all([readRecording(client, projectId, input.id, signal, reproducer), readSessionExceptions(client, projectId, input.id, meta, signal)]);
+    const [read, exceptions] = await Promise.all([readRecording(posthog, projectId, input.id, signal, reproducer), readSessionExceptions(posthog.query, projectId, input.id, meta, signal)]);
     if (exceptions.events) reproducer.addExceptions(exceptions.events);
     const rendered = renderSpec(reproducer.finish(), { recordingId: input.id, projectId, copyTypedValues: input.copy_typed_values, failure: input.failure });
     const skipped = [...read.notes, ...(exceptions.unread ? [`Exceptions not asserted: ${exceptions.unread}.`] : []), ...rendered.skipped];
@@ -49,29 +48,24 @@ export const sessionRecordingReproduce = defineTool({
     const data = { project_id: projectId, id: input.id, ...rendered, skipped, ...(partial ? { partial } : {}) };
     return { data, text: renderText(data) };
   },
-  explainError: (error, input, { defaultProjectId }) => {
-    if (error.status === 404) return recordingNotFound(input.id, input.project_id ?? defaultProjectId);
-    if (error.status === 410) return `Recording ${input.id} was deleted; its snapshot data is gone.`;
-    return undefined;
-  },
+  explainError: (error, input, { defaultProjectId }) => explainRecordingError(error, input.id, input.project_id ?? defaultProjectId),
 });
 
 /** The longest stretch of reproducer work before other calls get a turn. */
 const SLICE_MS = 10;
 
 /** Every event of the recording through the reproducer, with the shared bounded reader. */
-async function readRecording(client: PostHogClient, projectId: string, id: string, signal: AbortSignal, reproducer: { push(w: string | null, e: { type: number; timestamp: number; data?: unknown }): void }) {
+async function readRecording(posthog: PostHogOperations, projectId: string, id: string, signal: AbortSignal, reproducer: { push(w: string | null, e: { type: number; timestamp: number; data?: unknown }): void }) {
   // At most MAX_REQUESTS_PER_RECORDING requests for the recording, as every reader of one.
   const meter = new RecordingMeter();
   // A throttle before anything could be read is thrown: an empty test would be a wrong answer.
-  const units = planUnits(parseSources(await fetchListing(client, projectId, id, signal, meter)));
+  const units = planUnits(await posthog.snapshots.sources(projectId, id, { signal, meter }));
   let events = 0;
   // The reproducer's work runs in slices: past SLICE_MS the reader lets the event loop turn
   // (setImmediate: after pending I/O), so other calls and /healthz are answered meanwhile.
   let slice = performance.now();
   const walk = await walkUnits(
-    client,
-    snapshotsPath(projectId, id),
+    (unit) => posthog.snapshots.blocks(projectId, id, unit, { signal, meter }),
     { units, index: 0, skip: 0 },
     signal,
     (windowId, event) => {
@@ -85,7 +79,6 @@ async function readRecording(client: PostHogClient, projectId: string, id: strin
         }),
       );
     },
-    meter,
   );
   if (walk.stopped && events === 0) throw walk.stopped;
   if (events === 0 && walk.unavailable) throw walk.unavailable;

@@ -1,20 +1,11 @@
 import { z } from 'zod';
-import { normalizePage } from '../../posthog/pagination.js';
-import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { RECORDING_DATE_PATTERN, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId, unlisted } from '../schemas.js';
+import { dateField, limitField, offsetField, pageOutputFields, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { quote } from '../../digest/quote.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 import { filterParams, recordingFilterFields } from './filters.js';
-import { personPropertiesLine, personPropertiesNote, readRecordings, recordingLine, recordingOutput, recordingView } from './shape.js';
-
-export const dateField = (what: string) =>
-  z
-    .string()
-    .max(40)
-    .refine(...unlisted(RECORDING_DATE_PATTERN, 'use a relative date like "-7d"/"-24h" or an ISO date like "2025-06-01"'))
-    .describe(what);
+import { personPropertiesLine, personPropertiesNote, recordingLine, recordingOutput, recordingView } from './shape.js';
 
 export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',
@@ -46,9 +37,9 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     note: z.string().optional(),
     person_properties_note: z.string().optional(),
   }),
-  async handler(input, { client, defaultProjectId, signal }) {
+  async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
-    const query = encodeJsonQuery({
+    const page = await posthog.recordings.list(projectId, {
       limit: input.limit,
       offset: input.offset,
       date_from: input.date_from,
@@ -58,10 +49,8 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
       person_uuid: input.person_uuid,
       session_ids: input.session_ids,
       ...filterParams(input),
-    });
-    const body = await client.json({ method: 'GET', path: apiPath('projects', projectId, 'session_recordings') + query, signal });
-    const page = normalizePage<Record<string, unknown>>(body, input.offset, 'recordings list', input.limit);
-    const results = readRecordings(page.results).map((r) => recordingView(r, { personProperties: input.include_person_properties }));
+    }, { signal });
+    const results = page.results.map((r) => recordingView(r, { personProperties: input.include_person_properties }));
     // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
     const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
     // A project that records more than one site says so (its start URLs' hosts), in both views.

@@ -4,18 +4,15 @@ import { aggregate, type Problem, type SessionTrouble, type TriageInput } from '
 import { quote } from '../../digest/quote.js';
 import { UpstreamError, UserInputError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import { normalizePage } from '../../posthog/pagination.js';
-import { apiPath, encodeJsonQuery } from '../../posthog/query.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
 import { RECORDED_DATA_NOTICE, asText, clip, clock, duration, structuredSize } from '../format.js';
 import { plural } from '../../words.js';
-import { maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
+import { dateField, maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
 import { onRecordingClock, readExceptionsOf } from './session-exceptions.js';
 import { tailOf, type Tail } from './tail.js';
-import { numericProjectId, playerUrl } from './session-recording-replay.js';
-import { dateField } from './session-recordings-list.js';
+import { playerUrl } from './player-link.js';
 import { filterParams, recordingFilterFields } from './filters.js';
 
 /** Recordings one call reads at most (each costs PostHog replay requests: a listing and its blocks). */
@@ -132,10 +129,9 @@ export const sessionRecordingsTriage = defineTool({
     next_cursor: z.string().nullable(),
   }),
   // The call spends POSTHOG_CALL_MAX_REQUESTS like any other; past it, a partial result and a cursor.
-  async handler(input, { client, defaultProjectId, signal, cache, progress }) {
+  async handler(input, { posthog, defaultProjectId, signal, cache, progress }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-    const listPath = apiPath('projects', projectId, 'session_recordings');
     const filters = { date_from: input.date_from, date_to: input.date_to, order: input.order, order_direction: input.order_direction, person_uuid: input.person_uuid, ...filterParams(input) };
 
     // 1. The recordings to read: the cursor's unread ones first, then a page of the list.
@@ -146,12 +142,7 @@ export const sessionRecordingsTriage = defineTool({
     try {
       if (cursor && cursor.p.length > 0) {
         const ids = cursor.p.slice(0, input.max_recordings);
-        const page = normalizePage<Record<string, unknown>>(
-          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: ids, limit: ids.length }), signal, patient: true }),
-          0,
-          'recordings list',
-          ids.length,
-        );
+        const page = await posthog.recordings.list(projectId, { ...filters, session_ids: ids, limit: ids.length }, { signal, patient: true });
         candidates.push(...page.results.map(candidateOf));
         // Still pending beyond this call's share stay in the cursor.
         for (const id of cursor.p.slice(input.max_recordings)) unread.push({ id, reason: 'not-started', detail: 'beyond max_recordings for this call' });
@@ -165,12 +156,7 @@ export const sessionRecordingsTriage = defineTool({
         // the rest wait in the cursor, said as not read. With an order, the caller's first rows.
         const want = input.order === undefined ? scanOf(room) : room;
         const limit = input.session_ids ? Math.min(want, input.session_ids.length) : want;
-        const page = normalizePage<Record<string, unknown>>(
-          await client.json({ method: 'GET', path: listPath + encodeJsonQuery({ ...filters, session_ids: input.session_ids, limit, offset }), signal, patient: true }),
-          offset,
-          'recordings list',
-          limit,
-        );
+        const page = await posthog.recordings.list(projectId, { ...filters, session_ids: input.session_ids, limit, offset }, { signal, patient: true });
         const listed = page.results.map(candidateOf).filter((c) => !candidates.some((d) => d.id === c.id));
         if (input.order === undefined) listed.sort((a, b) => b.promise - a.promise);
         candidates.push(...listed.slice(0, room));
@@ -195,7 +181,7 @@ export const sessionRecordingsTriage = defineTool({
     // throttle or budget stop leaves the least useful recordings unread. One request is kept for
     // the exceptions of the recordings read (step 3).
     candidates.sort((a, b) => b.promise - a.promise);
-    client.budget?.holdBack(1);
+    posthog.budget?.holdBack(1);
     const digests = new Map<string, RecordingDigest>();
     let stop: BudgetExceeded | undefined;
     let next = 0;
@@ -206,7 +192,7 @@ export const sessionRecordingsTriage = defineTool({
     setMaxListeners(getMaxListeners(signal) + CONCURRENCY * 2, signal);
     const worker = async () => {
       while (next < candidates.length && !stop && !signal.aborted) {
-        const budget = client.budget;
+        const budget = posthog.budget;
         // Each recording in flight will spend at least REQUESTS_TO_START: one more is started only
         // while the budget covers them all, or recordings started side by side would share out a
         // small budget, each be cut short, and a cursor followed call after call read none.
@@ -219,7 +205,7 @@ export const sessionRecordingsTriage = defineTool({
         const candidate = candidates[next++]!;
         inFlight++;
         try {
-          const result = await digestRecording({ client, signal, cache }, projectId, candidate.id, candidate.row);
+          const result = await digestRecording({ posthog, signal, cache }, projectId, candidate.id, candidate.row);
           if (result.stopped) {
             stop ??= result.stopped;
             unread.push(unreadOf(candidate.id, result.stopped));
@@ -242,17 +228,17 @@ export const sessionRecordingsTriage = defineTool({
         progress?.(`Read ${done} of ${candidates.length} recordings.`);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(client.pacesReplay ? CONCURRENCY_PACED : CONCURRENCY, candidates.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(posthog.pacesReplay ? CONCURRENCY_PACED : CONCURRENCY, candidates.length) }, worker));
     for (const candidate of candidates.slice(next)) unread.push({ id: candidate.id, reason: 'not-started', detail: stop ? 'stopped before it' : 'cancelled' });
 
     // 3. Across them, with their uncaught exceptions (`$exception` events, beside the recordings:
     // one query for all of them; not readable, a note).
     const readOnes = candidates.filter((c) => digests.has(c.id));
     const [numeric, exceptions] = await Promise.all([
-      digests.size > 0 ? numericProjectId(client, projectId, signal) : null,
-      readOnes.length > 0 ? readExceptionsOf(client, projectId, readOnes.map((c) => ({ id: c.id, meta: c.row })), signal, true) : undefined,
+      digests.size > 0 ? posthog.projects.numericId(projectId, { signal }) : null,
+      readOnes.length > 0 ? readExceptionsOf(posthog.query, projectId, readOnes.map((c) => ({ id: c.id, meta: c.row })), signal, true) : undefined,
     ]);
-    const link = numeric === null ? undefined : (id: string, seconds: number) => playerUrl(client.baseUrl, numeric, id, seconds);
+    const link = numeric === null ? undefined : (id: string, seconds: number) => playerUrl(posthog.baseUrl, numeric, id, seconds);
     const inputs: TriageInput[] = readOnes.map((c) => {
       const digest = digests.get(c.id)!.digest;
       const own = onRecordingClock(exceptions?.bySession?.get(c.id) ?? [], digest, Date.parse(asText(c.row.start_time)));

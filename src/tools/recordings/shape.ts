@@ -3,7 +3,6 @@ import { recordingSchema, type Person, type Recording } from '../../posthog/reso
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { quote, unbidi } from '../../digest/quote.js';
 import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
-import { readResource, readRows } from '../read-resource.js';
 import { plural } from '../../words.js';
 
 /**
@@ -159,9 +158,3 @@ export function recordingDetail(r: RecordingView, personProperties: boolean): st
   }
   return lines.join('\n');
 }
-
-/** PostHog's answer as a recording, parsed once (posthog/resources.ts). */
-export const readRecording = (raw: unknown): Recording => readResource(recordingSchema, raw, 'a recording');
-
-/** A list page's rows as recordings. */
-export const readRecordings = (rows: readonly unknown[]): Recording[] => readRows(recordingSchema, rows);

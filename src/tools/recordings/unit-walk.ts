@@ -1,8 +1,7 @@
 import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import type { PostHogClient } from '../../posthog/client.js';
-import { encodePlainQuery } from '../../posthog/query.js';
-import { MAX_BLOCKS_PER_REQUEST, eventsFromLine, lines as readLines, unitNames, unitQuery, type FetchUnit, type RecordingMeter, type RrwebEvent } from '../../posthog/snapshots.js';
+import type { StreamedResponse } from '../../posthog/operations/index.js';
+import { MAX_BLOCKS_PER_REQUEST, eventsFromLine, lines as readLines, unitNames, type FetchUnit, type RrwebEvent } from '../../posthog/snapshots.js';
 import { UpstreamStalled } from '../../posthog/stall.js';
 
 /**
@@ -47,14 +46,12 @@ export interface Walk {
  * events taken so far kept by the caller. Anything else is thrown.
  */
 export async function walkUnits(
-  client: PostHogClient,
-  path: string,
+  /** One request's blocks (SnapshotOperations.blocks for the recording, its meter counting the fan-out bound, MAX_REQUESTS_PER_RECORDING). */
+  blocks: (request: FetchUnit) => Promise<StreamedResponse>,
   start: Position,
   signal: AbortSignal,
   /** May answer later (a reader that yields to other calls between slices of work). */
   take: (windowId: string | null, event: RrwebEvent) => Take | Promise<Take>,
-  /** Counts this reading's requests (the fan-out bound, MAX_REQUESTS_PER_RECORDING). */
-  meter?: RecordingMeter,
 ): Promise<Walk> {
   const units = start.units;
   let index = start.index;
@@ -90,7 +87,7 @@ export async function walkUnits(
     try {
       // As PostHog sent it: what a page shows is decoded (gzipped fields undone) and then scrubbed
       // of the key as a whole result (server.ts), which a scan of the raw bytes could not replace.
-      response = await client.stream({ method: 'GET', path: path + encodePlainQuery(unitQuery(request)), signal, patient: true, unredacted: true, meter });
+      response = await blocks(request);
     } catch (err) {
       const stopped = stop(err);
       if (stopped && !signal.aborted) return walk({ units, index, skip }, stopped);
