@@ -6,13 +6,13 @@ import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectF
 export const includeSettingsField = z
   .boolean()
   .default(false)
-  .describe('Adds settings objects, long lists.');
+  .describe('Text also shows settings objects, long lists.');
 
 export const projectGet = defineTool({
   name: 'project-get',
   title: 'Get a project',
   toolset: 'projects',
-  description: `A project's settings: name, timezone, organization, recording, capture; settings objects only named unless include_settings; never secrets.`,
+  description: `A project's settings: name, timezone, organization, recording, capture; the text names settings objects unless include_settings, the structured project has all; never secrets.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: () => z.strictObject({ id: projectIdInput, include_settings: includeSettingsField }),
   outputSchema: z.looseObject({
