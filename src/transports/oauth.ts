@@ -232,18 +232,21 @@ export class OAuthServer {
     // Given twice, neither can be trusted (nor sent an error).
     const redirect = redirectUri === null ? undefined : typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
+    // Anyone can register a client with their own https address, so a request that is not right
+    // is told to the person on a page and sent nowhere: redirecting every malformed request to
+    // the client's address would make this server an open redirector (RFC 9700 §4.11.2).
+    const refuse = (description: string) => sendHtml(res, 400, problemPage('This sign-in request is not valid', `${description} Start again from the app; if this keeps happening, the app is not using this server correctly.`));
     const state = single('state');
-    const back = (error: string, description: string) => this.toApp(res, redirect, state, { error, error_description: description });
-    if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return back('invalid_request', 'A parameter was given twice.');
-    if (single('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported.');
+    if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return refuse('A parameter was given twice.');
+    if (single('response_type') !== 'code') return refuse('Only response_type=code is supported.');
     const challenge = single('code_challenge');
-    if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return back('invalid_request', 'PKCE is required: code_challenge (S256) is missing or malformed.');
-    if (single('code_challenge_method') !== 'S256') return back('invalid_request', 'code_challenge_method must be S256.');
+    if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return refuse('PKCE is required: code_challenge (S256) is missing or malformed.');
+    if (single('code_challenge_method') !== 'S256') return refuse('code_challenge_method must be S256.');
     const resource = single('resource') ?? undefined;
-    if (!this.resourceOk(resource)) return back('invalid_target', `This server issues tokens for ${this.resource} only.`);
+    if (!this.resourceOk(resource)) return refuse(`This server issues tokens for ${this.resource} only.`);
     const request = this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
-    // The form would post back a request that no longer opens: say so now, to the app.
-    if (request.length > MAX_SEALED_CHARS) return back('invalid_request', 'state is too long.');
+    // The form would post back a request that no longer opens: say so now.
+    if (request.length > MAX_SEALED_CHARS) return refuse('Its state is too long.');
     sendHtml(res, 200, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request }));
   }
 
@@ -258,7 +261,7 @@ export class OAuthServer {
     }
     const state = typeof consent.s === 'string' ? consent.s : undefined;
     const redirect = consent.r;
-    if (consent.exp * 1000 <= this.now()) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The sign-in page expired; start again.' });
+    if (consent.exp * 1000 <= this.now()) return sendHtml(res, 400, problemPage('This sign-in page expired', 'It was open for more than 15 minutes. Start again from the app.'));
     if (form.get('deny') !== null) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The user cancelled.' });
     const key = (form.get('api_key') ?? '').trim();
     const again = (error: string, status = 400) => sendHtml(res, status, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request: form.get('request')!, error }));
