@@ -8,10 +8,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../http-settings.js';
-import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
-import { apiPath } from '../posthog/query.js';
 import { readBody, type RawBody } from './body.js';
+import { askPostHog, CONSENT_CHECK_LIMITS, ConsentChecks } from './key-checks.js';
 import { consentPage, problemPage } from './oauth-page.js';
 import type { SharedOAuthStore } from '../cache/redis.js';
 import { OAuthMemory } from './oauth-memory.js';
@@ -51,8 +50,6 @@ const MAX_URI_CHARS = 2_000;
  * URI and a 512-character key), so every id handed out can be used.
  */
 const MAX_CLIENT_ID_CHARS = 3_000;
-/** Key checks with PostHog running at once: the consent form is not a way to make PostHog busy. */
-const MAX_KEY_CHECKS = 8;
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +64,8 @@ export class OAuthServer {
   private readonly sealer: Sealer;
   private readonly memory: OAuthMemory;
   private readonly now: () => number;
-  private keyChecks = 0;
+  /** Key checks with PostHog take turns per client registration and consent page (key-checks.ts). */
+  private readonly checks: ConsentChecks;
   private readonly bodyTimeoutMs: number;
 
   constructor(private readonly options: OAuthOptions) {
@@ -78,6 +76,7 @@ export class OAuthServer {
     this.sealer = new Sealer(options.secrets);
     this.now = options.now ?? Date.now;
     this.memory = new OAuthMemory(options.store, this.now);
+    this.checks = new ConsentChecks(CONSENT_CHECK_LIMITS, this.now);
     this.bodyTimeoutMs = Math.min(FORM_TIMEOUT_MS, options.bodyTimeoutMs ?? FORM_TIMEOUT_MS);
   }
 
@@ -266,8 +265,26 @@ export class OAuthServer {
     const key = (form.get('api_key') ?? '').trim();
     const again = (error: string, status = 400) => sendHtml(res, status, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request: form.get('request')!, error }));
     if (!/^[\x21-\x7e]{8,512}$/.test(key)) return again('Paste a PostHog personal API key (it starts with phx_).');
-    const verdict = await this.checkKey(key);
-    if (verdict !== 'accepted') return again(verdict, verdict.startsWith('PostHog did not accept') ? 400 : 503);
+    const left = new AbortController();
+    res.once('close', () => left.abort());
+    const verdict = await this.checks.check(client.id, form.get('request')!, consent.exp * 1000, left.signal, (signal) => askPostHog(this.options.client, key, signal));
+    switch (verdict.kind) {
+      case 'accepted':
+        break;
+      case 'gone':
+        return;
+      case 'refused':
+        return again('PostHog did not accept this key: check it is a valid, unexpired personal API key from the right region (US or EU).');
+      case 'unknown':
+        this.options.log(`oauth: could not check a key with PostHog (${verdict.why}).`);
+        return again('Could not check the key with PostHog just now; try again in a moment.', 503);
+      case 'busy':
+        return again('This server is checking many keys right now; try again in a few seconds.', 503);
+      case 'pending':
+        return again('This page is already waiting for a key to be checked; wait for that answer.', 429);
+      case 'too-many':
+        return again('Too many keys were tried on this page; start again from the app.', 429);
+    }
     const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: randomId(), exp: Math.floor(this.now() / 1000) + CODE_TTL_S });
     this.toApp(res, redirect, state, { code });
   }
@@ -275,23 +292,6 @@ export class OAuthServer {
   /** The browser sent back to the app's redirect URI with a code or an error, its state, and this issuer (RFC 9207). */
   private toApp(res: ServerResponse, redirect: string, state: string | null | undefined, params: Record<string, string>): void {
     redirectTo(res, redirect, { ...params, ...(state ? { state } : {}), iss: this.issuer });
-  }
-
-  /** Whether PostHog takes the key: 401 means no; 403 (a scope the user endpoint needs) still means yes. */
-  private async checkKey(key: string): Promise<'accepted' | string> {
-    if (this.keyChecks >= MAX_KEY_CHECKS) return 'This server is checking many keys right now; try again in a few seconds.';
-    this.keyChecks++;
-    try {
-      await this.options.client.withApiKey(key).json({ method: 'GET', path: apiPath('users', '@me'), signal: AbortSignal.timeout(15_000) });
-      return 'accepted';
-    } catch (error) {
-      if (error instanceof UpstreamError && error.status === 401) return 'PostHog did not accept this key: check it is a valid, unexpired personal API key from the right region (US or EU).';
-      if (error instanceof UpstreamError && error.status === 403) return 'accepted';
-      this.options.log(`oauth: could not check a key with PostHog (${error instanceof UpstreamError ? error.status : error instanceof Error ? error.name : 'error'}).`);
-      return 'Could not check the key with PostHog just now; try again in a moment.';
-    } finally {
-      this.keyChecks--;
-    }
   }
 
   private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
