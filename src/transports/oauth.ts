@@ -12,7 +12,7 @@ import type { PostHogClient } from '../posthog/client.js';
 import { readBody, type RawBody } from './body.js';
 import { askPostHog, CONSENT_CHECK_LIMITS, ConsentChecks } from './key-checks.js';
 import { consentPage, problemPage } from './oauth-page.js';
-import type { SharedOAuthStore } from '../cache/redis.js';
+import type { SharedOAuthStore } from '../cache/oauth-store.js';
 import { OAuthMemory } from './oauth-memory.js';
 import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer } from './oauth-seal.js';
 
@@ -50,6 +50,8 @@ const MAX_URI_CHARS = 2_000;
  * URI and a 512-character key), so every id handed out can be used.
  */
 const MAX_CLIENT_ID_CHARS = 3_000;
+/** What a token whose sign-in the shared store no longer holds is told: it failed closed. */
+const FORGOTTEN = 'This sign-in is no longer known to the server (its shared store restarted or dropped it); sign in again.';
 
 type Json = Record<string, unknown>;
 
@@ -130,9 +132,9 @@ export class OAuthServer {
       return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: challenge('invalid_token', 'unknown token') };
     }
     if (token.exp * 1000 <= this.now()) return { ok: false, message: 'Unauthorized: the access token has expired; refresh it or sign in again.', challenge: challenge('invalid_token', 'expired') };
-    if (typeof token.f === 'string' && (await this.memory.isRevoked(token.f))) {
-      return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: challenge('invalid_token', 'revoked') };
-    }
+    const status = typeof token.f === 'string' ? await this.memory.status(token.f) : 'live';
+    if (status === 'revoked') return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: challenge('invalid_token', 'revoked') };
+    if (status === 'forgotten') return { ok: false, message: FORGOTTEN, challenge: challenge('invalid_token', 'sign in again') };
     return { ok: true, key: token.k };
   }
 
@@ -285,7 +287,11 @@ export class OAuthServer {
       case 'too-many':
         return again('Too many keys were tried on this page; start again from the app.', 429);
     }
-    const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: randomId(), exp: Math.floor(this.now() / 1000) + CODE_TTL_S });
+    const id = randomId();
+    const exp = Math.floor(this.now() / 1000) + CODE_TTL_S;
+    // Shared with the replicas before the browser carries it anywhere: a code counts only while the store holds it.
+    await this.memory.issueCode(id, exp * 1000);
+    const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: id, exp });
     this.toApp(res, redirect, state, { code });
   }
 
@@ -327,14 +333,16 @@ export class OAuthServer {
     if (code.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The code has expired; sign in again.');
     if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
     if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
-    if (!(await this.memory.spendCode(code.j, code.exp * 1000))) {
+    const use = await this.memory.spendCode(code.j, code.exp * 1000);
+    if (use === 'reused') {
       // A code used twice: the first use may have been a thief's, so what it bought ends too.
       await this.memory.revoke(code.j, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
     }
+    if (use === 'forgotten') return tokenError(res, 400, 'invalid_grant', FORGOTTEN);
     // The sign-in's family is named after its code, so a second use of the code can revoke it.
     const next = randomId();
-    await this.memory.rotate(code.j, undefined, next, now + REFRESH_TTL_S * 1000);
+    await this.memory.startSignIn(code.j, next, now + REFRESH_TTL_S * 1000);
     this.issueTokens(res, clientId, code.k, code.j, next);
   }
 
@@ -345,9 +353,11 @@ export class OAuthServer {
       return tokenError(res, 400, 'invalid_grant', 'The refresh token is not valid for this client.');
     }
     if (token.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The refresh token has expired; sign in again.');
-    if (await this.memory.isRevoked(token.f)) return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
     const next = randomId();
-    if (!(await this.memory.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000))) {
+    const use = await this.memory.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000);
+    if (use === 'revoked') return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
+    if (use === 'forgotten') return tokenError(res, 400, 'invalid_grant', FORGOTTEN);
+    if (use === 'reused') {
       // A refresh token used twice may have been stolen: its whole sign-in ends.
       await this.memory.revoke(token.f, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The refresh token was already used; this sign-in is revoked: sign in again.');
