@@ -1,3 +1,4 @@
+import { redisKnownKeys, type SharedKnownKeys } from './known-keys.js';
 import { redisOAuthStore, type SharedOAuthStore } from './oauth-store.js';
 import { decodeEntry, digestCacheId, emptyStats, encodeEntry, type DigestCache, type DigestCacheKey } from './digest-cache.js';
 
@@ -142,6 +143,11 @@ export class RedisDigestCache implements DigestCache {
         await this.run((client) => client.set(id, value, { PX: Math.max(1, Math.round(ttlMs)) }));
       },
     };
+  }
+
+  /** The same connection as the replicas' memory of keys PostHog accepted (known-keys.ts). */
+  knownKeys(): SharedKnownKeys {
+    return redisKnownKeys({ run: (op) => this.run(op) });
   }
 
   /** The same connection as the OAuth server's shared memory (oauth-store.ts). */

@@ -119,23 +119,26 @@ export class OAuthServer {
 
   /** A Bearer credential on /oauth/mcp: one of our access tokens, live, for this resource. */
   async authenticate(credential: string | undefined): Promise<Authenticated> {
-    const challenge = (error?: string, description?: string) =>
-      `Bearer resource_metadata="${this.resourceMetadataUrl}"${error ? `, error="${error}", error_description="${description}"` : ''}`;
     if (credential === undefined) {
-      return { ok: false, message: `Unauthorized: this endpoint takes an access token from this server's OAuth flow (metadata: ${this.resourceMetadataUrl}). Header users send their PostHog key to ${this.origin}/mcp instead.`, challenge: challenge() };
+      return { ok: false, message: `Unauthorized: this endpoint takes an access token from this server's OAuth flow (metadata: ${this.resourceMetadataUrl}). Header users send their PostHog key to ${this.origin}/mcp instead.`, challenge: this.challenge() };
     }
     if (/^ph[a-z]_/.test(credential)) {
-      return { ok: false, message: `Unauthorized: ${this.resource} takes OAuth access tokens, not PostHog keys; to use a key in the Authorization header, connect to ${this.origin}/mcp.`, challenge: challenge('invalid_token', 'a PostHog key is not an access token here') };
+      return { ok: false, message: `Unauthorized: ${this.resource} takes OAuth access tokens, not PostHog keys; to use a key in the Authorization header, connect to ${this.origin}/mcp.`, challenge: this.challenge('invalid_token', 'a PostHog key is not an access token here') };
     }
     const token = this.sealer.open('access', credential);
     if (!token || typeof token.k !== 'string' || token.res !== this.resource || typeof token.exp !== 'number') {
-      return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: challenge('invalid_token', 'unknown token') };
+      return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: this.challenge('invalid_token', 'unknown token') };
     }
-    if (token.exp * 1000 <= this.now()) return { ok: false, message: 'Unauthorized: the access token has expired; refresh it or sign in again.', challenge: challenge('invalid_token', 'expired') };
+    if (token.exp * 1000 <= this.now()) return { ok: false, message: 'Unauthorized: the access token has expired; refresh it or sign in again.', challenge: this.challenge('invalid_token', 'expired') };
     const status = typeof token.f === 'string' ? await this.memory.status(token.f) : 'live';
-    if (status === 'revoked') return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: challenge('invalid_token', 'revoked') };
-    if (status === 'forgotten') return { ok: false, message: FORGOTTEN, challenge: challenge('invalid_token', 'sign in again') };
+    if (status === 'revoked') return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: this.challenge('invalid_token', 'revoked') };
+    if (status === 'forgotten') return { ok: false, message: FORGOTTEN, challenge: this.challenge('invalid_token', 'sign in again') };
     return { ok: true, key: token.k };
+  }
+
+  /** The WWW-Authenticate of /oauth/mcp's 401 (RFC 9728 §5.1; with an error when a token was sent, RFC 6750 §3). */
+  challenge(error?: string, description?: string): string {
+    return `Bearer resource_metadata="${this.resourceMetadataUrl}"${error ? `, error="${error}", error_description="${description}"` : ''}`;
   }
 
   private onlyGet(req: IncomingMessage, res: ServerResponse, answer: () => void): void {
