@@ -206,6 +206,41 @@ describe('HTTP mode with per-user keys: new users under a flood of made-up keys 
     }
   }, 120_000);
 
+  it('a newcomer who hangs up while its key is being checked gives up its place: nothing of it runs or waits', async () => {
+    const sandbox = await startSandbox({ acceptAnyKey: true });
+    const upstream = perUserUpstream(sandbox.url);
+    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {} });
+    // 16 made-up calls hang upstream: the newcomers' part is full, so the next newcomer waits and is checked.
+    const hanging = DEMO.mainProjectId + 999;
+    sandbox.injectFault({ path: `/api/projects/${hanging}`, delayMs: 5_000, times: Infinity });
+    const made = Array.from({ length: 16 }, (_, i) => rawCall(http.url, `made_up_${i}_${'w'.repeat(24)}`, i + 1, 'project-get', { id: hanging }));
+    try {
+      for (let i = 0; i < 500 && http.inFlight < 16; i++) await pause(10);
+      sandbox.injectFault({ path: '/api/users/@me/', delayMs: 1_000, times: Infinity });
+      const key = `phx_leaves_early_${'l'.repeat(24)}`;
+      const req = httpRequest(http.url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+      req.on('error', () => {});
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects-list', arguments: {} } }));
+      for (let i = 0; i < 500 && !sandbox.requests.some((r) => r.authorization === `Bearer ${key}`); i++) await pause(10);
+      req.destroy();
+      // The check ends (PostHog accepts the key) after the caller left: its call never starts.
+      await pause(1_500);
+      expect(sandbox.requests.filter((r) => r.authorization === `Bearer ${key}`).map((r) => r.path)).toEqual(['/api/users/@me/']);
+      expect(http.inFlight).toBe(16);
+      expect(http.queued).toBe(0);
+      // Its key is known now: its next call runs in the known users' share at once.
+      const again = await rawRequest(http.url, key, 'tools/call', { name: 'projects-list', arguments: {} });
+      expect(again.status).toBe(200);
+      expect(again.ms).toBeLessThan(1_000);
+    } finally {
+      await http.close();
+      sandbox.clearFaults();
+      await Promise.all(made);
+      await upstream.close();
+      await sandbox.close();
+    }
+  }, 60_000);
+
   it.skipIf(!REDIS_SERVER)('"known" is kept in Redis: after a restart, a returning user is known at once (no check with PostHog) while the flood goes on; the key itself is nowhere in Redis', async () => {
     const redis = await startRedis();
     const sandbox = await startSandbox({ acceptAnyKey: true });

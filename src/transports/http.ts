@@ -263,8 +263,13 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     // Per-user keys tell callers apart; with the server's own key every caller is the same user.
     // A key PostHog has not answered yet may be made up: its calls share the unverified part.
     const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
-    const unverified = !options.client.hasApiKey && !(await newcomers.known(client));
-    if (unverified && newcomers.refusedRecently(client.keyIdentity)) return refuseKey(res, oauthMcp);
+    let unverified = false;
+    if (!options.client.hasApiKey && !client.keyAccepted) {
+      // Refused a moment ago: said at once, without asking the shared store or taking a place.
+      if (newcomers.refusedRecently(client.keyIdentity)) return refuseKey(res, oauthMcp);
+      unverified = !(await newcomers.known(client));
+      if (res.destroyed) return;
+    }
     if (!(await turn(res, user, unverified ? { key: credential!, keyId: client.keyIdentity } : undefined, oauthMcp))) return;
     // A key PostHog accepted during the call becomes known to every replica sharing Redis.
     if (!options.client.hasApiKey) res.once('close', () => newcomers.remember(client));

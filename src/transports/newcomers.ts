@@ -87,16 +87,14 @@ export class Newcomers {
     const first = admission.enter(user, true);
     if (first.immediate && (first.immediate.kind === 'admitted' || first.immediate.why !== 'unverified-queue-full')) return first;
     let ticket: Ticket | undefined = first.immediate ? undefined : first;
-    let cancelled = false;
-    const gone: Outcome = { kind: 'refused', why: 'closed' };
+    /** The caller left: undefined while it has not; else whether its ticket had already been decided. */
+    let leftDecided: boolean | undefined;
     const outcome = (async (): Promise<Entry> => {
       const verdict = this.check(key, keyId);
       const raced = ticket ? await Promise.race([ticket.outcome.then((o) => ({ o })), verdict.then((v) => ({ v }))]) : { v: await verdict };
-      if (cancelled) return gone;
-      if ('o' in raced) {
-        // Its turn came first: it runs as it is (a full line was already answered above).
-        return raced.o;
-      }
+      // Its turn came first: it runs as it is (the caller's turn() gives the slot back if it left).
+      if ('o' in raced) return raced.o;
+      if (leftDecided !== undefined) return leftDecided ? ticket!.outcome : { kind: 'refused', why: 'closed' };
       if (raced.v.kind === 'unknown') return ticket ? ticket.outcome : { kind: 'refused', why: 'unverified-queue-full' };
       // The check came first: the call leaves the newcomers' line, unless its turn just came.
       if (ticket && !ticket.cancel()) return ticket.outcome;
@@ -107,8 +105,7 @@ export class Newcomers {
     return {
       outcome,
       cancel: () => {
-        cancelled = true;
-        ticket?.cancel();
+        leftDecided = ticket ? !ticket.cancel() : false;
       },
     };
   }
