@@ -175,6 +175,22 @@ function flood(sandbox: Sandbox, url: string, connections: number): { stop: () =
   };
 }
 
+/** The sandbox taking any phx_ key (the flood's keys are not), and the HTTP server in front of it at the CLI's defaults. */
+async function anyPhxKeyStack(): Promise<{ sandbox: Sandbox; http: RunningHttp; close: () => Promise<void> }> {
+  const sandbox = await startSandbox({ acceptAnyKey: true });
+  const upstream = perUserUpstream(sandbox.url);
+  const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {} });
+  return {
+    sandbox,
+    http,
+    close: async () => {
+      await http.close();
+      await upstream.close();
+      await sandbox.close();
+    },
+  };
+}
+
 // Issue 41, finding 5: with 600–700 connections of made-up keys, 4–5 of 6–10 new users got an
 // immediate 503 (the line that keys PostHog has not accepted yet share was full), and "known"
 // was this process's memory, so after a restart or on a new replica everyone was new.
@@ -182,10 +198,7 @@ describe('HTTP mode with per-user keys: new users under a flood of made-up keys 
   const CONNECTIONS = 650;
 
   it(`${CONNECTIONS} connections of made-up keys: 5 new users with real keys get initialize, tools/list and a tool call answered within 15 s each, none with a 503`, async () => {
-    // Any phx_ key is real to this sandbox; the flood's keys are not.
-    const sandbox = await startSandbox({ acceptAnyKey: true });
-    const upstream = perUserUpstream(sandbox.url);
-    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {} });
+    const { sandbox, http, close } = await anyPhxKeyStack();
     const attack = flood(sandbox, http.url, CONNECTIONS);
     try {
       for (let i = 0; i < 1_000 && http.inFlight < 16; i++) await pause(10);
@@ -201,15 +214,12 @@ describe('HTTP mode with per-user keys: new users under a flood of made-up keys 
     } finally {
       await http.close();
       await attack.stop();
-      await upstream.close();
-      await sandbox.close();
+      await close();
     }
   }, 120_000);
 
   it('a newcomer who hangs up while its key is being checked gives up its place: nothing of it runs or waits', async () => {
-    const sandbox = await startSandbox({ acceptAnyKey: true });
-    const upstream = perUserUpstream(sandbox.url);
-    const http = await serveHttp({ host: '127.0.0.1', port: 0, client: upstream, createServer: serverFactory({ settings }), log: () => {} });
+    const { sandbox, http, close } = await anyPhxKeyStack();
     // 16 made-up calls hang upstream: the newcomers' part is full, so the next newcomer waits and is checked.
     const hanging = DEMO.mainProjectId + 999;
     sandbox.injectFault({ path: `/api/projects/${hanging}`, delayMs: 5_000, times: Infinity });
@@ -236,8 +246,7 @@ describe('HTTP mode with per-user keys: new users under a flood of made-up keys 
       await http.close();
       sandbox.clearFaults();
       await Promise.all(made);
-      await upstream.close();
-      await sandbox.close();
+      await close();
     }
   }, 60_000);
 
