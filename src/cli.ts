@@ -86,6 +86,8 @@ async function main(): Promise<void> {
       queueTimeoutMs: config.http.queueTimeoutMs,
       // With a Redis cache, every replica knows which codes and refresh tokens were used.
       oauth: config.http.oauth ? { ...config.http.oauth, store: cache.kind === 'redis' ? (cache as RedisDigestCache).oauthStore() : undefined } : undefined,
+      // And which keys PostHog accepted, so a restart or a new replica does not treat every user as new.
+      knownKeys: cache.kind === 'redis' ? (cache as RedisDigestCache).knownKeys() : undefined,
     });
     log(`${banner(config, toolCount, baseUrl, demoProject)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
     if (http.oauthUrl) log(`OAuth (MCP_OAUTH): clients that sign in (Claude.ai, ChatGPT) connect to ${http.oauthUrl}; ${http.url} still takes a key in the header.`);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostHogClient } from '../src/posthog/client.js';
 import type { Sandbox } from '../src/sandbox/index.js';
 import type { RunningHttp } from '../src/transports/http.js';
+import { Sealer } from '../src/transports/oauth-seal.js';
 import { serveOAuth, startOAuthStack, type OAuthStack } from './support/oauth.js';
 
 // MCP_OAUTH (issue 35) attacked from outside: every probe goes over HTTP to a real server with
@@ -129,19 +130,56 @@ describe('MCP_OAUTH under attack', () => {
     }
   });
 
-  it('header injection: CR/LF and other bytes in state stay inside the Location URL, from the authorize error and from the form', async () => {
+  it('a bad or missing parameter from any registered client gets an error page and redirects nowhere (RFC 9700 §4.11.2)', async () => {
+    // Anyone can register a client whose redirect URI is their own https site.
+    const trap = 'https://attacker.example/landing';
+    const client = await clientId({ redirect_uris: [trap] });
+    const { challenge } = pkce();
+    const good = { response_type: 'code', client_id: client, redirect_uri: trap, code_challenge: challenge, code_challenge_method: 'S256', state: 's' };
+    const without = (name: string) => Object.fromEntries(Object.entries(good).filter(([k]) => k !== name));
+    const bad: Array<[string, string]> = [
+      ['missing response_type', new URLSearchParams(without('response_type')).toString()],
+      ['response_type=token', new URLSearchParams({ ...good, response_type: 'token' }).toString()],
+      ['missing code_challenge', new URLSearchParams(without('code_challenge')).toString()],
+      ['malformed code_challenge', new URLSearchParams({ ...good, code_challenge: 'short' }).toString()],
+      ['plain PKCE', new URLSearchParams({ ...good, code_challenge_method: 'plain' }).toString()],
+      ['missing code_challenge_method', new URLSearchParams(without('code_challenge_method')).toString()],
+      ['another resource', new URLSearchParams({ ...good, resource: 'https://other.example/mcp' }).toString()],
+      ['state twice', `${new URLSearchParams(good)}&state=t`],
+      ['response_type twice', `${new URLSearchParams(good)}&response_type=code`],
+      ['state too long to seal', new URLSearchParams({ ...good, state: 's'.repeat(7_000) }).toString()],
+    ];
+    for (const [what, query] of bad) {
+      const r = await fetch(`${origin}/oauth/authorize?${query}`, { redirect: 'manual' });
+      expect(r.status, what).toBe(400);
+      expect(r.headers.get('location'), what).toBeNull();
+      expect(r.headers.get('content-type'), what).toMatch(/^text\/html/);
+      expect(await r.text(), what).not.toContain('attacker.example');
+    }
+    // The same request without the fault shows the consent page (so the faults above were what was refused).
+    expect((await fetch(`${origin}/oauth/authorize?${new URLSearchParams(good)}`, { redirect: 'manual' })).status).toBe(200);
+    // A consent form whose request has expired: a page too, not a trip to the client's address.
+    const expired = new Sealer([SECRET]).seal('consent', { c: client, r: trap, cc: challenge, s: 's', exp: Math.floor(Date.now() / 1000) - 1 });
+    const late = await post({ request: expired, api_key: sandbox.apiKey });
+    expect(late.status).toBe(400);
+    expect(late.headers.get('location')).toBeNull();
+    expect(await late.text()).toContain('expired');
+  });
+
+  it('header injection: CR/LF and other bytes in state stay inside the Location URL of the form, and out of the error page', async () => {
     const client = await clientId();
     const { challenge } = pkce();
     const state = 'x\r\nSet-Cookie: pwned=1\r\n\r\n<script>alert(1)</script>\u2028é';
-    const check = (r: Response) => {
-      expect(r.status).toBe(302);
-      expect(r.headers.get('set-cookie')).toBeNull();
-      const location = r.headers.get('location')!;
-      expect(location).not.toMatch(/[\r\n<>]/);
-      expect(new URL(location).searchParams.get('state')).toBe(state);
-    };
-    check(await fetch(authorizeUrl(client, challenge, { state, response_type: 'token' }), { redirect: 'manual' }));
-    check(await post({ request: await consentRequest(authorizeUrl(client, challenge, { state })), deny: '1' }));
+    const r = await post({ request: await consentRequest(authorizeUrl(client, challenge, { state })), deny: '1' });
+    expect(r.status).toBe(302);
+    expect(r.headers.get('set-cookie')).toBeNull();
+    const location = r.headers.get('location')!;
+    expect(location).not.toMatch(/[\r\n<>]/);
+    expect(new URL(location).searchParams.get('state')).toBe(state);
+    const page = await fetch(authorizeUrl(client, challenge, { state, response_type: 'token' }), { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('set-cookie')).toBeNull();
+    expect(await page.text()).not.toContain('<script>');
   });
 
   it('bodies: a huge one to /oauth/register, /oauth/token or the form is refused at 64 KB, with or without Content-Length, and the server keeps answering', async () => {
@@ -300,27 +338,35 @@ describe('MCP_OAUTH under attack', () => {
     const client = await clientId();
     const { challenge } = pkce();
     const answer = await fetch(authorizeUrl(client, challenge, { state: 's'.repeat(7_000) }), { redirect: 'manual' });
-    expect(answer.status).toBe(302);
-    expect(new URL(answer.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(await answer.text()).toContain('state is too long');
   });
 
-  it('a burst of form posts beyond the key-check cap: the first 8 are checked, the rest told plainly to retry; then it works again', async () => {
+  it('a burst of 12 form posts from one client: all checked in turn, 2 at a time, while another client is checked at once', async () => {
     const client = await clientId();
+    const other = await clientId();
     const requests = await Promise.all(Array.from({ length: 12 }, () => consentRequest(authorizeUrl(client, pkce().challenge))));
+    const otherRequest = await consentRequest(authorizeUrl(other, pkce().challenge));
     sandbox.injectFault({ path: '/api/users/@me/', delayMs: 1_000, times: Infinity });
+    const order: string[] = [];
     let answers: Response[];
     try {
-      answers = await Promise.all(requests.map((request) => post({ request, api_key: sandbox.apiKey })));
+      const burst = requests.map((request, i) => post({ request, api_key: sandbox.apiKey }).then((r) => (order.push(`burst ${i}`), r)));
+      await new Promise((r) => setTimeout(r, 100));
+      const alone = await post({ request: otherRequest, api_key: sandbox.apiKey });
+      order.push('other');
+      expect(alone.status).toBe(302);
+      secrets.push(new URL(alone.headers.get('location')!).searchParams.get('code')!);
+      answers = await Promise.all(burst);
     } finally {
       sandbox.reset();
     }
-    const statuses = answers.map((a) => a.status).sort();
-    expect(statuses.filter((s) => s === 302)).toHaveLength(8);
-    expect(statuses.filter((s) => s === 503)).toHaveLength(4);
-    for (const a of answers) {
-      if (a.status === 302) secrets.push(new URL(a.headers.get('location')!).searchParams.get('code')!);
-      else expect(await a.text()).toContain('This server is checking many keys right now; try again in a few seconds.');
-    }
+    // Nobody was told to come back: every post got its code, in turn.
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(302));
+    for (const a of answers) secrets.push(new URL(a.headers.get('location')!).searchParams.get('code')!);
+    // The other client did not wait for the burst: at most the burst's first two came before it.
+    expect(order.indexOf('other')).toBeLessThanOrEqual(2);
     expect((await post({ request: requests[0]!, api_key: sandbox.apiKey })).status).toBe(302);
   });
 

@@ -238,11 +238,12 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
       expect(r.status).toBe(400);
       expect(r.headers.get('location')).toBeNull();
     }
-    // No PKCE, or another resource: back to the app with the error.
-    for (const [params, error] of [[{ code_challenge: '' }, 'invalid_request'], [{ code_challenge_method: 'plain' }, 'invalid_request'], [{ resource: 'https://other.example/mcp' }, 'invalid_target']] as const) {
+    // No PKCE, or another resource: a page saying so, and no redirect either (RFC 9700 §4.11.2).
+    for (const [params, why] of [[{ code_challenge: '' }, 'PKCE is required'], [{ code_challenge_method: 'plain' }, 'code_challenge_method must be S256'], [{ resource: 'https://other.example/mcp' }, 'issues tokens for']] as const) {
       const r = await fetch(authorize(params), { redirect: 'manual' });
-      expect(r.status).toBe(302);
-      expect(new URL(r.headers.get('location')!).searchParams.get('error')).toBe(error);
+      expect(r.status).toBe(400);
+      expect(r.headers.get('location')).toBeNull();
+      expect(await r.text()).toContain(why);
     }
     const answer = await consent(authorize({ resource: `${origin}/oauth/mcp` }), sandbox.apiKey);
     const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;

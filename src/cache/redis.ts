@@ -1,3 +1,5 @@
+import { redisKnownKeys, type SharedKnownKeys } from './known-keys.js';
+import { redisOAuthStore, type SharedOAuthStore } from './oauth-store.js';
 import { decodeEntry, digestCacheId, emptyStats, encodeEntry, type DigestCache, type DigestCacheKey } from './digest-cache.js';
 
 export interface RedisCacheOptions {
@@ -14,24 +16,6 @@ export interface RedisCacheOptions {
 
 const KEY_PREFIX = 'posthog-replay-mcp:digest:';
 
-/**
- * A sign-in's current refresh token made `next`, unless `used` is given and is not the current
- * one (then 0 and nothing changes): one step, so two replicas cannot both take the same token.
- */
-const ROTATE = `local current = redis.call('GET', KEYS[1])
-if current and ARGV[1] ~= '' and current ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return 1`;
-
-/** What the OAuth server keeps in Redis; `undefined` answers mean Redis did not answer. */
-export interface SharedOAuthStore {
-  /** Marks the id; true when it was not there before. */
-  setIfAbsent(id: string, ttlMs: number): Promise<boolean | undefined>;
-  has(id: string): Promise<boolean | undefined>;
-  put(id: string, ttlMs: number): Promise<void>;
-  /** Makes `next` the current value of `id` unless `used` is given and differs from it. */
-  rotate(id: string, used: string | undefined, next: string, ttlMs: number): Promise<boolean | undefined>;
-}
 const CONNECT_TIMEOUT_MS = 2_000;
 
 /** The URL as it may be shown: scheme, host and port, never the credentials. */
@@ -161,32 +145,14 @@ export class RedisDigestCache implements DigestCache {
     };
   }
 
-  /**
-   * The same connection as the OAuth server's shared memory (transports/oauth-memory.ts): codes
-   * spent and each sign-in's current refresh token, so every replica knows what one has seen.
-   * Ids only, never a key or a token. `undefined`: Redis did not answer (the caller falls back
-   * to its own memory).
-   */
+  /** The same connection as the replicas' memory of keys PostHog accepted (known-keys.ts). */
+  knownKeys(): SharedKnownKeys {
+    return redisKnownKeys({ run: (op) => this.run(op) });
+  }
+
+  /** The same connection as the OAuth server's shared memory (oauth-store.ts). */
   oauthStore(): SharedOAuthStore {
-    const prefix = 'posthog-replay-mcp:oauth:';
-    const px = (ttlMs: number) => Math.max(1, Math.round(ttlMs));
-    return {
-      setIfAbsent: async (id, ttlMs) => {
-        const answer = await this.run((client) => client.set(prefix + id, '1', { PX: px(ttlMs), condition: 'NX' }));
-        return answer === undefined ? undefined : answer === 'OK';
-      },
-      has: async (id) => {
-        const value = await this.run((client) => client.get(prefix + id));
-        return value === undefined ? undefined : typeof value === 'string';
-      },
-      put: async (id, ttlMs) => {
-        await this.run((client) => client.set(prefix + id, '1', { PX: px(ttlMs) }));
-      },
-      rotate: async (id, used, next, ttlMs) => {
-        const answer = await this.run((client) => client.eval(ROTATE, { keys: [prefix + id], arguments: [used ?? '', next, String(px(ttlMs))] }));
-        return answer === undefined ? undefined : answer === 1;
-      },
-    };
+    return redisOAuthStore({ run: (op) => this.run(op) });
   }
 
   async close(): Promise<void> {

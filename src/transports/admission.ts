@@ -31,8 +31,10 @@ export type Outcome = { kind: 'admitted'; release: () => void } | { kind: 'refus
 export interface Ticket {
   /** Settles once: admitted (call release() when done) or refused. */
   readonly outcome: Promise<Outcome>;
-  /** The caller left while waiting: its place is given up (a no-op once admitted or refused). */
-  cancel(): void;
+  /** The outcome when it was decided at once (no waiting); undefined while in line. */
+  readonly immediate?: Outcome | undefined;
+  /** The caller left while waiting: its place is given up. False (and nothing done) once admitted or refused: the outcome says which. */
+  cancel(): boolean;
 }
 
 interface Waiting extends Waiter {
@@ -102,9 +104,10 @@ export class Admission {
       },
     };
     const leave = (why: Refusal | undefined) => {
-      if (!this.slots.leave(user, entry)) return;
+      if (!this.slots.leave(user, entry)) return false;
       this.dequeued(entry);
       if (why) settle({ kind: 'refused', why });
+      return true;
     };
     entry.timer = setTimeout(() => leave('timeout'), this.limits.queueTimeoutMs);
     this.slots.wait(user, entry, unverified);
@@ -129,5 +132,5 @@ export class Admission {
 }
 
 function settled(outcome: Outcome): Ticket {
-  return { outcome: Promise.resolve(outcome), cancel: () => {} };
+  return { outcome: Promise.resolve(outcome), immediate: outcome, cancel: () => false };
 }

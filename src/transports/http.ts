@@ -4,11 +4,13 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { createHash } from 'node:crypto';
-import { Admission } from './admission.js';
+import type { SharedKnownKeys } from '../cache/known-keys.js';
+import { Admission, type Ticket } from './admission.js';
 import { readBody } from './body.js';
 import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches } from './http-access.js';
 import { OAuthServer, type OAuthSettings } from './oauth.js';
 import { MAX_SEALED_CHARS } from './oauth-seal.js';
+import { Newcomers, type NewcomerTicket } from './newcomers.js';
 
 export interface HttpOptions {
   host: string;
@@ -36,6 +38,8 @@ export interface HttpOptions {
   requestTimeoutMs?: number | undefined;
   /** MCP_OAUTH: also an OAuth authorization server, its MCP endpoint /oauth/mcp (oauth.ts). Needs a keyless client. */
   oauth?: OAuthSettings | undefined;
+  /** Redis, shared by the replicas, for which keys PostHog accepted (newcomers.ts); default: this process only. */
+  knownKeys?: SharedKnownKeys | undefined;
 }
 
 export interface RunningHttp {
@@ -108,6 +112,8 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     maxRunningUnverified: unverifiedRunning,
     maxQueuedUnverified: unverifiedRunning * QUEUED_PER_SLOT,
   });
+  /** Callers whose key PostHog has not accepted yet: checked with PostHog when they would wait. */
+  const newcomers = new Newcomers(options.client, options.knownKeys, unverifiedRunning, queueTimeoutMs);
   /** Request bodies being read now: they hold a socket, no slot. */
   let receiving = 0;
   /** What each running call needs for a last answer at shutdown: its JSON-RPC id and a way to stop it. */
@@ -129,9 +135,13 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     });
   }
 
-  /** Waits for the caller's turn; false when the answer (a 503) was already sent, or the caller left. */
-  async function turn(res: ServerResponse, user: string, unverified: boolean): Promise<boolean> {
-    const ticket = admission.enter(user, unverified);
+  /**
+   * Waits for the caller's turn; false when the answer (a 503, or a 401 for a key PostHog refused)
+   * was already sent, or the caller left. A newcomer (a key PostHog has not accepted yet) may
+   * have its key checked meanwhile (newcomers.ts).
+   */
+  async function turn(res: ServerResponse, user: string, newcomer: { key: string; keyId: string } | undefined, oauthMcp: boolean): Promise<boolean> {
+    const ticket: Ticket | NewcomerTicket = newcomer ? newcomers.enter(admission, user, newcomer.key, newcomer.keyId) : admission.enter(user, false);
     let gone = false;
     const left = () => {
       gone = true;
@@ -148,6 +158,10 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       }
       admit(res, outcome.release);
       return true;
+    }
+    if (outcome.kind === 'key-refused') {
+      refuseKey(res, oauthMcp);
+      return false;
     }
     const retry = { 'retry-after': String(QUEUE_RETRY_AFTER_S) };
     switch (outcome.why) {
@@ -249,8 +263,16 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     // Per-user keys tell callers apart; with the server's own key every caller is the same user.
     // A key PostHog has not answered yet may be made up: its calls share the unverified part.
     const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
-    const unverified = !options.client.hasApiKey && !client.keyAccepted;
-    if (!(await turn(res, user, unverified))) return;
+    let unverified = false;
+    if (!options.client.hasApiKey && !client.keyAccepted) {
+      // Refused a moment ago: said at once, without asking the shared store or taking a place.
+      if (newcomers.refusedRecently(client.keyIdentity)) return refuseKey(res, oauthMcp);
+      unverified = !(await newcomers.known(client));
+      if (res.destroyed) return;
+    }
+    if (!(await turn(res, user, unverified ? { key: credential!, keyId: client.keyIdentity } : undefined, oauthMcp))) return;
+    // A key PostHog accepted during the call becomes known to every replica sharing Redis.
+    if (!options.client.hasApiKey) res.once('close', () => newcomers.remember(client));
 
     const server = options.createServer(client);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -262,6 +284,14 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     calls.set(res, { id: typeof message === 'object' && message !== null && 'id' in message ? message.id : null, stop });
     await server.connect(transport);
     await transport.handleRequest(req, res, body.value);
+  }
+
+  /** A key PostHog refused when it was checked: said plainly, no slot, no wait. */
+  function refuseKey(res: ServerResponse, oauthMcp: boolean): void {
+    if (oauthMcp && oauth) {
+      return reply(res, 401, SERVER_ERROR, 'Unauthorized: PostHog no longer accepts the key this sign-in was made with; sign in again.', { 'www-authenticate': oauth.challenge('invalid_token', 'PostHog refused the key') });
+    }
+    reply(res, 401, SERVER_ERROR, 'Unauthorized: PostHog did not accept this key (it was checked while the server was busy); send a valid personal API key as "Authorization: Bearer phx_…".', { 'www-authenticate': 'Bearer' });
   }
 
   // Node's own limits, the backstop for a client that trickles its headers (the body has ours,

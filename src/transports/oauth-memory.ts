@@ -1,9 +1,18 @@
-// What the OAuth server remembers (oauth.ts): codes already used, each sign-in's current refresh
-// token, sign-ins revoked. Always in this process's memory; with a Redis digest cache
+// What the OAuth server remembers (oauth.ts): codes issued and spent, each sign-in's current
+// refresh token, sign-ins revoked. Always in this process's memory; with a Redis digest cache
 // (MCP_DIGEST_CACHE=redis://…) also in Redis, which then decides, so every replica knows what one
-// has seen. Redis not answering leaves this replica's own memory to decide (docs/oauth.md).
+// has seen, and what Redis no longer holds (a restart without persistence, a flush, an eviction)
+// is refused rather than taken as new (cache/oauth-store.ts). Redis not answering leaves this
+// replica's own memory to decide (docs/oauth.md).
 
-import type { SharedOAuthStore } from '../cache/redis.js';
+import type { SharedOAuthStore } from '../cache/oauth-store.js';
+
+/** A code presented: good now, used before, or one the shared store no longer holds. */
+export type CodeUse = 'fresh' | 'reused' | 'forgotten';
+/** A refresh token presented: taken (the next is current), an older one, its sign-in revoked, or a sign-in the store no longer holds. */
+export type RefreshUse = 'rotated' | 'reused' | 'revoked' | 'forgotten';
+/** A sign-in behind an access token. */
+export type SignInStatus = 'live' | 'revoked' | 'forgotten';
 
 export class OAuthMemory {
   private readonly codes: SpentValues;
@@ -19,33 +28,47 @@ export class OAuthMemory {
     this.revokedSignIns = new SpentValues(100_000, now);
   }
 
-  /** True when the code was unspent (and is spent now); false when it had been used, here or on another replica. */
-  async spendCode(id: string, untilMs: number): Promise<boolean> {
-    if (!this.codes.spend(id, untilMs)) return false;
-    const shared = await this.shared?.setIfAbsent(`code:${id}`, untilMs - this.now());
-    return shared !== false;
+  /** A code was handed out: the shared store holds it as issued until it expires. */
+  async issueCode(id: string, untilMs: number): Promise<void> {
+    await this.shared?.issue(id, this.ttl(untilMs));
   }
 
-  /** Makes `next` the sign-in's current refresh token; false when `used` is an older one. */
-  async rotate(signIn: string, used: string | undefined, next: string, untilMs: number): Promise<boolean> {
-    const shared = await this.shared?.rotate(`signin:${signIn}`, used, next, untilMs - this.now());
-    if (shared === false) return false;
-    if (shared === true) {
-      // Redis decided: this replica's memory follows it.
-      this.signIns.rotate(signIn, undefined, next, untilMs);
-      return true;
-    }
-    return this.signIns.rotate(signIn, used, next, untilMs);
+  async spendCode(id: string, untilMs: number): Promise<CodeUse> {
+    if (!this.codes.spend(id, untilMs)) return 'reused';
+    const shared = await this.shared?.spend(id, this.ttl(untilMs));
+    return shared === 'reused' ? 'reused' : shared === 'unknown' ? 'forgotten' : 'fresh';
+  }
+
+  /** A sign-in begins (its code was just spent) with its first refresh token. */
+  async startSignIn(signIn: string, refreshId: string, untilMs: number): Promise<void> {
+    this.signIns.rotate(signIn, undefined, refreshId, untilMs);
+    await this.shared?.start(signIn, refreshId, this.ttl(untilMs));
+  }
+
+  /** Makes `next` the sign-in's current refresh token when `used` is the current one. */
+  async rotate(signIn: string, used: string, next: string, untilMs: number): Promise<RefreshUse> {
+    if (this.revokedSignIns.has(signIn)) return 'revoked';
+    const shared = await this.shared?.rotate(signIn, used, next, this.ttl(untilMs));
+    if (shared === undefined) return this.signIns.rotate(signIn, used, next, untilMs) ? 'rotated' : 'reused';
+    // Redis decided: this replica's memory follows it, for when Redis is away.
+    if (shared === 'rotated') this.signIns.rotate(signIn, undefined, next, untilMs);
+    if (shared === 'revoked') this.revokedSignIns.mark(signIn, untilMs);
+    return shared === 'stale' ? 'reused' : shared === 'unknown' ? 'forgotten' : shared;
   }
 
   async revoke(signIn: string, untilMs: number): Promise<void> {
     this.revokedSignIns.mark(signIn, untilMs);
-    await this.shared?.put(`revoked:${signIn}`, untilMs - this.now());
+    await this.shared?.revoke(signIn, this.ttl(untilMs));
   }
 
-  async isRevoked(signIn: string): Promise<boolean> {
-    if (this.revokedSignIns.has(signIn)) return true;
-    return (await this.shared?.has(`revoked:${signIn}`)) === true;
+  async status(signIn: string): Promise<SignInStatus> {
+    if (this.revokedSignIns.has(signIn)) return 'revoked';
+    const shared = await this.shared?.state(signIn);
+    return shared === 'revoked' ? 'revoked' : shared === 'unknown' ? 'forgotten' : 'live';
+  }
+
+  private ttl(untilMs: number): number {
+    return untilMs - this.now();
   }
 }
 

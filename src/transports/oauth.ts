@@ -8,12 +8,11 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../http-settings.js';
-import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
-import { operationsOver } from '../posthog/operations/index.js';
 import { readBody, type RawBody } from './body.js';
+import { askPostHog, CONSENT_CHECK_LIMITS, ConsentChecks } from './key-checks.js';
 import { consentPage, problemPage } from './oauth-page.js';
-import type { SharedOAuthStore } from '../cache/redis.js';
+import type { SharedOAuthStore } from '../cache/oauth-store.js';
 import { OAuthMemory } from './oauth-memory.js';
 import { MAX_SEALED_CHARS, pkceMatches, randomId, Sealer } from './oauth-seal.js';
 
@@ -51,8 +50,8 @@ const MAX_URI_CHARS = 2_000;
  * URI and a 512-character key), so every id handed out can be used.
  */
 const MAX_CLIENT_ID_CHARS = 3_000;
-/** Key checks with PostHog running at once: the consent form is not a way to make PostHog busy. */
-const MAX_KEY_CHECKS = 8;
+/** What a token whose sign-in the shared store no longer holds is told: it failed closed. */
+const FORGOTTEN = 'This sign-in is no longer known to the server (its shared store restarted or dropped it); sign in again.';
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +66,8 @@ export class OAuthServer {
   private readonly sealer: Sealer;
   private readonly memory: OAuthMemory;
   private readonly now: () => number;
-  private keyChecks = 0;
+  /** Key checks with PostHog take turns per client registration and consent page (key-checks.ts). */
+  private readonly checks: ConsentChecks;
   private readonly bodyTimeoutMs: number;
 
   constructor(private readonly options: OAuthOptions) {
@@ -78,6 +78,7 @@ export class OAuthServer {
     this.sealer = new Sealer(options.secrets);
     this.now = options.now ?? Date.now;
     this.memory = new OAuthMemory(options.store, this.now);
+    this.checks = new ConsentChecks(CONSENT_CHECK_LIMITS, this.now);
     this.bodyTimeoutMs = Math.min(FORM_TIMEOUT_MS, options.bodyTimeoutMs ?? FORM_TIMEOUT_MS);
   }
 
@@ -118,23 +119,26 @@ export class OAuthServer {
 
   /** A Bearer credential on /oauth/mcp: one of our access tokens, live, for this resource. */
   async authenticate(credential: string | undefined): Promise<Authenticated> {
-    const challenge = (error?: string, description?: string) =>
-      `Bearer resource_metadata="${this.resourceMetadataUrl}"${error ? `, error="${error}", error_description="${description}"` : ''}`;
     if (credential === undefined) {
-      return { ok: false, message: `Unauthorized: this endpoint takes an access token from this server's OAuth flow (metadata: ${this.resourceMetadataUrl}). Header users send their PostHog key to ${this.origin}/mcp instead.`, challenge: challenge() };
+      return { ok: false, message: `Unauthorized: this endpoint takes an access token from this server's OAuth flow (metadata: ${this.resourceMetadataUrl}). Header users send their PostHog key to ${this.origin}/mcp instead.`, challenge: this.challenge() };
     }
     if (/^ph[a-z]_/.test(credential)) {
-      return { ok: false, message: `Unauthorized: ${this.resource} takes OAuth access tokens, not PostHog keys; to use a key in the Authorization header, connect to ${this.origin}/mcp.`, challenge: challenge('invalid_token', 'a PostHog key is not an access token here') };
+      return { ok: false, message: `Unauthorized: ${this.resource} takes OAuth access tokens, not PostHog keys; to use a key in the Authorization header, connect to ${this.origin}/mcp.`, challenge: this.challenge('invalid_token', 'a PostHog key is not an access token here') };
     }
     const token = this.sealer.open('access', credential);
     if (!token || typeof token.k !== 'string' || token.res !== this.resource || typeof token.exp !== 'number') {
-      return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: challenge('invalid_token', 'unknown token') };
+      return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: this.challenge('invalid_token', 'unknown token') };
     }
-    if (token.exp * 1000 <= this.now()) return { ok: false, message: 'Unauthorized: the access token has expired; refresh it or sign in again.', challenge: challenge('invalid_token', 'expired') };
-    if (typeof token.f === 'string' && (await this.memory.isRevoked(token.f))) {
-      return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: challenge('invalid_token', 'revoked') };
-    }
+    if (token.exp * 1000 <= this.now()) return { ok: false, message: 'Unauthorized: the access token has expired; refresh it or sign in again.', challenge: this.challenge('invalid_token', 'expired') };
+    const status = typeof token.f === 'string' ? await this.memory.status(token.f) : 'live';
+    if (status === 'revoked') return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: this.challenge('invalid_token', 'revoked') };
+    if (status === 'forgotten') return { ok: false, message: FORGOTTEN, challenge: this.challenge('invalid_token', 'sign in again') };
     return { ok: true, key: token.k };
+  }
+
+  /** The WWW-Authenticate of /oauth/mcp's 401 (RFC 9728 §5.1; with an error when a token was sent, RFC 6750 §3). */
+  challenge(error?: string, description?: string): string {
+    return `Bearer resource_metadata="${this.resourceMetadataUrl}"${error ? `, error="${error}", error_description="${description}"` : ''}`;
   }
 
   private onlyGet(req: IncomingMessage, res: ServerResponse, answer: () => void): void {
@@ -232,18 +236,21 @@ export class OAuthServer {
     // Given twice, neither can be trusted (nor sent an error).
     const redirect = redirectUri === null ? undefined : typeof redirectUri === 'string' ? matchRedirect(client.redirectUris, redirectUri) : client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
+    // Anyone can register a client with their own https address, so a request that is not right
+    // is told to the person on a page and sent nowhere: redirecting every malformed request to
+    // the client's address would make this server an open redirector (RFC 9700 §4.11.2).
+    const refuse = (description: string) => sendHtml(res, 400, problemPage('This sign-in request is not valid', `${description} Start again from the app; if this keeps happening, the app is not using this server correctly.`));
     const state = single('state');
-    const back = (error: string, description: string) => this.toApp(res, redirect, state, { error, error_description: description });
-    if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return back('invalid_request', 'A parameter was given twice.');
-    if (single('response_type') !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported.');
+    if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return refuse('A parameter was given twice.');
+    if (single('response_type') !== 'code') return refuse('Only response_type=code is supported.');
     const challenge = single('code_challenge');
-    if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return back('invalid_request', 'PKCE is required: code_challenge (S256) is missing or malformed.');
-    if (single('code_challenge_method') !== 'S256') return back('invalid_request', 'code_challenge_method must be S256.');
+    if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return refuse('PKCE is required: code_challenge (S256) is missing or malformed.');
+    if (single('code_challenge_method') !== 'S256') return refuse('code_challenge_method must be S256.');
     const resource = single('resource') ?? undefined;
-    if (!this.resourceOk(resource)) return back('invalid_target', `This server issues tokens for ${this.resource} only.`);
+    if (!this.resourceOk(resource)) return refuse(`This server issues tokens for ${this.resource} only.`);
     const request = this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
-    // The form would post back a request that no longer opens: say so now, to the app.
-    if (request.length > MAX_SEALED_CHARS) return back('invalid_request', 'state is too long.');
+    // The form would post back a request that no longer opens: say so now.
+    if (request.length > MAX_SEALED_CHARS) return refuse('Its state is too long.');
     sendHtml(res, 200, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request }));
   }
 
@@ -258,37 +265,42 @@ export class OAuthServer {
     }
     const state = typeof consent.s === 'string' ? consent.s : undefined;
     const redirect = consent.r;
-    if (consent.exp * 1000 <= this.now()) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The sign-in page expired; start again.' });
+    if (consent.exp * 1000 <= this.now()) return sendHtml(res, 400, problemPage('This sign-in page expired', 'It was open for more than 15 minutes. Start again from the app.'));
     if (form.get('deny') !== null) return this.toApp(res, redirect, state, { error: 'access_denied', error_description: 'The user cancelled.' });
     const key = (form.get('api_key') ?? '').trim();
     const again = (error: string, status = 400) => sendHtml(res, status, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request: form.get('request')!, error }));
     if (!/^[\x21-\x7e]{8,512}$/.test(key)) return again('Paste a PostHog personal API key (it starts with phx_).');
-    const verdict = await this.checkKey(key);
-    if (verdict !== 'accepted') return again(verdict, verdict.startsWith('PostHog did not accept') ? 400 : 503);
-    const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: randomId(), exp: Math.floor(this.now() / 1000) + CODE_TTL_S });
+    const left = new AbortController();
+    res.once('close', () => left.abort());
+    const verdict = await this.checks.check(client.id, form.get('request')!, consent.exp * 1000, left.signal, (signal) => askPostHog(this.options.client, key, signal));
+    switch (verdict.kind) {
+      case 'accepted':
+        break;
+      case 'gone':
+        return;
+      case 'refused':
+        return again('PostHog did not accept this key: check it is a valid, unexpired personal API key from the right region (US or EU).');
+      case 'unknown':
+        this.options.log(`oauth: could not check a key with PostHog (${verdict.why}).`);
+        return again('Could not check the key with PostHog just now; try again in a moment.', 503);
+      case 'busy':
+        return again('This server is checking many keys right now; try again in a few seconds.', 503);
+      case 'pending':
+        return again('This page is already waiting for a key to be checked; wait for that answer.', 429);
+      case 'too-many':
+        return again('Too many keys were tried on this page; start again from the app.', 429);
+    }
+    const id = randomId();
+    const exp = Math.floor(this.now() / 1000) + CODE_TTL_S;
+    // Shared with the replicas before the browser carries it anywhere: a code counts only while the store holds it.
+    await this.memory.issueCode(id, exp * 1000);
+    const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: id, exp });
     this.toApp(res, redirect, state, { code });
   }
 
   /** The browser sent back to the app's redirect URI with a code or an error, its state, and this issuer (RFC 9207). */
   private toApp(res: ServerResponse, redirect: string, state: string | null | undefined, params: Record<string, string>): void {
     redirectTo(res, redirect, { ...params, ...(state ? { state } : {}), iss: this.issuer });
-  }
-
-  /** Whether PostHog takes the key: 401 means no; 403 (a scope the user endpoint needs) still means yes. */
-  private async checkKey(key: string): Promise<'accepted' | string> {
-    if (this.keyChecks >= MAX_KEY_CHECKS) return 'This server is checking many keys right now; try again in a few seconds.';
-    this.keyChecks++;
-    try {
-      await operationsOver(this.options.client.withApiKey(key)).projects.currentUser({ signal: AbortSignal.timeout(15_000) });
-      return 'accepted';
-    } catch (error) {
-      if (error instanceof UpstreamError && error.status === 401) return 'PostHog did not accept this key: check it is a valid, unexpired personal API key from the right region (US or EU).';
-      if (error instanceof UpstreamError && error.status === 403) return 'accepted';
-      this.options.log(`oauth: could not check a key with PostHog (${error instanceof UpstreamError ? error.status : error instanceof Error ? error.name : 'error'}).`);
-      return 'Could not check the key with PostHog just now; try again in a moment.';
-    } finally {
-      this.keyChecks--;
-    }
   }
 
   private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -324,14 +336,16 @@ export class OAuthServer {
     if (code.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The code has expired; sign in again.');
     if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
     if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
-    if (!(await this.memory.spendCode(code.j, code.exp * 1000))) {
+    const use = await this.memory.spendCode(code.j, code.exp * 1000);
+    if (use === 'reused') {
       // A code used twice: the first use may have been a thief's, so what it bought ends too.
       await this.memory.revoke(code.j, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
     }
+    if (use === 'forgotten') return tokenError(res, 400, 'invalid_grant', FORGOTTEN);
     // The sign-in's family is named after its code, so a second use of the code can revoke it.
     const next = randomId();
-    await this.memory.rotate(code.j, undefined, next, now + REFRESH_TTL_S * 1000);
+    await this.memory.startSignIn(code.j, next, now + REFRESH_TTL_S * 1000);
     this.issueTokens(res, clientId, code.k, code.j, next);
   }
 
@@ -342,9 +356,11 @@ export class OAuthServer {
       return tokenError(res, 400, 'invalid_grant', 'The refresh token is not valid for this client.');
     }
     if (token.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The refresh token has expired; sign in again.');
-    if (await this.memory.isRevoked(token.f)) return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
     const next = randomId();
-    if (!(await this.memory.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000))) {
+    const use = await this.memory.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000);
+    if (use === 'revoked') return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
+    if (use === 'forgotten') return tokenError(res, 400, 'invalid_grant', FORGOTTEN);
+    if (use === 'reused') {
       // A refresh token used twice may have been stolen: its whole sign-in ends.
       await this.memory.revoke(token.f, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The refresh token was already used; this sign-in is revoked: sign in again.');

@@ -8,6 +8,10 @@ export interface RedisProcess {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Stops the process answering (SIGSTOP): connections stay open, nothing comes back. */
+  freeze(): void;
+  /** Lets it answer again (SIGCONT). */
+  thaw(): void;
 }
 
 export async function freeLoopbackPort(): Promise<number> {
@@ -44,6 +48,8 @@ export async function startRedis(port?: number): Promise<RedisProcess> {
   return {
     url: `redis://127.0.0.1:${chosen}`,
     port: chosen,
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -158,4 +158,21 @@ describe('Admission', () => {
     expect(a.runningCount).toBe(0);
     expect(a.queuedCount).toBe(0);
   });
+
+  it('says when a ticket was decided at once, and whether cancelling took it out of the line', async () => {
+    const a = new Admission(limits({ maxRunning: 1, maxRunningPerUser: 1 }));
+    const first = a.enter('A', false);
+    expect(first.immediate?.kind).toBe('admitted');
+    expect(first.cancel()).toBe(false);
+    const second = a.enter('B', false);
+    expect(second.immediate).toBeUndefined();
+    expect(second.cancel()).toBe(true);
+    expect(a.queuedCount).toBe(0);
+    const third = a.enter('C', false);
+    const outcome = await first.outcome;
+    if (outcome.kind === 'admitted') outcome.release();
+    // Admitted already: cancelling changes nothing, and its outcome says so.
+    expect(third.cancel()).toBe(false);
+    expect((await third.outcome).kind).toBe('admitted');
+  });
 });
