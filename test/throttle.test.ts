@@ -74,7 +74,10 @@ async function referenceTriage(args: Record<string, unknown>): Promise<Triage> {
 // front), so the client gets that setting; the tests at the defaults ('auto') follow below.
 describe('a throttle-aware client', () => {
   it('paces a summary whose block requests exceed the window: it completes, reports progress while waiting, and provokes no 429', async () => {
-    const rates = [{ count: 2, windowMs: 1_500 }];
+    // The third request waits for the first to leave the window: 3 s, longer than the listing and
+    // the first block range take even on a loaded machine (at 1.5 s they sometimes took longer, and
+    // nothing had to wait).
+    const rates = [{ count: 2, windowMs: 3_000 }];
     await withHarness({ sandbox: { replayThrottle: rates }, client: { replayRates: rates } }, async (h) => {
       const { r, progress } = await callWithProgress(h, 'session-recording-summary', { project_id: P, id: R.longBrowse });
       expect(r.isError, text(r)).toBeFalsy();
@@ -83,16 +86,17 @@ describe('a throttle-aware client', () => {
       // The listing and two block ranges (0-20, 21-26), each sent once: no 429 was met and retried.
       expect(snapshotRequests(h)).toHaveLength(3);
       expect(progress.length).toBeGreaterThan(0);
-      expect(progress[0]!.message).toMatch(/Waiting \d+ s for PostHog's replay rate limit \(2\/1\.5s, POSTHOG_REPLAY_RATE_LIMITS\)/);
+      expect(progress[0]!.message).toMatch(/Waiting \d+ s for PostHog's replay rate limit \(2\/3s, POSTHOG_REPLAY_RATE_LIMITS\)/);
     });
   });
 
   it('learns from a 429 when it was not told the budget: waits what PostHog said, then completes', async () => {
-    await withHarness({ sandbox: { replayThrottle: [{ count: 2, windowMs: 2_000 }] } }, async (h) => {
+    // 3 s: the third request comes within the window even on a loaded machine (as above).
+    await withHarness({ sandbox: { replayThrottle: [{ count: 2, windowMs: 3_000 }] } }, async (h) => {
       const { r } = await callWithProgress(h, 'session-recording-summary', { project_id: P, id: R.longBrowse });
       expect(r.isError, text(r)).toBeFalsy();
       expect((r.structuredContent as { counts: { page_views: number } }).counts.page_views).toBe(24);
-      // One request refused with "Expected available in 2 seconds", sent again once after the wait.
+      // One request refused with "Expected available in 3 seconds", sent again once after the wait.
       expect(snapshotRequests(h)).toHaveLength(4);
     });
   });
