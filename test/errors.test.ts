@@ -42,13 +42,22 @@ describe('upstream failures become actionable tool errors, and the server surviv
   });
 
   it('429 with a short wait is retried and succeeds', async () => {
-    h.sandbox.injectFault({ path: LIST, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 1 seconds.', attr: null } });
-    const started = Date.now();
-    const r = await list();
-    expect(r.isError, text(r)).toBeFalsy();
-    expect(apiRequests(h.sandbox)).toHaveLength(2);
-    // The wait PostHog named (1 s), not the 20 ms backoff this harness would otherwise use.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // Its own server: the client learns a replay rate from this 429 (POSTHOG_REPLAY_RATE_LIMITS=auto)
+    // and would pace every later listing of the shared one by it, seconds per test.
+    const own = await startHarness({ client: { timeoutMs: 400, backoffMs: 20 } });
+    try {
+      await own.call('session-recordings-list', { project_id: P, limit: 1 });
+      own.sandbox.reset();
+      own.sandbox.injectFault({ path: LIST, status: 429, body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 1 seconds.', attr: null } });
+      const started = Date.now();
+      const r = await own.call('session-recordings-list', { project_id: P, limit: 1 });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(apiRequests(own.sandbox)).toHaveLength(2);
+      // The wait PostHog named (1 s), not the 20 ms backoff this harness would otherwise use.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    } finally {
+      await own.close();
+    }
   });
 
   it('429 with a long wait is not waited out: the error says when to retry', async () => {
@@ -141,7 +150,8 @@ describe('upstream failures become actionable tool errors, and the server surviv
 
   it('redacts a key that a proxy echoes in a long error page, wherever the text would be cut', async () => {
     const key = 'phx_echoed_by_a_proxy_0123456789abcdef';
-    const leaky = await startHarness({ sandbox: { apiKey: key } });
+    // Each page is a 502, retried three times: the short backoff of the shared harness, not 2 s a page.
+    const leaky = await startHarness({ sandbox: { apiKey: key }, client: { backoffMs: 20 } });
     try {
       for (const pad of [150, 190, 200, 480]) {
         leaky.sandbox.injectFault({ path: /\/api\/projects\/?$/, status: 502, times: 4, headers: { 'content-type': 'text/html' }, body: `<html><body>${'x'.repeat(pad)} Authorization: Bearer ${key}</body></html>` });

@@ -353,7 +353,7 @@ describe('a budget per call', () => {
 
   it('30 stalling sources and a short wall clock: the call ends at its time budget with a partial summary', async () => {
     // A wall clock shorter than two request timeouts (the test is about the wall clock): it, not the stall breaker, ends the call.
-    const h = await startHarness({ client: { timeoutMs: 2_000, maxRetries: 0 }, callLimits: { maxRequests: 100, wallClockMs: 2_500, throttleWaitMs: 1_000 } });
+    const h = await startHarness({ client: { timeoutMs: 1_000, maxRetries: 0 }, callLimits: { maxRequests: 100, wallClockMs: 1_500, throttleWaitMs: 1_000 } });
     try {
       // The sandbox builds its demo data on first use, in this process: not inside this test's timeout.
       await h.call('session-recording-get', { project_id: P, id: R.checkoutFailure });
@@ -372,8 +372,9 @@ describe('a budget per call', () => {
 
 /** Issue 20 item 3: an upstream that stops answering holds a call for about two request timeouts, and then not even that. */
 describe('the stall breaker', () => {
-  // POSTHOG_TIMEOUT_MS=2000: the test is about the request timeout, so it is set (everything else at the defaults).
-  const TIMEOUT_MS = 2_000;
+  // POSTHOG_TIMEOUT_MS=1000: the test is about the request timeout, so it is set (everything else at
+  // the defaults); short, as each of these calls waits it out twice, and the cool-off six times.
+  const TIMEOUT_MS = 1_000;
   /** Two request timeouts plus a second, with two more seconds of slack for a loaded machine: a bound, not a speed claim. */
   const BOUND_MS = 2 * TIMEOUT_MS + 1_000 + 2_000;
 
@@ -392,7 +393,7 @@ describe('the stall breaker', () => {
       const partial = (r.structuredContent as { partial: { reason: string; not_read: string } }).partial;
       expect(partial.reason).toBe('stalled');
       expect(partial.not_read).toMatch(/^30 of 30 parts \(Source blob k0, Source blob k1, Source blob k2, .*and 20 more\)$/);
-      expect(text(r)).toMatch(/PARTIAL: PostHog at http:\/\/127\.0\.0\.1:\d+ did not answer this call's last 2 requests within 2000 ms each.* Not read: 30 of 30 parts/);
+      expect(text(r)).toMatch(/PARTIAL: PostHog at http:\/\/127\.0\.0\.1:\d+ did not answer this call's last 2 requests within 1000 ms each.* Not read: 30 of 30 parts/);
     } finally {
       await h.close();
     }
@@ -445,7 +446,7 @@ describe('the stall breaker', () => {
       expect(page.events).toEqual([]);
       expect(page.partial.reason).toBe('stalled');
       expect(page.partial.not_read).toMatch(/^30 part\(s\) from here on \(Source blob k0, /);
-      expect(text(r)).toMatch(/^PARTIAL page: PostHog did not answer GET .*within 2000 ms.* Not read yet: 30 part/m);
+      expect(text(r)).toMatch(/^PARTIAL page: PostHog did not answer GET .*within 1000 ms.* Not read yet: 30 part/m);
 
       // Once the upstream answers again, the cursor reads the part that stalled.
       h.sandbox.setHostile({ kind: 'many-sources', count: 30 });

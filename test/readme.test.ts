@@ -34,6 +34,7 @@ function commands(): string[] {
 const RUN_BY: Record<string, { file: string; contains: string }> = {
   'npm install && npm start': { file: '.ci/run', contains: 'npm start' },
   'npm test': { file: '.ci/run', contains: 'npm test' },
+  'npm run test:slow': { file: '.ci/run', contains: 'npm run test:slow' },
   'POSTHOG_PERSONAL_API_KEY=phx_... POSTHOG_HOST=us node dist/cli.js doctor': { file: 'test/cli-doctor.test.ts', contains: "[CLI, 'doctor'" },
   [`claude mcp add posthog-replay -e POSTHOG_PERSONAL_API_KEY=phx_your_personal_api_key -e POSTHOG_HOST=us -- node ${PLACEHOLDER_PATH}/dist/cli.js`]: { file: 'test/readme.test.ts', contains: "split(' -- ')" },
   [`codex mcp add posthog-replay --env POSTHOG_PERSONAL_API_KEY=phx_your_personal_api_key --env POSTHOG_HOST=us -- node ${PLACEHOLDER_PATH}/dist/cli.js`]: { file: 'test/readme.test.ts', contains: "split(' -- ')" },

@@ -104,7 +104,7 @@ describe('session-recording-summary in the built server: the worker fetches, the
   it('bodies that stall after their headers: the deadline ends them, and the stall breaker stops the call after two', async () => {
     sandbox.setHostile({ kind: 'many-sources', count: 30, stall: true });
     // POSTHOG_TIMEOUT_MS: the test is about the request timeout (the default is 30 s).
-    client = await connect({ POSTHOG_TIMEOUT_MS: '2000' });
+    client = await connect({ POSTHOG_TIMEOUT_MS: '1000' });
     const r = await summary(client, DEMO.recordingIds.checkoutFailure);
     expect(r.isError, text(r)).toBeFalsy();
     const stalled = sandbox.requests.filter((q) => q.query.blob_key !== undefined);

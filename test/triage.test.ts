@@ -104,9 +104,11 @@ describe('session-recordings-triage', () => {
   });
 
   it('stops at PostHog\'s replay throttle with a correct partial result, and its cursor reads the rest', async () => {
-    const rates = [{ count: 8, windowMs: 2_500 }];
+    const rates = [{ count: 16, windowMs: 1_500 }];
     // About pacing to a budget the user configured (POSTHOG_REPLAY_RATE_LIMITS), with a short
     // throttle wait so the stop comes quickly; the learned default is tested in throttle.test.ts.
+    // A page of 12 recordings needs more than 16 replay requests: the cursor stops at the window
+    // more than once, each time for about 2 s.
     const h = await open({
       sandbox: { replayThrottle: rates },
       client: { replayRates: rates },
