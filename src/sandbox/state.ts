@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { LiveRecording, buildScript, liveRecordings } from './demo/dataset.js';
 import { PROJECT_SEEDS, RECORDING_SEEDS, SANDBOX_USER, type RecordingSeed } from './demo/catalog.js';
 import { seedProject, type Project } from './project-object.js';
+import type { ProjectData } from './project-data.js';
 
 /** Which PostHog the sandbox imitates: today's Cloud, or the 2024 API (README: --sandbox-api). */
 export type SandboxApi = 'today' | '2024';
@@ -61,6 +62,11 @@ export class SandboxState {
     const rec = this.recordings().get(id);
     if (!rec || rec.seed.projectId !== projectId || this.deletedRecordings.has(id)) return undefined;
     return rec;
+  }
+
+  /** A generated project's tables (none yet). */
+  scaleData(_projectId: number): ProjectData | undefined {
+    return undefined;
   }
 
   deleteRecording(id: string): void {
