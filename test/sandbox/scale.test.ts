@@ -347,6 +347,12 @@ describe('generation', () => {
     const ids = (s: Sandbox) => hogql(s, 'SELECT session_id FROM session_replay_events ORDER BY session_id LIMIT 100');
     expect(await ids(again)).toEqual(await ids(sb));
     expect(scaleTruth({ now: NOW.getTime() + 60_000 }).planted).toEqual(truth.planted);
+    // Another hour: the same week moved along (the same counts), with ids of its own times.
+    const later = scaleTruth({ now: NOW.getTime() + 5 * 3_600_000 });
+    const counts = (t: ScaleTruth) => JSON.stringify(t.planted, (key, value) => (key === 'sessionIds' || key.endsWith('SeenMs') ? undefined : value));
+    expect(counts(later)).toEqual(counts(truth));
+    expect([later.recorded.sessions, later.unrecordedByCause]).toEqual([truth.recorded.sessions, truth.unrecordedByCause]);
+    expect(later.planted.topException.sessionIds.filter((id) => truth.recorded.sessionIds.has(id))).toEqual([]);
     const other = await sandbox({ scale: { seed: 7 } });
     const otherIds = (await ids(other)).map((r) => r[0]);
     expect(otherIds.filter((id) => truth.recorded.sessionIds.has(id))).toEqual([]);
@@ -359,5 +365,16 @@ describe('generation', () => {
     const ids = (await request(plain, 'GET', '/api/projects/')).json.results.map((p: { id: number }) => p.id);
     expect(ids).not.toContain(SCALE.projectId);
     expect((await request(plain, 'GET', `/api/projects/${SCALE.projectId}/session_recordings/`)).status).toBe(404);
+  });
+});
+
+describe('what the shop at scale can be filtered on', () => {
+  it('lists its event names and person properties from every session, recorded or not', async () => {
+    const names = (await request(sb, 'GET', `/api/projects/${SCALE.projectId}/event_definitions/?limit=100`)).json.results.map((d: { name: string }) => d.name);
+    expect(names).toEqual(expect.arrayContaining(['$pageview', '$pageleave', '$autocapture', '$exception', '$rageclick', '$dead_click', '$identify', 'checkout_started', 'order_completed', 'product_added_to_cart']));
+    const person = (await request(sb, 'GET', `/api/projects/${SCALE.projectId}/property_definitions/?type=person&limit=100`)).json.results.map((d: { name: string }) => d.name);
+    expect(person).toEqual(expect.arrayContaining(['email', 'name', '$geoip_country_code']));
+    const statuses = (await request(sb, 'GET', `/api/projects/${SCALE.projectId}/events/values/?key=$recording_status`)).json.map((v: { name: string }) => v.name);
+    expect(new Set(statuses)).toEqual(new Set(['lazy_loading', 'sampled', 'disabled']));
   });
 });

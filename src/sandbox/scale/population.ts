@@ -1,7 +1,8 @@
 // The generated week (sandbox option `scale`): the shop's ~2,200 people and their ~3,300
 // sessions (about 3,000 of them recorded), and a help centre with replay switched off. Drawn from
-// one seed and pinned to the hour of the sandbox's clock, so the same seed within the same hour
-// gives the same ids; generated once per process and kept (the last two are).
+// one seed and pinned to the hour of the sandbox's clock: the same seed gives the same sessions,
+// problems and counts at any hour, and the same ids within the same hour (session ids are UUIDv7s
+// of their start). Generated once per process and kept (the last two are).
 
 import type { RecordingStats } from '../demo/dataset.js';
 import type { CapturedEvent } from '../demo/dataset.js';
@@ -71,14 +72,18 @@ export interface Population {
   help: ScaleProject;
 }
 
-/** A session start within the week, busier by day than by night (UTC), on a whole second. */
+/**
+ * A session start within the week, on a whole second, some hours of each day of the week busier
+ * than others. The hours count from the week's start, not the clock's: the draws (and so every
+ * count) are the same whatever hour the sandbox starts; only the times and the ids move.
+ */
 function sessionStart(rng: Random, weekStartMs: number, anchorMs: number): number {
-  const from = weekStartMs + 30 * MINUTE;
-  const span = anchorMs - 45 * MINUTE - from;
+  const from = 30 * MINUTE;
+  const span = anchorMs - 45 * MINUTE - weekStartMs - from;
   for (;;) {
-    const ms = from + rng.next() * span;
-    const hour = new Date(ms).getUTCHours();
-    if (rng.chance(0.25 + 0.75 * Math.max(0, Math.sin((Math.PI * (hour - 5)) / 19)))) return Math.floor(ms / 1000) * 1000;
+    const offset = from + rng.next() * span;
+    const hour = Math.floor(offset / HOUR) % 24;
+    if (rng.chance(0.25 + 0.75 * Math.max(0, Math.sin((Math.PI * (hour - 5)) / 19)))) return weekStartMs + Math.floor(offset / 1000) * 1000;
   }
 }
 
