@@ -237,8 +237,9 @@ function checkout(w: SessionWriter, plan: StorePlan, t0: number, dwell: number, 
     w.log('error', CHECKOUT_FAILED_CONSOLE(ms), placed + ms + 40);
     w.exception(PAYMENT_ERROR, placed + ms + 60);
     w.alert(placed + ms + 90, PAYMENT_PAGE_MESSAGE);
+    // Most buyers hammer the button; some just wait, or try again later.
     const rage = placed + ms + rng.int(900, 1_600);
-    w.click(RAGE_PLACE_ORDER.key, rage, 4);
+    if (rng.chance(0.85)) w.click(RAGE_PLACE_ORDER.key, rage, 4);
     if (rng.chance(0.3)) return confirm(rage + rng.int(4_000, 8_000), rng.int(900, 1_800));
     return { end: rage + rng.int(5_000, 20_000) };
   }
