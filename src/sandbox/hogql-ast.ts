@@ -203,41 +203,35 @@ export function exprText(expr: Expr): string {
   }
 }
 
-/** Every field chain an expression reads in its own query (not inside its IN subqueries). */
-export function fieldsOf(expr: Expr, out: string[][] = []): string[][] {
+/** The expressions directly inside one (not an IN subquery's, which is a query of its own). */
+export function childrenOf(expr: Expr): Expr[] {
   switch (expr.k) {
-    case 'field':
-      out.push(expr.chain);
-      break;
     case 'call':
-      expr.args.forEach((a) => fieldsOf(a, out));
-      expr.params.forEach((a) => fieldsOf(a, out));
-      break;
+      return [...expr.args, ...expr.params];
     case 'cmp':
     case 'in':
     case 'arith':
-      fieldsOf(expr.l, out);
-      fieldsOf(expr.r, out);
-      break;
+      return [expr.l, expr.r];
     case 'and':
     case 'or':
     case 'list':
-      expr.items.forEach((a) => fieldsOf(a, out));
-      break;
+      return expr.items;
     case 'not':
     case 'isNull':
-      fieldsOf(expr.e, out);
-      break;
+      return [expr.e];
     case 'between':
-      [expr.e, expr.lo, expr.hi].forEach((a) => fieldsOf(a, out));
-      break;
+      return [expr.e, expr.lo, expr.hi];
     case 'index':
-      fieldsOf(expr.e, out);
-      fieldsOf(expr.i, out);
-      break;
+      return [expr.e, expr.i];
     default:
-      break;
+      return [];
   }
+}
+
+/** Every field chain an expression reads in its own query (not inside its IN subqueries). */
+export function fieldsOf(expr: Expr, out: string[][] = []): string[][] {
+  if (expr.k === 'field') out.push(expr.chain);
+  for (const child of childrenOf(expr)) fieldsOf(child, out);
   return out;
 }
 

@@ -6,7 +6,7 @@
 
 import { ACTIONS } from './demo/catalog.js';
 import { aggregateBase } from './hogql-aggregates.js';
-import { exprText, type CallExpr, type Expr, type SelectQuery } from './hogql-ast.js';
+import { childrenOf, exprText, type CallExpr, type Expr, type SelectQuery } from './hogql-ast.js';
 import { FUNCTIONS, arithmetic, type FnContext } from './hogql-functions.js';
 import { AggState, Interval, Time, asTime, compare, queryError, truthy, valueKey, type Kind, type Value } from './hogql-values.js';
 
@@ -225,35 +225,7 @@ export function compile(expr: Expr, env: CompileEnv): Compiled {
 
 /** Every call in an expression (not inside IN subqueries), for finding aggregates and arrayJoin(). */
 export function callsOf(expr: Expr, out: CallExpr[] = []): CallExpr[] {
-  switch (expr.k) {
-    case 'call':
-      out.push(expr);
-      expr.args.forEach((a) => callsOf(a, out));
-      break;
-    case 'cmp':
-    case 'in':
-    case 'arith':
-      callsOf(expr.l, out);
-      callsOf(expr.r, out);
-      break;
-    case 'and':
-    case 'or':
-    case 'list':
-      expr.items.forEach((a) => callsOf(a, out));
-      break;
-    case 'not':
-    case 'isNull':
-      callsOf(expr.e, out);
-      break;
-    case 'between':
-      [expr.e, expr.lo, expr.hi].forEach((a) => callsOf(a, out));
-      break;
-    case 'index':
-      callsOf(expr.e, out);
-      callsOf(expr.i, out);
-      break;
-    default:
-      break;
-  }
+  if (expr.k === 'call') out.push(expr);
+  for (const child of childrenOf(expr)) callsOf(child, out);
   return out;
 }

@@ -5,6 +5,7 @@
 
 import type { ProjectSeed } from '../demo/catalog.js';
 import { SHOP_ORIGIN } from '../demo/pages.js';
+import type { Device } from '../demo/timeline.js';
 
 /** The seed the CLI's --sandbox-scale uses; tests pass it (or another) to truth.ts. */
 export const DEFAULT_SCALE_SEED = 20_261_129;
@@ -55,15 +56,8 @@ export const STORE_MINIMUM_DURATION_MS = 2_000;
 export const STORE_PEOPLE = 2_400;
 export const HELP_PEOPLE = 45;
 
-export interface DeviceProfile {
-  browser: string;
-  browserVersion: number;
-  os: string;
-  osVersion: string;
-  deviceType: 'Desktop' | 'Mobile' | 'Tablet';
-  width: number;
-  height: number;
-}
+/** A browser on a device, before the place and referrer of a session are added. */
+export type DeviceProfile = Pick<Device, 'browser' | 'browserVersion' | 'os' | 'osVersion' | 'deviceType' | 'width' | 'height'>;
 
 const device = (browser: string, browserVersion: number, os: string, osVersion: string, deviceType: DeviceProfile['deviceType'], width: number, height: number): DeviceProfile => ({
   browser,

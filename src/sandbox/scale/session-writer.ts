@@ -7,7 +7,7 @@
 import type { CapturedEvent } from '../demo/dataset.js';
 import { elementsChain, serializePage } from '../demo/dom.js';
 import { SHOP_ORIGIN, shopCart, shopCheckout, shopCollection, shopConfirmation, shopHome, shopProduct, type CartLine, type PageView, type Product } from '../demo/pages.js';
-import type { ConsoleEntry } from '../demo/timeline.js';
+import { deviceProperties, type ConsoleEntry } from '../demo/timeline.js';
 import type { DeviceProfile, ExceptionDef } from './catalog.js';
 import { HELP_ORIGIN } from './catalog.js';
 import type { Random } from './random.js';
@@ -161,11 +161,7 @@ export class SessionWriter {
     const s = this.setup;
     const d = s.device;
     const props: Record<string, unknown> = {
-      $os: d.os,
-      $os_version: d.osVersion,
-      $browser: d.browser,
-      $browser_version: d.browserVersion,
-      $device_type: d.deviceType,
+      ...deviceProperties(d),
       $current_url: this.url,
       $host: this.host,
       $pathname: this.path,
