@@ -96,6 +96,20 @@ describe('the generated week', () => {
     expect(folded[0]![3]).toBeGreaterThanOrEqual(truth.planted.chunkLoad.sessions);
   });
 
+  it('expands exception lists with arrayJoin() and buckets sessions by day', async () => {
+    const types = await hogql(
+      sb,
+      `SELECT JSONExtractString(arrayJoin(JSONExtractArrayRaw(properties.$exception_list)), 'type') AS type, uniq($session_id) AS sessions
+       FROM events WHERE event = '$exception' AND $session_id IN (${RECORDED}) GROUP BY type ORDER BY sessions DESC`,
+      { from },
+    );
+    expect(types[0]).toEqual([truth.planted.topException.type, truth.planted.topException.sessions]);
+    const days = await hogql(sb, "SELECT toStartOfDay(start_time) AS day, count() AS sessions FROM session_replay_events WHERE start_time >= now() - INTERVAL 7 DAY AND session_id != '' GROUP BY day ORDER BY day");
+    expect(days.length).toBeGreaterThanOrEqual(7);
+    expect(days.every((r) => /T00:00:00\.000Z$/.test(r[0]))).toBe(true);
+    expect(days.reduce((n, r) => n + r[1], 0)).toBe(truth.recorded.sessions);
+  });
+
   it('counts rage and dead clicks by element text and page', async () => {
     const rows = await hogql(
       sb,

@@ -413,7 +413,11 @@ export class Tab {
     const d = this.b.device;
     const url = this.href ? new URL(this.href) : null;
     const props: Record<string, unknown> = {
-      ...deviceProperties(d),
+      $os: d.os,
+      $os_version: d.osVersion,
+      $browser: d.browser,
+      $browser_version: d.browserVersion,
+      $device_type: d.deviceType,
       $current_url: this.href || null,
       $host: url?.host ?? null,
       $pathname: url?.pathname ?? null,
@@ -480,11 +484,6 @@ export class Mutation {
     this.tab.emitMutation(this.batch);
     return this.tab;
   }
-}
-
-/** The device properties posthog-js puts first on every event. */
-export function deviceProperties(d: Pick<Device, 'os' | 'osVersion' | 'browser' | 'browserVersion' | 'deviceType'>): Record<string, unknown> {
-  return { $os: d.os, $os_version: d.osVersion, $browser: d.browser, $browser_version: d.browserVersion, $device_type: d.deviceType };
 }
 
 function isBlocked(el: KeyedElement): boolean {

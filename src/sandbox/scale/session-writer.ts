@@ -7,7 +7,7 @@
 import type { CapturedEvent } from '../demo/dataset.js';
 import { elementsChain, serializePage } from '../demo/dom.js';
 import { SHOP_ORIGIN, shopCart, shopCheckout, shopCollection, shopConfirmation, shopHome, shopProduct, type CartLine, type PageView, type Product } from '../demo/pages.js';
-import { deviceProperties, type ConsoleEntry } from '../demo/timeline.js';
+import type { ConsoleEntry } from '../demo/timeline.js';
 import type { DeviceProfile, ExceptionDef } from './catalog.js';
 import { HELP_ORIGIN } from './catalog.js';
 import type { Random } from './random.js';
@@ -160,8 +160,14 @@ export class SessionWriter {
   private base(): Record<string, unknown> {
     const s = this.setup;
     const d = s.device;
+    // One object literal, the same keys in the same order for every event: V8 then shares one
+    // shape between the week's tens of thousands of events (a spread here doubles their memory).
     const props: Record<string, unknown> = {
-      ...deviceProperties(d),
+      $os: d.os,
+      $os_version: d.osVersion,
+      $browser: d.browser,
+      $browser_version: d.browserVersion,
+      $device_type: d.deviceType,
       $current_url: this.url,
       $host: this.host,
       $pathname: this.path,
