@@ -97,7 +97,12 @@ function membership(items: readonly Value[]): (value: Value) => boolean {
 }
 
 function compileCall(expr: CallExpr, env: CompileEnv): Compiled {
-  if (expr.name === 'matchesAction') return compile(actionCondition(expr, env), env);
+  if (expr.name === 'matchesAction') {
+    // Read when the first row reaches it, as the sandbox always has: a query whose other
+    // conditions leave no row never looks the action up.
+    let condition: Fn | undefined;
+    return { kind: 'bool', fn: ((x: never) => (condition ??= compile(actionCondition(expr, env), env).fn)(x)) as Fn };
+  }
   if (aggregateBase(expr.name)) return env.aggregate(expr);
   if (expr.name === 'arrayJoin') return env.arrayJoin(expr);
   const spec = Object.hasOwn(FUNCTIONS, expr.name) ? FUNCTIONS[expr.name] : undefined;
