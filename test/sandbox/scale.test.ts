@@ -270,10 +270,12 @@ describe('the replay API over the generated week', () => {
   it('lists the same sessions, durations and counts as the replay rows', async () => {
     const listed = (await request(sb, 'GET', `/api/projects/${SCALE.projectId}/session_recordings/` + q({ date_from: '-8d', limit: 5000 }))).json;
     expect(listed.has_next).toBe(false);
-    const rows = await hogql(sb, "SELECT session_id, dateDiff('second', start_time, end_time), click_count, console_error_count, distinct_id FROM session_replay_events LIMIT 50000");
+    const rows = await hogql(sb, "SELECT session_id, dateDiff('second', start_time, end_time), click_count, console_error_count, distinct_id, person_id FROM session_replay_events LIMIT 50000");
     const byId = new Map(rows.map((r) => [r[0], r.slice(1)]));
     expect(listed.results).toHaveLength(byId.size);
-    for (const r of listed.results) expect([r.recording_duration, r.click_count, r.console_error_count, r.distinct_id]).toEqual(byId.get(r.id));
+    // The person too, anonymous visitors' placeholder included.
+    for (const r of listed.results) expect([r.recording_duration, r.click_count, r.console_error_count, r.distinct_id, r.person.uuid]).toEqual(byId.get(r.id));
+    expect(listed.results.some((r: { person: { id: number | null } }) => r.person.id === null)).toBe(true);
     expect(listed.results.every((r: { ongoing: boolean }) => r.ongoing === false)).toBe(true);
   });
 
