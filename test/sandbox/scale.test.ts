@@ -3,6 +3,7 @@
 // (scaleTruth, computed from the generated data). The queries are the ones posthog-api-facts.md
 // §14 sketches for a query-first triage.
 
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_API_KEY, SCALE, scaleTruth, startSandbox, type Sandbox, type SandboxOptions, type ScaleTruth } from '../../src/sandbox/index.js';
 
@@ -373,6 +374,30 @@ describe('generation', () => {
     const otherIds = (await ids(other)).map((r) => r[0]);
     expect(otherIds.filter((id) => truth.recorded.sessionIds.has(id))).toEqual([]);
     expect(scaleTruth({ now: NOW, seed: 7 }).recorded.sessionIds).toEqual(new Set((await hogql(other, 'SELECT session_id FROM session_replay_events LIMIT 50000')).map((r) => r[0])));
+  });
+
+  it('has the counts docs/sandbox.md states for the default seed', () => {
+    const docs = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
+    const n = (x: number) => x.toLocaleString('en-US');
+    const { planted, sequence, recorded, all, unrecordedByCause } = truth;
+    const { failedCheckout: f } = planted;
+    const rows: Array<[string, string]> = [
+      ['recorded', `${n(all.sessions)} sessions from ${n(all.people)} people, ${n(recorded.sessions)} of them recorded (from ${n(recorded.people)} people)`],
+      ['top exception', `| ${planted.topException.sessions} (${planted.topException.allSessions}) | ${planted.topException.people} |`],
+      ['chain', `| ${f.chain.sessions} (${f.chain.allSessions}) | ${f.chain.people} |`],
+      ['parts', `| ${f.request.sessions} (${f.request.allSessions}) | ${f.request.people} |`],
+      ['console part', `| ${f.consoleError.sessions} | ${f.consoleError.people} |`],
+      ['rage part', `| ${f.rageClick.sessions} (${f.rageClick.allSessions}) | ${f.rageClick.people} |`],
+      ['inventory', `| ${planted.inventoryTimeouts.sessions} | ${planted.inventoryTimeouts.people} |`],
+      ['dead clicks', `| ${planted.deadClicks.sessions} (${planted.deadClicks.allSessions}) | ${planted.deadClicks.people} |`],
+      ['chunks', `| ${planted.chunkLoad.sessions} (${planted.chunkLoad.allSessions}) | ${planted.chunkLoad.people} |`],
+      ['promo', `| ${planted.promoRageClicks.sessions} (${planted.promoRageClicks.allSessions}) | ${planted.promoRageClicks.people} |`],
+      ['sequence', `| ${sequence.checkoutWithoutOrder.sessions} (${sequence.checkoutWithoutOrder.allSessions}) | ${sequence.checkoutWithoutOrder.people} |`],
+      ['sampled out', `| sampled out (shop) | ${unrecordedByCause.sampled_out} |`],
+      ['too short', `| shorter than the minimum duration (shop) | ${unrecordedByCause.too_short} |`],
+      ['replay off', `| replay off (help centre) | ${unrecordedByCause.replay_off} |`],
+    ];
+    for (const [what, text] of rows) expect(docs, what).toContain(text);
   });
 
   it('leaves the demo week as it is', async () => {

@@ -4,8 +4,7 @@
 // what the recordings list shows for them. An identified person keeps every distinct id they had:
 // the anonymous id of each device they logged in from, then their own.
 
-import type { PersonRecord } from '../project-data.js';
-import type { DatedPersonSeed } from '../project-data.js';
+import type { DatedPersonSeed, PersonRecord } from '../project-data.js';
 import { teamNamespace, uuidV5 } from '../util.js';
 import { DEVICES, EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES, PLACES, type DeviceProfile } from './catalog.js';
 import type { Random } from './random.js';

@@ -4,8 +4,7 @@
 // problems and counts at any hour, and the same ids within the same hour (session ids are UUIDv7s
 // of their start). Generated once per process and kept (the last two are).
 
-import type { RecordingStats } from '../demo/dataset.js';
-import type { CapturedEvent } from '../demo/dataset.js';
+import type { CapturedEvent, RecordingStats } from '../demo/dataset.js';
 import type { ProjectSeed } from '../demo/catalog.js';
 import type { ConsoleEntry, Device } from '../demo/timeline.js';
 import type { ConsoleRow, EventRow, PersonRecord, ProjectData, ReplayRow } from '../project-data.js';
@@ -135,7 +134,8 @@ function generateProject(spec: ProjectSpec, rng: Random, weekStartMs: number, an
       const windowId = rng.uuidV7(startMs + rng.int(1, 40));
       const logsIn = person.identifiedId !== null && !identified[d] && (i === newLogin || (d === 1 && !identified[1]));
       const problems = spec.plan(rng);
-      const tooShort = sampled && spec.minimumDurationMs !== null && rng.chance(0.012);
+      // A session that logs in is never cut short: the person's profile is made there.
+      const tooShort = sampled && spec.minimumDurationMs !== null && rng.chance(0.012) && !logsIn;
       const plan: StorePlan = tooShort ? { ...NO_PROBLEMS, tooShort: true, identify: null } : { ...problems, identify: logsIn ? { id: person.identifiedId!, set: { email: person.email, name: person.name } } : null };
       const distinctId = identified[d] ? person.identifiedId! : person.anonIds[d]!;
       const w = new SessionWriter(
