@@ -40,13 +40,16 @@ async function main(): Promise<void> {
   let defaultProjectId = config.defaultProjectId;
   let demoProject: string | undefined;
   if (config.sandbox) {
-    const { startSandbox, DEMO } = await import('./sandbox/index.js');
-    const sandbox = await startSandbox({ api: config.sandboxApi });
+    const { startSandbox, DEMO, SCALE } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ api: config.sandboxApi, scale: config.sandboxScale });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();
-    // A first call that works: the recording tools need no project id in the sandbox.
-    if (defaultProjectId === undefined) {
+    // A first call that works: the recording tools need no project id in the sandbox (at scale, the shop's week).
+    if (defaultProjectId === undefined && config.sandboxScale) {
+      defaultProjectId = String(SCALE.projectId);
+      demoProject = `${defaultProjectId} "${SCALE.projectName}", the sandbox's week at scale; set POSTHOG_PROJECT_ID for another`;
+    } else if (defaultProjectId === undefined) {
       const main = DEMO.projects.find((p) => p.id === DEMO.mainProjectId);
       defaultProjectId = String(DEMO.mainProjectId);
       demoProject = `${defaultProjectId} "${main?.name ?? 'demo'}", the sandbox's demo project; set POSTHOG_PROJECT_ID for another`;
@@ -162,9 +165,9 @@ async function doctor(config: Config): Promise<void> {
   let target = { baseUrl: config.baseUrl, apiKey: config.apiKey, defaultProjectId: config.defaultProjectId };
   let close = async () => {};
   if (config.sandbox) {
-    const { startSandbox, DEMO } = await import('./sandbox/index.js');
-    const sandbox = await startSandbox({ api: config.sandboxApi });
-    target = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, defaultProjectId: config.defaultProjectId ?? String(DEMO.mainProjectId) };
+    const { startSandbox, DEMO, SCALE } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ api: config.sandboxApi, scale: config.sandboxScale });
+    target = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, defaultProjectId: config.defaultProjectId ?? String(config.sandboxScale ? SCALE.projectId : DEMO.mainProjectId) };
     close = () => sandbox.close();
   }
   process.stdout.write(`${PRODUCT_NAME} ${VERSION} doctor\n`);
@@ -195,7 +198,7 @@ function accessSummary(config: Config): string {
 }
 
 function banner(config: Config, toolCount: { model: number; appOnly: number }, baseUrl: string, demoProject: string | undefined): string {
-  const imitating = config.sandboxApi === '2024' ? "imitating PostHog's 2024 API" : "imitating today's PostHog Cloud";
+  const imitating = `${config.sandboxApi === '2024' ? "imitating PostHog's 2024 API" : "imitating today's PostHog Cloud"}${config.sandboxScale ? ', with a week at scale' : ''}`;
   const proxy = config.upstream.proxy;
   const target = config.sandbox ? `the embedded sandbox at ${baseUrl} (demo data, ${imitating}, nothing touches a real PostHog)` : `${baseUrl}${proxy ? ` through the proxy ${proxy.shown} (${proxy.from})` : ''}`;
   const project = demoProject ?? config.defaultProjectId;

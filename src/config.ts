@@ -26,6 +26,8 @@ const configSchema = z.object({
   sandbox: z.boolean(),
   /** Which PostHog the sandbox imitates: today's Cloud (default) or the 2024 API. */
   sandboxApi: z.enum(['today', '2024']),
+  /** Add the sandbox's project at scale: a generated week of ~3,000 recorded sessions (docs/sandbox.md). */
+  sandboxScale: z.boolean(),
   /** Where digests are kept (issue 13): memory, off, or a Redis URL (a secret when it carries a password). */
   cache: z.object({ target: z.string(), maxMb: z.number().int().min(1), ttlMs: z.number().int().min(1000) }),
   /** Bounds on what upstream may cost (issue 10) and PostHog's replay throttle (issue 9). */
@@ -152,6 +154,10 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     if (flags['sandbox-api'] !== undefined) throw new ConfigurationError('--sandbox-api only applies with --sandbox.');
     warn('POSTHOG_SANDBOX_API is ignored without --sandbox.');
   }
+  if (!sandbox && (flags['sandbox-scale'] !== undefined || nonEmpty(env.POSTHOG_SANDBOX_SCALE) !== undefined)) {
+    if (flags['sandbox-scale'] !== undefined) throw new ConfigurationError('--sandbox-scale only applies with --sandbox.');
+    warn('POSTHOG_SANDBOX_SCALE is ignored without --sandbox.');
+  }
   const http = checkHttpAccess(v, { serverHasKey: sandbox || v.apiKey !== undefined, sandbox }, warn);
   let proxy;
   try {
@@ -173,6 +179,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
     bindHost: v.bindHost,
     sandbox,
     sandboxApi: v.sandboxApi,
+    sandboxScale: sandbox && v.sandboxScale,
     upstream: {
       maxResponseBytes: v.maxResponseBytes,
       maxConcurrencyPerKey: v.maxConcurrencyPerKey,

@@ -16,6 +16,8 @@ Options:
   --sandbox                 run against the embedded demo upstream (no PostHog account needed)
   --sandbox-api today|2024  the PostHog the sandbox imitates: today's Cloud (default) or the
                             2024 API (env POSTHOG_SANDBOX_API)
+  --sandbox-scale           add a project at real scale to the sandbox: a generated week of
+                            ~3,000 recorded sessions with planted problems (env POSTHOG_SANDBOX_SCALE=on)
   --read-only               register only read-only tools (env POSTHOG_READ_ONLY=on)
   --no-confirm              do not ask the user before deletes and project changes
                             (env POSTHOG_CONFIRM_DESTRUCTIVE=0), for unattended agents

@@ -42,6 +42,7 @@ export const SETTINGS = {
   toolsets: setting<Toolset[]>({ env: 'POSTHOG_TOOLSETS', flag: '--toolsets', accepted: `a comma list of ${TOOLSETS.join(', ')}`, fallback: [...TOOLSETS], parse: parseToolsets }),
   sandbox: setting({ env: 'POSTHOG_SANDBOX', flag: '--sandbox', flagValue: true, ...onOff(false) }),
   sandboxApi: setting({ env: 'POSTHOG_SANDBOX_API', flag: '--sandbox-api', appliesWith: ['--sandbox'], ...oneOf(['today', '2024'], 'today') }),
+  sandboxScale: setting({ env: 'POSTHOG_SANDBOX_SCALE', flag: '--sandbox-scale', flagValue: true, appliesWith: ['--sandbox'], ...onOff(false) }),
   confirmDestructive: setting({ env: 'POSTHOG_CONFIRM_DESTRUCTIVE', flag: '--no-confirm', flagValue: false, ...onOff(true) }),
   toolSchemas: setting({ env: 'MCP_TOOL_SCHEMAS', ...oneOf(TOOL_SCHEMA_MODES, 'auto') }),
   timeoutMs: setting({ env: 'POSTHOG_TIMEOUT_MS', ...wholeNumber(30_000, 100, 600_000, ' (ms)') }),

@@ -27,11 +27,16 @@ function recordingsOf(ctx: RequestContext, projectId: number): LiveRecording[] {
   return [...ctx.state.recordings().values()].filter((r) => r.seed.projectId === projectId && !ctx.state.deletedRecordings.has(r.id));
 }
 
+/** A project's events: a generated project's every session's (recorded or not), the demo's from its recordings. */
 function eventsOf(ctx: RequestContext, projectId: number): CapturedEvent[] {
+  const generated = ctx.state.scaleData(projectId);
+  if (generated) return generated.events.map((row) => row.e);
   return recordingsOf(ctx, projectId).flatMap((r) => r.captured());
 }
 
-function personsOf(ctx: RequestContext, projectId: number): PersonSeed[] {
+function personsOf(ctx: RequestContext, projectId: number): ReadonlyArray<Pick<PersonSeed, 'properties'>> {
+  const generated = ctx.state.scaleData(projectId);
+  if (generated) return generated.persons;
   const seen = new Map<number, PersonSeed>();
   for (const rec of recordingsOf(ctx, projectId)) if (rec.seed.person) seen.set(rec.seed.person.id, rec.seed.person);
   return [...seen.values()];

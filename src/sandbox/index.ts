@@ -25,6 +25,7 @@ import { ApiError, authenticationFailed, defaultErrorBody, errors, notAuthentica
 import { dispatch, matchRoute } from './router.js';
 import { SandboxState, type RequestContext, type ResolvedOptions, type SandboxApi } from './state.js';
 import { ReplayThrottle, type ThrottleSetting } from './throttle.js';
+import { DEFAULT_SCALE_SEED, REPLAY_OFF_PROJECT_ID, SCALE_HELP_SEED, SCALE_PROJECT_ID, SCALE_STORE_SEED } from './scale/catalog.js';
 
 export { SANDBOX_TIMEZONES, type SandboxTimezone } from './timezones.js';
 export type { SandboxApi } from './state.js';
@@ -32,7 +33,18 @@ export { BIG_RECORDING_ID };
 export { ENTERPRISE_PLAN_RATES, FREE_PLAN_RATES, PAID_PLAN_RATES, planRates, type ThrottlePlan, type ThrottleRate, type ThrottleSetting } from './throttle.js';
 export type { EchoForm, HostileMode } from './hostile.js';
 
+export { scaleTruth, foldNumbers, type ScaleTruth } from './scale/truth.js';
+
 export const SANDBOX_API_KEY = 'phx_localDemoKeyNotASecret';
+
+/** The projects of the sandbox at scale (option `scale`, --sandbox-scale) and the seed it uses by default. */
+export const SCALE = {
+  projectId: SCALE_PROJECT_ID,
+  projectName: SCALE_STORE_SEED.name,
+  replayOffProjectId: REPLAY_OFF_PROJECT_ID,
+  replayOffProjectName: SCALE_HELP_SEED.name,
+  defaultSeed: DEFAULT_SCALE_SEED,
+} as const;
 
 export interface SandboxOptions {
   /**
@@ -74,6 +86,13 @@ export interface SandboxOptions {
   replayThrottle?: ThrottleSetting;
   /** Keys (with acceptAnyKey, or the sandbox key) throttled like another plan than replayThrottle says. */
   replayThrottleByKey?: Record<string, ThrottleSetting>;
+  /**
+   * Add a project at real scale (docs/sandbox.md, "At scale"): a generated week of ~3,000 recorded
+   * sessions from ~2,200 people in the shop (SCALE.projectId), with planted problems, and a help
+   * centre with replay off (SCALE.replayOffProjectId). `true` uses the default seed; the same seed
+   * within the same hour of `now` gives the same ids. scaleTruth() says what was planted.
+   */
+  scale?: boolean | { seed?: number };
 }
 
 export interface RecordedRequest {
@@ -181,7 +200,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     projectsEnvelope: options.projectsEnvelope ?? 'drf',
   };
   const extraSeeds = [...(options.bigRecording ? [bigRecordingSeed(options.bigRecording.copies, options.bigRecording.copiesPerBlock)] : []), ...extraRecordingSeeds(options.extraRecordings ?? 0), ...(options.recordings ?? []).map(givenRecordingSeed)];
-  const state = new SandboxState((options.now ?? new Date()).getTime(), extraSeeds);
+  const scaleSeed = options.scale === undefined || options.scale === false ? undefined : options.scale === true ? DEFAULT_SCALE_SEED : (options.scale.seed ?? DEFAULT_SCALE_SEED);
+  const state = new SandboxState((options.now ?? new Date()).getTime(), extraSeeds, scaleSeed);
   const requests: RecordedRequest[] = [];
   let faults: ActiveFault[] = [];
   const throttle = new ReplayThrottle(options.replayThrottle ?? 'generous', options.replayThrottleByKey);

@@ -5,6 +5,7 @@ import type { LiveRecording } from './demo/dataset.js';
 import type { PersonSeed } from './demo/catalog.js';
 import { assertEvaluable, entityMatches, matchProperty, recordingMatches, type RecordingFacts } from './filters.js';
 import { errors, json, noContent, pageLinks, parseJsonBody, type Reply } from './http.js';
+import { personCreatedMs } from './project-data.js';
 import { decodeParam, parseRecordingsQuery, resolveDate, type Filter, type RecordingsQuery } from './query.js';
 import type { RequestContext, SandboxState } from './state.js';
 import { drfDate, pyIsoDate, teamNamespace, uuidV5 } from './util.js';
@@ -33,7 +34,7 @@ function personJson(seed: PersonSeed | null, rec: LiveRecording): Record<string,
     name,
     distinct_ids: seed.distinctIds.slice(0, 10),
     properties: props,
-    created_at: drfDate(Math.floor((rec.pinnedNowMs - seed.createdDaysAgo * DAY) / 1000) * 1000 - 17_000),
+    created_at: drfDate(personCreatedMs(seed, rec.pinnedNowMs)),
     uuid: seed.uuid,
   };
 }

@@ -194,7 +194,8 @@ describe('the query API (HogQL subset)', () => {
   it('answers what it cannot run with PostHog\'s query-error body, never a made-up result', async () => {
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ['SELECT uuid FROM nosuchtable', {}, /^Unknown table `nosuchtable`\.$/],
-      ['SELECT uuid FROM persons', {}, /only the events table, not `persons`/],
+      ['SELECT id FROM sessions', {}, /does not serve `sessions`/],
+      ['SELECT uuid FROM persons', {}, /^Unable to resolve field: uuid$/],
       ['SELECT nosuchfield FROM events', {}, /Unable to resolve field: nosuchfield/],
       ['SELECT uuid FROM events WHERE sleep(3) = 1', {}, /Unsupported function call 'sleep/],
       ['SELECT uuid FROM events WHERE $session_id = {sid}', {}, /^Unresolved placeholder: \{sid\}$/],

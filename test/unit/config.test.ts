@@ -45,6 +45,17 @@ describe('config', () => {
     expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_SANDBOX_API: '2024' }).warnings).toContain('POSTHOG_SANDBOX_API is ignored without --sandbox.');
   });
 
+  it('--sandbox-scale / POSTHOG_SANDBOX_SCALE add the sandbox\'s week at scale (off by default, only with --sandbox)', () => {
+    expect(run(['--sandbox'], {}).sandboxScale).toBe(false);
+    expect(run(['--sandbox', '--sandbox-scale'], {}).sandboxScale).toBe(true);
+    expect(run(['--sandbox'], { POSTHOG_SANDBOX_SCALE: 'on' }).sandboxScale).toBe(true);
+    expect(() => run(['--sandbox'], { POSTHOG_SANDBOX_SCALE: 'lots' })).toThrow(/POSTHOG_SANDBOX_SCALE must be 1, true, yes, on/);
+    expect(() => run(['--sandbox-scale'], { POSTHOG_PERSONAL_API_KEY: KEY })).toThrow(/--sandbox-scale only applies with --sandbox/);
+    const ignored = run([], { POSTHOG_PERSONAL_API_KEY: KEY, POSTHOG_SANDBOX_SCALE: 'on' });
+    expect(ignored.sandboxScale).toBe(false);
+    expect(ignored.warnings).toContain('POSTHOG_SANDBOX_SCALE is ignored without --sandbox.');
+  });
+
   it('maps us/eu shorthands and ingestion hosts (with a warning)', () => {
     const none = () => {};
     expect(resolveHost('eu', none)).toBe('https://eu.posthog.com');

@@ -266,7 +266,7 @@ export type ScriptedName =
 export type Storage = 'blob_v2' | 'blob_v2_lts' | 'blob' | 'blob_v2+realtime';
 
 export interface RecordingSeed {
-  name: StoryName;
+  name: StoryName | 'generated';
   id: string;
   projectId: number;
   distinctId: string;
