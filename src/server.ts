@@ -12,7 +12,7 @@ import { CallBudget, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
 import { operationsOver, type PostHogOperations } from './posthog/operations/index.js';
 import type { AnyToolDefinition, ToolContext } from './tools/define.js';
-import { RECORDED_DATA_NOTICE, clip } from './tools/format.js';
+import { RECORDED_DATA_NOTICE, clip, unbidiDeep } from './tools/format.js';
 import { ALL_APP_RESOURCES, ALL_TOOLS } from './tools/index.js';
 import { prepareArguments } from './tools/input.js';
 import type { AppResource } from './tools/recordings/player.js';
@@ -320,15 +320,21 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
         // Some clients give the model structuredContent instead of the text (SPEC §1): the notice
-        // that recorded strings are data comes first there too.
+        // that recorded strings are data comes first there too. Neither view holds a raw line
+        // separator or bidi control, whichever string a visitor or member slipped one into (each
+        // tool quotes what others chose; this catches what one missed). _meta is the player's, not the model's.
         const data = tool.recordedData ? { notice: RECORDED_DATA_NOTICE, ...(result.data as Record<string, unknown>) } : result.data;
-        return { content: [{ type: 'text', text: client.redact(result.text) }], structuredContent: client.redactValue(data) as Record<string, unknown>, ...(result.meta ? { _meta: client.redactValue(result.meta) } : {}) };
+        return {
+          content: [{ type: 'text', text: unbidiDeep(client.redact(result.text)) }],
+          structuredContent: unbidiDeep(client.redactValue(data)) as Record<string, unknown>,
+          ...(result.meta ? { _meta: client.redactValue(result.meta) } : {}),
+        };
       } catch (thrown) {
         // A call the client cancelled ends as cancelled, whatever its parts threw as they were
         // stopped (the digest worker: "the digest was stopped"), not as a bug of ours.
         const error = extra.signal.aborted && !(thrown instanceof UpstreamUnavailableError) ? new UpstreamUnavailableError('cancelled', `${tool.name} was cancelled by the client.`) : thrown;
         // The last line of defence: whatever upstream text an error carries, the key is not in it.
-        const text = client.redact(errorMessage(error, tool, input, settings, (m) => log(client.redact(m)), client.callerKey));
+        const text = unbidiDeep(client.redact(errorMessage(error, tool, input, settings, (m) => log(client.redact(m)), client.callerKey)));
         // The client's log (filtered by its logging/setLevel) hears of failures too; the text is the
         // agent's, as free of the key as the result. (Stateless HTTP has no stream to carry it.)
         server.sendLoggingMessage({ level: logLevel(error), logger: PRODUCT_NAME, data: `${tool.name} failed: ${text}` }, extra.sessionId).catch(() => {});
@@ -372,7 +378,8 @@ const CONFIRM_SCHEMA = {
 function confirmer(server: McpServer, extra: RequestHandlerExtra<ServerRequest, ServerNotification>, askUser: boolean, log: (message: string) => void): ToolContext['confirm'] {
   return async (message) => {
     if (!askUser || !server.server.getClientCapabilities()?.elicitation?.form) return 'not-asked';
-    const text = typeof message === 'string' ? message : await message();
+    // The user reads names others chose in it (a project's): no bidi control makes it read otherwise.
+    const text = unbidiDeep(typeof message === 'string' ? message : await message());
     try {
       const answer = await server.server.elicitInput(
         { mode: 'form', message: text, requestedSchema: CONFIRM_SCHEMA },

@@ -202,6 +202,6 @@ describe('session-recording-matching-events names each match', () => {
     const results = (r.structuredContent as { results: Array<{ event: string; url: string | null }> }).results;
     expect(results.filter((m) => m.event === '$exception')).toHaveLength(2);
     expect(results.filter((m) => m.event === '$pageview').map((m) => m.url)).toContain('https://shop.example.com/products/trail-runner-2');
-    expect(text(r)).toMatch(/\$pageview "https:\/\/shop\.example\.com\/products\/trail-runner-2"/);
+    expect(text(r)).toMatch(/"\$pageview" "https:\/\/shop\.example\.com\/products\/trail-runner-2"/);
   });
 });

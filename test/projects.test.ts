@@ -63,7 +63,8 @@ describe.each<SandboxApi>(['today', '2024'])('project tools against the sandbox 
     expect(switches.filter(([, value]) => value).map(([key]) => key).sort()).toEqual([...on].sort());
     expect(switches.filter(([, value]) => !value).map(([key]) => key).sort()).toEqual([...off].sort());
     expect(on).toContain('session_recording_opt_in');
-    expect(text(r)).toContain('session_recording_retention_period=30d');
+    // A setting's string is quoted, as every string a project's members chose (SPEC §1).
+    expect(text(r)).toContain('session_recording_retention_period="30d"');
     expect(project.session_recording_retention_period).toBe('30d');
     const token = DEMO.projects[0]!.apiToken;
     expect(token).toMatch(/^phc_/);

@@ -132,13 +132,13 @@ describe('both views of a result carry the same facts at about the same size', (
       const off = /^off: (.*)$/m.exec(v.text)?.[1]?.split(' ') ?? [];
       const leftOut = /^Left out \(include_settings=true adds them\): (.*)\.$/m.exec(v.text)?.[1]?.split(' ') ?? [];
       expectInBoth(v, [p.id as number, p.name as string, p.timezone as string, p.organization as string, p.api_token as string, p.product_description as string]);
-      expect(v.text).toContain(`product_description: ${p.product_description as string}`);
+      expect(v.text).toContain(`product_description: ${JSON.stringify(p.product_description)}`);
       for (const [key, value] of Object.entries(p)) {
         // Said in the heading, or bookkeeping the compact text leaves to the structured view.
         if (['id', 'name', 'timezone', 'organization', 'api_token', 'created_at', 'updated_at', 'is_demo', 'ingested_event', 'product_description', 'uuid', 'effective_membership_level', 'user_access_level', 'available_setup_task_ids'].includes(key)) continue;
         if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
         if (typeof value === 'boolean') expect(value ? on : off, key).toContain(key);
-        else if (typeof value === 'string' || typeof value === 'number') expect(v.text, key).toContain(`${key}=${value}`);
+        else if (typeof value === 'string' || typeof value === 'number') expect(v.text, key).toContain(`${key}=${JSON.stringify(value)}`);
         else if (includeSettings) expect(v.text, key).toContain(`${key}=`);
         else expect(v.text.includes(`${key}=`) || leftOut.includes(key), key).toBe(true);
       }

@@ -24,7 +24,7 @@ describe('result and error texts', () => {
     expect(r.isError, text(r)).toBeFalsy();
     expect(text(r)).not.toContain('[object Object]');
     expect(text(r)).toContain('test_account_filters=[{"key":"email"');
-    expect(text(r)).toContain('app_urls=https://a.test,https://b.test');
+    expect(text(r)).toContain('app_urls="https://a.test","https://b.test"');
   });
 
   it('ends a 404 text with one full stop, and says which tool lists valid ids', async () => {

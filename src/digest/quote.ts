@@ -1,5 +1,8 @@
-/** Line and paragraph separators (some readers break lines there) and the bidirectional controls (which can make text read differently than it is). */
-const INVISIBLE = /[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Line and paragraph separators and NEL (some readers break lines there) and the bidirectional
+ * controls and marks (which can make text read differently than it is).
+ */
+const INVISIBLE = /[\u0085\u061c\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

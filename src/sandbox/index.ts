@@ -18,6 +18,7 @@ import {
   extraRecordingSeeds,
   givenRecordingSeed,
   ltsBlobKey,
+  type PersonSeed,
   type StoryName,
 } from './demo/catalog.js';
 import { Hostile, type HostileMode } from './hostile.js';
@@ -75,9 +76,10 @@ export interface SandboxOptions {
   extraRecordings?: number;
   /**
    * Recordings a test made itself: `[windowId, rrweb event]` lines as blob_v2 serves them, and the
-   * analytics events sent beside them (`$exception`…), served like the demo recordings (main project).
+   * analytics events sent beside them (`$exception`…), served like the demo recordings (main project);
+   * `person`, the person PostHog matched to its distinct id (none unless given).
    */
-  recordings?: Array<{ id: string; projectId?: number; distinctId?: string; lines: Array<[string, { type: number; timestamp: number; data: unknown }]>; captured?: Array<{ event: string; timestamp: number; properties?: Record<string, unknown> }> }>;
+  recordings?: Array<{ id: string; projectId?: number; distinctId?: string; person?: PersonSeed; lines: Array<[string, { type: number; timestamp: number; data: unknown }]>; captured?: Array<{ event: string; timestamp: number; properties?: Record<string, unknown> }> }>;
   /**
    * Per-key replay throttle (recordings list, snapshots), counted per key as PostHog does: a plan
    * ('free', 'paid', 'enterprise'), 'generous' (the default: far above what a person does), 'none',

@@ -3,6 +3,29 @@
 // One format for lengths of time and moments, and one plural, wherever the server writes them.
 export { asText, clip, clock, duration } from '../words.js';
 import { plural } from '../words.js';
+import { unbidi } from '../digest/quote.js';
+
+/**
+ * A structured value as the model may read it (SPEC §1 "What the model reads"): every string and
+ * key at any depth with the line separators and bidirectional controls written as their escapes
+ * (unbidi), which JSON.stringify leaves raw; names and JSON types kept. The same value when there
+ * is nothing to escape.
+ */
+export function unbidiDeep<T>(value: T): T {
+  if (typeof value === 'string') return unbidi(value) as T;
+  if (Array.isArray(value)) {
+    const items = value.map(unbidiDeep);
+    return (items.some((item, i) => item !== value[i]) ? items : value) as T;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  let changed = false;
+  const entries = Object.entries(value).map(([key, item]) => {
+    const [k, v] = [unbidi(key), unbidiDeep(item)];
+    if (k !== key || v !== item) changed = true;
+    return [k, v] as const;
+  });
+  return (changed ? Object.fromEntries(entries) : value) as T;
+}
 
 /**
  * Said once at the top of both views of any result that holds strings the recorded site or its

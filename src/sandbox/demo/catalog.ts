@@ -669,13 +669,13 @@ export function extraRecordingSeeds(count: number): RecordingSeed[] {
 }
 
 /** A recording a test made itself (sandbox option `recordings`), in the main project unless it says. */
-export function givenRecordingSeed(given: { id: string; projectId?: number; distinctId?: string; lines: ReadonlyArray<readonly [string, RrwebEvent]>; captured?: ReadonlyArray<{ event: string; timestamp: number; properties?: Record<string, unknown> }> }): RecordingSeed {
+export function givenRecordingSeed(given: { id: string; projectId?: number; distinctId?: string; person?: PersonSeed; lines: ReadonlyArray<readonly [string, RrwebEvent]>; captured?: ReadonlyArray<{ event: string; timestamp: number; properties?: Record<string, unknown> }> }): RecordingSeed {
   return {
     name: 'recordedCheckout',
     id: given.id,
     projectId: given.projectId ?? MAIN_PROJECT_ID,
     distinctId: given.distinctId ?? 'test-visitor',
-    person: null,
+    person: given.person ?? null,
     endsAgoMs: HOUR,
     storage: 'blob_v2',
     compressed: false,

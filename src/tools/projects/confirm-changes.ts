@@ -1,3 +1,4 @@
+import { unbidi } from '../../digest/quote.js';
 import { clip } from '../format.js';
 import type { Project } from '../../posthog/resources.js';
 import { MERGED_FIELDS, projectLine } from './shape.js';
@@ -58,7 +59,8 @@ function masked(key: string, value: unknown): unknown {
 function show(value: unknown): string {
   if (value === undefined || value === null) return '(not set)';
   if (value === '(a URL, not shown)') return value;
-  return clip(JSON.stringify(value), 160);
+  // JSON escapes line breaks; a member's bidi controls and separators are escaped as well.
+  return clip(unbidi(JSON.stringify(value)), 160);
 }
 
 /** Equal as JSON values: objects by their keys whatever their order (jsonb reorders them), arrays in order. */

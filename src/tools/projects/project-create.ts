@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { changeLines, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectOutput, projectResource, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectLabel, projectOutput, projectResource, requestBody, unappliedFields, unappliedText, writableProjectFields } from './shape.js';
 
 export const projectCreate = defineTool({
   name: 'project-create',
@@ -26,7 +26,7 @@ Not idempotent: each call makes another project; check projects-list first.`,
     // As PostHog stored them (its answer), the name aside: the heading says it.
     const settings = fieldChanges(body, undefined, project).filter((c) => c.field !== 'name');
     const resource = projectResource(project);
-    const lines = [projectDetail(projectFacts(resource, false), `Created project ${project.id} "${resource.name ?? ''}"`)];
+    const lines = [projectDetail(projectFacts(resource, false), `Created project ${projectLabel(resource)}`)];
     if (settings.length) lines.push('Set as given (PostHog\'s answer):', ...changeLines(settings));
     if (unapplied.length) lines.push(unappliedText(unapplied));
     return {

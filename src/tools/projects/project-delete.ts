@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UserInputError } from '../../errors.js';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
-import { projectIdInput, projectLine, projectNotFound, projectOutput, projectResource } from './shape.js';
+import { projectIdInput, projectLabel, projectLine, projectNotFound, projectOutput, projectResource } from './shape.js';
 
 export const projectDelete = defineTool({
   name: 'project-delete',
@@ -21,7 +21,7 @@ export const projectDelete = defineTool({
     }
     await confirmOrStop(confirm, {
       message: `Delete PostHog project ${projectLine(project)} (organization ${project.organization ?? '?'}) and all its data: events, persons, recordings, insights, dashboards, feature flags? This cannot be undone.`,
-      action: `delete project ${input.id} "${project.name ?? ''}"`,
+      action: `delete project ${projectLabel(project)}`,
       unchanged: 'Nothing was deleted.',
     });
     await posthog.projects.delete(input.id, { signal });

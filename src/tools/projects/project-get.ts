@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { RETENTION_PERIODS } from '../../posthog/plan.js';
-import { projectDetail, projectIdInput, projectNotFound, projectOutput, projectFacts, projectResource, retentionFacts, retentionLine } from './shape.js';
+import { projectDetail, projectIdInput, projectLabel, projectNotFound, projectOutput, projectFacts, projectResource, retentionFacts, retentionLine } from './shape.js';
 
 export const includeSettingsField = z
   .boolean()
@@ -27,7 +27,7 @@ export const projectGet = defineTool({
     const retention = retentionFacts(cap);
     const resource = projectResource(project);
     // include_settings shapes the text only: the structured view is the project whole.
-    const text = `${projectDetail(projectFacts(resource, input.include_settings), `Project ${project.id} "${resource.name ?? ''}"`)}\n${retentionLine(retention, project.session_recording_retention_period)}`;
+    const text = `${projectDetail(projectFacts(resource, input.include_settings), `Project ${projectLabel(resource)}`)}\n${retentionLine(retention, project.session_recording_retention_period)}`;
     return { data: { project: resource, ...retention }, text };
   },
   explainError: (error, input) => (error.status === 404 ? projectNotFound(input.id) : undefined),

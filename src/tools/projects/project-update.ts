@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { confirmOrStop } from '../confirm.js';
 import { defineTool } from '../define.js';
 import { changeLines, describeProjectChanges, fieldChanges } from './confirm-changes.js';
-import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectIdInput, projectNotFound, projectOutput, projectResource, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
+import { CLEAR_NOTE, optionalProjectFields, projectDetail, projectFacts, projectIdInput, projectLabel, projectNotFound, projectOutput, projectResource, requestBody, retentionRefused, unappliedFields, unappliedText } from './shape.js';
 
 export const projectUpdate = defineTool({
   name: 'project-update',
@@ -43,8 +43,8 @@ export const projectUpdate = defineTool({
     const already = same.length ? ` (${same.join(', ')} already had the value given)` : '';
     const resource = projectResource(project);
     const heading = changed.length
-      ? `Updated ${changed.join(', ')} of project ${project.id} "${resource.name ?? ''}"${already}; before → after:`
-      : `Nothing updated in project ${project.id} "${resource.name ?? ''}"${already}; before → after:`;
+      ? `Updated ${changed.join(', ')} of project ${projectLabel(resource)}${already}; before → after:`
+      : `Nothing updated in project ${projectLabel(resource)}${already}; before → after:`;
     const lines = [heading, ...changeLines(changes)];
     if (unapplied.length) lines.push(unappliedText(unapplied));
     lines.push(projectDetail(projectFacts(resource, false), 'Now:'));

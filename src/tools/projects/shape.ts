@@ -40,12 +40,17 @@ export function projectRow(item: ProjectListItem): ProjectRow {
   return namedSafely(withoutSecrets(item), 200);
 }
 
+/** A project as texts name it: its id and its name, quoted (its members chose it). */
+export function projectLabel(p: { id?: unknown; name?: unknown }): string {
+  return `${asText(p.id)} ${quote(clip(asText(p.name), 200))}`;
+}
+
 /** One line for a project: a list row, or a project PostHog returned (no recording fields). */
 export function projectLine(row: Record<string, unknown>): string {
   const p = row as Partial<ProjectRow>;
   const share = p.sample_rate !== undefined ? ` for ${Math.round(p.sample_rate * 100)}% of sessions` : '';
   return joinParts([
-    `${asText(p.id)} ${quote(clip(asText(p.name), 200))}`,
+    projectLabel(p),
     p.timezone ? `timezone ${asText(p.timezone)}` : '',
     p.is_demo ? 'demo project' : '',
     p.ingested_event === false ? 'no events yet' : 'has events',
@@ -127,14 +132,18 @@ export function projectFacts(project: Project, includeSettings: boolean): Projec
 /** ProjectFacts' own fields: every other one is a setting. */
 const FACT_FIELDS: ReadonlySet<string> = new Set([...HEADING_FIELDS, 'on', 'off']);
 
+/** A setting's value in the text: a string quoted (its members chose it, SPEC §1), anything else as its JSON. */
+const settingText = (value: unknown) => (typeof value === 'string' ? quote(value) : asText(value));
+
 /**
  * A project in a few lines: heading, then switches grouped as on/off, then other settings as
- * key=value (a list of names as a,b,c; objects as their JSON): what projectFacts holds, no more.
+ * key=value (strings quoted, a list of them as "a","b"; objects as their JSON): what projectFacts
+ * holds, no more.
  */
 export function projectDetail(p: ProjectFacts, heading: string): string {
   const settings = Object.entries(p).filter(([key]) => !FACT_FIELDS.has(key)).map(([key, value]) => {
     const scalars = Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object');
-    return `${key}=${scalars ? value.map(asText).join(',') : asText(value)}`;
+    return `${key}=${scalars ? value.map(settingText).join(',') : settingText(value)}`;
   });
   const lines = [
     joinParts([
@@ -148,7 +157,7 @@ export function projectDetail(p: ProjectFacts, heading: string): string {
       p.api_token ? `public token ${p.api_token}` : '',
     ]),
   ];
-  if (p.product_description) lines.push(`product_description: ${p.product_description}`);
+  if (p.product_description) lines.push(`product_description: ${quote(p.product_description)}`);
   if (p.on?.length) lines.push(`on: ${p.on.join(' ')}`);
   if (p.off?.length) lines.push(`off: ${p.off.join(' ')}`);
   if (settings.length) lines.push(settings.join(' '));
@@ -313,7 +322,7 @@ function sameValue(sent: unknown, stored: unknown): boolean {
 /** "PostHog did not apply: x (ignored), y (stored …)". */
 export function unappliedText(unapplied: UnappliedField[]): string {
   const parts = unapplied.map((u) =>
-    'stored' in u ? `${u.field} (PostHog stored ${clip(JSON.stringify(u.stored) ?? 'nothing', 120)} instead)` : `${u.field} (ignored: this PostHog does not take it)`,
+    'stored' in u ? `${u.field} (PostHog stored ${clip(unbidi(JSON.stringify(u.stored) ?? 'nothing'), 120)} instead)` : `${u.field} (ignored: this PostHog does not take it)`,
   );
   return `PostHog did not apply: ${parts.join('; ')}.`;
 }

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { quote } from '../../digest/quote.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { defineTool } from '../define.js';
-import { asText, clip } from '../format.js';
+import { RECORDED_DATA_NOTICE, asText, clip } from '../format.js';
 import { limitField, offsetField, pageOutputFields, projectIdField, resolveProjectId } from '../schemas.js';
 
 /**
  * What a project's recordings can be filtered on, from PostHog's event and property definitions
  * (docs/filter-options.md says which endpoints and what this relies on), and a property's common
- * values where PostHog serves them.
+ * values where PostHog serves them. Whoever can send the project events chooses the names and
+ * values: the text quotes each one, as recorded data (SPEC §1).
  */
 
 const KINDS = ['events', 'event_properties', 'person_properties', 'session_properties'] as const;
@@ -34,6 +35,7 @@ export const recordingFilterOptions = defineTool({
   toolset: 'recordings',
   description: `A project's event names (kind "events"), or event/person/session property keys with their type, to build session-recordings-list filters; values_of gives a property's common values.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  recordedData: true,
   inputSchema: (options) =>
     z
       .strictObject({
@@ -70,7 +72,7 @@ export const recordingFilterOptions = defineTool({
 
     if (input.kind === 'events') {
       const data = { project_id: projectId, ...paging, names, use: USE.events };
-      return { data, text: [header, names.join(', '), footer].filter(Boolean).join('\n') };
+      return { data, text: [RECORDED_DATA_NOTICE, header, names.map((name) => quote(name)).join(', '), footer].filter(Boolean).join('\n') };
     }
     // Keys grouped by PostHog's property type (String, Numeric, Boolean, DateTime; "untyped" when it has none).
     const byType: Record<string, string[]> = {};
@@ -81,7 +83,8 @@ export const recordingFilterOptions = defineTool({
       (byType[type] ??= []).push(name);
     }
     const data = { project_id: projectId, ...paging, by_type: byType, use: USE[input.kind] };
-    return { data, text: [header, ...Object.entries(byType).map(([type, keys]) => `${type}: ${keys.join(', ')}`), footer].filter(Boolean).join('\n') };
+    const lines = Object.entries(byType).map(([type, keys]) => `${type}: ${keys.map((key) => quote(key)).join(', ')}`);
+    return { data, text: [RECORDED_DATA_NOTICE, header, ...lines, footer].filter(Boolean).join('\n') };
 
     /** A property's common values, most frequent first where PostHog counts them: `[{name, count?}]`. */
     async function valuesOf(key: string, where: 'events' | 'persons') {
@@ -98,7 +101,7 @@ export const recordingFilterOptions = defineTool({
       const use = `Use: properties=[{"type":"${owner}","key":${quote(clip(key, 100))},"operator":"exact","value":[…]}].`;
       const data = { project_id: projectId, values_of: key, values, has_more: false, next_offset: null, use };
       const line = counted.map(([value, n]) => `${quote(clip(value, 200))}${n !== undefined ? ` (${n})` : ''}`).join(', ');
-      return { data, text: [header, line, values.length ? use : ''].filter(Boolean).join('\n') };
+      return { data, text: [RECORDED_DATA_NOTICE, header, line, values.length ? use : ''].filter(Boolean).join('\n') };
     }
   },
   explainError: (error) => {

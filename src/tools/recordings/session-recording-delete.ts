@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quote } from '../../digest/quote.js';
 import { confirmOrStop } from '../confirm.js';
 import { RECORDED_DATA_NOTICE, clip, duration, shortTime } from '../format.js';
 import { defineTool } from '../define.js';
@@ -34,8 +35,9 @@ export const sessionRecordingDelete = defineTool({
         `Permanently delete this session recording from PostHog project ${projectId}? This cannot be undone.`,
         `Recording: ${input.id}`,
         `Started: ${shortTime(recording.start_time)}, lasting ${duration(recording.recording_duration)}`,
-        `Person: ${recording.person?.name || (recording.distinct_id ?? 'anonymous')}`,
-        recording.start_url ? `Start URL: ${clip(recording.start_url, 160)}` : '',
+        // The person's name and the URL are the visitor's: quoted, so none starts a line of the question.
+        `Person: ${recording.person?.name ? quote(recording.person.name) : recording.distinct_id ? quote(recording.distinct_id) : 'anonymous'}`,
+        recording.start_url ? `Start URL: ${quote(clip(recording.start_url, 160))}` : '',
       ]
         .filter(Boolean)
         .join('\n'),

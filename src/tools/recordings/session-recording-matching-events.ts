@@ -47,7 +47,8 @@ export const sessionRecordingMatchingEvents = defineTool({
   async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const { result: results, via } = await posthog.recordings.matchingEvents(projectId, input, { signal });
-    const filters = [...(input.events ?? []).map((e) => e.id), ...(input.actions ?? []).map((a) => `action ${a.id}`)].join(', ');
+    // Event names are chosen by whoever sends events: quoted wherever the text says one (SPEC §1).
+    const filters = [...(input.events ?? []).map((e) => quote(e.id)), ...(input.actions ?? []).map((a) => `action ${a.id}`)].join(', ');
     const capped = via === 'query' && results.length >= MAX_MATCHES;
     // One model view for both (SPEC §1 "What the model reads"): times to the millisecond, the URL
     // clipped alike, and the event name said once when every match has the same one.
@@ -63,8 +64,8 @@ export const sessionRecordingMatchingEvents = defineTool({
     const heading =
       results.length === 0
         ? `No events matching ${clip(filters, 200)} in recording ${input.session_id}.`
-        : `${results.length} event${results.length === 1 ? '' : 's'}${event ? ` ${event}` : ''} matching ${clip(filters, 200)} in recording ${input.session_id} (UTC time, ${event ? '' : 'event, '}page URL, event uuid):`;
-    const lines = rows.map((r) => [r.timestamp ? r.timestamp.replace('T', ' ') : '?', r.event ?? '', r.url ? quote(r.url) : '', r.uuid ?? ''].filter(Boolean).join(' '));
+        : `${results.length} event${results.length === 1 ? '' : 's'}${event ? ` ${quote(event)}` : ''} matching ${clip(filters, 200)} in recording ${input.session_id} (UTC time, ${event ? '' : 'event, '}page URL, event uuid):`;
+    const lines = rows.map((r) => [r.timestamp ? r.timestamp.replace('T', ' ') : '?', r.event ? quote(r.event) : '', r.url ? quote(r.url) : '', r.uuid ?? ''].filter(Boolean).join(' '));
     const text = [RECORDED_DATA_NOTICE, heading, ...lines, note ?? ''].filter(Boolean).join('\n');
     return { data: { project_id: projectId, session_id: input.session_id, ...(event ? { event } : {}), results: rows, ...(note ? { note } : {}) }, text };
   },

@@ -26,9 +26,9 @@ import {
   type SnapshotSource,
 } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
-import { quote } from '../../digest/quote.js';
+import { quote, unbidi } from '../../digest/quote.js';
 import { MAX_EVENT_DEPTH, maskTypedValues, nestedDeeperThan, networkRequests } from './event-privacy.js';
-import { RECORDED_DATA_NOTICE, clip } from '../format.js';
+import { RECORDED_DATA_NOTICE, clip, unbidiDeep } from '../format.js';
 import { plural } from '../../words.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { partialOf } from './recording-digest.js';
@@ -202,8 +202,10 @@ function toOutput(label: string | null, event: RrwebEvent, reveal: boolean): { e
   if (!tooDeep && !reveal) maskTypedValues(event);
   if (!tooDeep) fitRequestBodies(event);
   const out = Object.assign({ window: label }, event, { window: label }) as EventOut;
-  const json = tooDeep ? '' : JSON.stringify(out);
-  if (!tooDeep && Buffer.byteLength(json) <= EVENT_BYTE_LIMIT) return { event: out, json, line: lineOf(out) };
+  // The structured view's event as it is sent (server.ts escapes the same), so the page's budget counts what is sent.
+  const shown = tooDeep ? out : unbidiDeep(out);
+  const json = tooDeep ? '' : JSON.stringify(shown);
+  if (!tooDeep && Buffer.byteLength(json) <= EVENT_BYTE_LIMIT) return { event: shown, json, line: lineOf(out) };
   const summary: EventOut = {
     window: label,
     type: event.type,
@@ -250,7 +252,7 @@ function eventKind(event: RrwebEvent): string {
  */
 function lineOf(event: EventOut): string {
   const { window, ...rest } = event;
-  const json = JSON.stringify(rest).replace(/[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const json = unbidi(JSON.stringify(rest));
   return `${clock(event.timestamp)}${window ? ` ${window}` : ''} ${describe(event)} ${json}`;
 }
 

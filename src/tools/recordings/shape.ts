@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { recordingSchema, type Person, type Recording } from '../../posthog/resources.js';
 import { maskUrlSecrets } from '../../url-secrets.js';
 import { quote, unbidi } from '../../digest/quote.js';
-import { asText, clip, count, duration, joinParts, shortTime } from '../format.js';
+import { asText, clip, count, duration, joinParts, shortTime, unbidiDeep } from '../format.js';
 import { plural } from '../../words.js';
 
 /**
@@ -51,7 +51,8 @@ export function recordingView(recording: Recording, options: RecordingViewOption
   let leftOut = 0;
   if (person.properties) {
     const context = personContext(person.properties);
-    const properties = unbidiKeysAndStrings(person.properties) as Record<string, unknown>;
+    // Written by the site and its visitors: keys and strings at any depth escaped.
+    const properties = unbidiDeep(person.properties);
     if (context) view.person_context = context;
     if (options.personProperties) person.properties = properties;
     else {
@@ -62,14 +63,6 @@ export function recordingView(recording: Recording, options: RecordingViewOption
   view.person = person;
   if (leftOut > 0) view.person_properties_left_out = leftOut;
   return view;
-}
-
-/** Person properties are written by the site and its visitors: keys and strings at any depth escaped as unbidi does. */
-function unbidiKeysAndStrings(value: unknown): unknown {
-  if (typeof value === 'string') return unbidi(value);
-  if (Array.isArray(value)) return value.map(unbidiKeysAndStrings);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [unbidi(k), unbidiKeysAndStrings(v)]));
 }
 
 /**
