@@ -83,7 +83,8 @@ export function diagnose(state: SessionRecorderState, settings: ReplaySettings |
   const rate = eventRate ?? known?.sampleRate ?? null;
   const ran = kept || state.reasons.length > 0 || statuses.some((s) => RUNNING.has(s));
   const onlyIdle = statuses.length > 0 && statuses.every((s) => NOT_RUNNING.has(s));
-  const seen = `its recorder was ${statuses.length ? statuses.map((s) => STATUS_MEANING[s]).join(', then ') : 'never mentioned'} on its ${state.events} events`;
+  // groupUniqArray keeps no order in ClickHouse: the states are listed, not sequenced.
+  const seen = statuses.length ? `its ${state.events} events say the recorder was ${statuses.map((s) => STATUS_MEANING[s]).join(' or ')}` : `none of its ${state.events} events says what the recorder was doing`;
   const answer = (cause: NoRecordingCause, detail: string, next_step: string): NoRecording => ({
     cause,
     detail,
