@@ -117,9 +117,36 @@ export function sessionExceptionsQuery(options: SessionExceptionsOptions): Built
   return seal(query, { session_ids: ids, event: '$exception', date_from: isoUtc(options.from), date_to: isoUtc(options.to) });
 }
 
+/** Most distinct values of each recorder property read per session: posthog-js writes a handful. */
+export const MAX_SESSION_MARKS = 20;
+
+export interface SessionRecorderStateOptions {
+  sessionId: string;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * What posthog-js wrote about the recorder on all of one session's events within [from, to]
+ * (posthog-api-facts.md §14), as one row: how many events, the first and last, and the distinct
+ * `$recording_status`, `$session_is_sampled`, `$replay_sample_rate` and
+ * `$session_recording_start_reason` values. Columns: events, first_seen, last_seen, statuses,
+ * sampling, rates, reasons.
+ */
+export function sessionRecorderStateQuery(options: SessionRecorderStateOptions): BuiltQuery {
+  const marks = (key: string, name: string) => `groupUniqArray(${MAX_SESSION_MARKS})(properties.${key}) AS ${name}`;
+  const query = [
+    'SELECT count() AS events, min(timestamp) AS first_seen, max(timestamp) AS last_seen,',
+    [marks('$recording_status', 'statuses'), marks('$session_is_sampled', 'sampling'), marks('$replay_sample_rate', 'rates'), marks('$session_recording_start_reason', 'reasons')].join(', '),
+    'FROM events WHERE $session_id = {session_id} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})',
+  ].join(' ');
+  return seal(query, { session_id: options.sessionId, date_from: isoUtc(options.from), date_to: isoUtc(options.to) });
+}
+
 /** Every builder of a query the tools send, by name (see the top of this file). */
 export const HOGQL_BUILDERS = {
   matchingEventsQuery,
   sessionPropertiesQuery,
   sessionExceptionsQuery,
+  sessionRecorderStateQuery,
 } as const;

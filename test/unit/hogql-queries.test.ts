@@ -55,6 +55,10 @@ const SAMPLES: Samples = {
     { sessionIds: ['session-d'], from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
     { sessionIds: Array.from({ length: 50 }, (_, i) => `session-${i}-${HOSTILE[i % HOSTILE.length]}`), from: FROM, to: TO },
   ],
+  sessionRecorderStateQuery: [
+    ...HOSTILE.map((value) => ({ sessionId: value, from: FROM, to: TO })),
+    { sessionId: '019a0000-0000-7000-8000-000000000000', from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
+  ],
 };
 
 function strings(value: unknown, into: string[] = []): string[] {

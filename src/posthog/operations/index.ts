@@ -13,6 +13,7 @@ import { definitionOperations, type DefinitionOperations } from './definitions.j
 import { projectOperations, type ProjectOperations } from './projects.js';
 import { queryOperations, type QueryOperations } from './query.js';
 import { recordingOperations, type RecordingOperations } from './recordings.js';
+import { sessionOperations, type SessionOperations } from './sessions.js';
 import { snapshotOperations, type SnapshotOperations } from './snapshots.js';
 
 export type { CallOptions } from './options.js';
@@ -20,6 +21,7 @@ export type { DefinitionOperations, DefinitionQuery, EventDefinition, PropertyDe
 export type { Organization, PersonalApiKey, ProjectListQuery, ProjectOperations, User } from './projects.js';
 export type { HogQLRows, QueryOperations } from './query.js';
 export type { Answered, Match, MatchingEventsRequest, RecordingListQuery, RecordingOperations, SessionProperties } from './recordings.js';
+export type { SessionOperations, SessionRecorderState } from './sessions.js';
 export type { SnapshotOperations, SnapshotSource, StreamedResponse } from './snapshots.js';
 export type { Page } from '../pagination.js';
 export type { Person, Project, ProjectListItem, Recording } from '../resources.js';
@@ -29,6 +31,7 @@ export interface PostHogOperations {
   readonly snapshots: SnapshotOperations;
   readonly projects: ProjectOperations;
   readonly query: QueryOperations;
+  readonly sessions: SessionOperations;
   readonly definitions: DefinitionOperations;
 
   // What a caller needs of the client besides its requests.
@@ -56,6 +59,7 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     snapshots: snapshotOperations(client),
     projects: projectOperations(client),
     query,
+    sessions: sessionOperations(query),
     definitions: definitionOperations(client),
     baseUrl: client.baseUrl,
     hasApiKey: client.hasApiKey,

@@ -1,0 +1,94 @@
+// A session's events as the query API sees them, for a session PostHog has no recording of:
+// what posthog-js wrote about its recorder on every event (posthog-api-facts.md §14, "Why a
+// session has events but no recording"). The query is bounded by a window taken from the id,
+// as PostHog's own diagnostics bound it.
+
+import { z } from 'zod';
+import { asText } from '../../words.js';
+import { sessionRecorderStateQuery } from '../hogql-queries.js';
+import type { CallOptions } from './options.js';
+import type { QueryOperations } from './query.js';
+import { parseAnswer, unusable } from './parse.js';
+
+/** What all of a session's events say about its recorder: each property's distinct values, never one event's. */
+export interface SessionRecorderState {
+  /** Events of the session within the window (0: PostHog has none). */
+  events: number;
+  /** First and last event, ISO-8601 UTC; null without events. */
+  firstSeen: string | null;
+  lastSeen: string | null;
+  /** `$recording_status` values, as sent. */
+  statuses: string[];
+  /** `$session_is_sampled` values: the session id (sampled in), `!` + the id (dropped), or true/false from older SDKs. */
+  sampling: string[];
+  /** `$replay_sample_rate` values that are numbers. */
+  rates: number[];
+  /** `$session_recording_start_reason` values. */
+  reasons: string[];
+}
+
+export interface SessionOperations {
+  /**
+   * The recorder's state over all of a session's events, within the window its id gives; null
+   * when the id carries no start time (not a UUIDv7), so no bounded query can be made.
+   */
+  recorderState(projectId: string, sessionId: string, options?: CallOptions): Promise<SessionRecorderState | null>;
+}
+
+/**
+ * PostHog's slack around the start a session id carries: client clocks are wrong by that much
+ * (facts §14); a posthog-js session also ends within a day of its start, inside the same slack.
+ */
+export const SESSION_WINDOW_SLACK_MS = 3 * 86_400_000;
+
+/** The start (ms) a UUIDv7 session id carries in its first 48 bits; null for any other id. */
+export function sessionIdStartMs(sessionId: string): number | null {
+  const match = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.exec(sessionId);
+  if (!match) return null;
+  return Number.parseInt(match[1]! + match[2]!, 16);
+}
+
+/** The window the session's events are searched in: its start, 3 days of slack either side. */
+export function sessionWindow(sessionId: string): [Date, Date] | null {
+  const start = sessionIdStartMs(sessionId);
+  return start === null ? null : [new Date(start - SESSION_WINDOW_SLACK_MS), new Date(start + SESSION_WINDOW_SLACK_MS)];
+}
+
+const texts = z.array(z.unknown()).transform((values) => values.filter((v) => v !== null && v !== '').map((v) => asText(v)));
+const time = z.unknown().transform((v) => {
+  if (v === null || v === undefined || v === '') return null;
+  const ms = Date.parse(asText(v));
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+});
+const stateRow = z.object({
+  events: z.coerce.number().int().nonnegative(),
+  first_seen: time,
+  last_seen: time,
+  statuses: texts,
+  sampling: texts,
+  // Properties read as text in PostHog (a number here only where its definition types it).
+  rates: z.array(z.unknown()).transform((values) => values.map((v) => (typeof v === 'number' ? v : Number.parseFloat(asText(v)))).filter((n) => Number.isFinite(n))),
+  reasons: texts,
+});
+
+export function sessionOperations(query: QueryOperations): SessionOperations {
+  return {
+    async recorderState(projectId, sessionId, options = {}) {
+      const window = sessionWindow(sessionId);
+      if (!window) return null;
+      const { rows } = await query.hogql(projectId, sessionRecorderStateQuery({ sessionId, from: window[0], to: window[1] }), options);
+      // An aggregate without GROUP BY is one row, also over no events.
+      const row = parseAnswer(stateRow, rows[0] ?? { events: 0, first_seen: null, last_seen: null, statuses: [], sampling: [], rates: [], reasons: [] }, () => unusable("a session's events", 'that are not the columns asked for'));
+      const none = row.events === 0;
+      return {
+        events: row.events,
+        firstSeen: none ? null : row.first_seen,
+        lastSeen: none ? null : row.last_seen,
+        statuses: row.statuses,
+        sampling: row.sampling,
+        rates: row.rates,
+        reasons: row.reasons,
+      };
+    },
+  };
+}
