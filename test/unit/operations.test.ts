@@ -18,7 +18,7 @@ describe('operations against the sandbox', () => {
   let posthog: PostHogOperations;
   beforeAll(async () => {
     sandbox = await startSandbox();
-    client = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 2_000, maxRetries: 0 });
+    client = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 20_000, maxRetries: 0 });
     posthog = operationsOver(client);
   });
   afterAll(async () => {
