@@ -55,6 +55,23 @@ const SAMPLES: Samples = {
     { sessionIds: ['session-d'], from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
     { sessionIds: Array.from({ length: 50 }, (_, i) => `session-${i}-${HOSTILE[i % HOSTILE.length]}`), from: FROM, to: TO },
   ],
+  sequenceSessionsQuery: [
+    ...HOSTILE.map((value) => ({ steps: [{ event: value, properties: [] }, { event: `${value} then`, properties: [] }], lastAbsent: false, from: FROM, to: TO })),
+    ...HOSTILE.map((value) => ({ steps: [{ event: 'checkout_started', properties: [{ key: value, exact: [JSON.stringify(value), value] }] }, { event: value, properties: [{ key: `$${value}`, icontains: `${value} part` }] }], lastAbsent: true, from: FROM, to: TO })),
+    {
+      steps: [
+        { event: '$pageview', properties: [{ key: '$current_url', not_icontains: '/help' }, { key: '$pathname', regex: '^/(cart|checkout)$' }, { key: '$browser', is_not: ['"Safari"'] }] },
+        { event: 'product_added_to_cart', properties: [{ key: 'price', gt: 10 }, { key: 'quantity', lt: 5 }, { key: 'coupon', is_set: true }] },
+        { event: 'checkout_started', properties: [{ key: 'note', is_not_set: true }, { key: '$pathname', not_regex: 'x+y' }] },
+        { event: '$rageclick', properties: [] },
+        { event: 'order_completed', properties: [] },
+      ],
+      lastAbsent: true,
+      from: new Date(0),
+      to: new Date('2999-12-31T00:00:00Z'),
+    },
+  ],
+  personLookupQuery: HOSTILE.map((value) => ({ search: value })),
 };
 
 function strings(value: unknown, into: string[] = []): string[] {
