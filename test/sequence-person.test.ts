@@ -4,7 +4,7 @@
 // refused before any request.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCALE, scaleTruth, type ScaleTruth } from '../src/sandbox/index.js';
+import { DEMO, SANDBOX_API_KEY, SCALE, scaleTruth, type ScaleTruth } from '../src/sandbox/index.js';
 import { scalePopulation, type ScaleSession } from '../src/sandbox/scale/population.js';
 import { MAX_SEQUENCE_LISTED } from '../src/tools/recordings/sequence.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
@@ -239,5 +239,67 @@ describe('person', () => {
     const { ids, first } = await allIds({ person: email, sequence: [{ id: 'checkout_started' }, { id: 'order_completed', absent: true }] });
     expect(first.count).toBe(expected.length);
     expect(new Set(ids)).toEqual(new Set(expected));
+  });
+});
+
+describe('on the demo week', () => {
+  let demo: Harness;
+  beforeAll(async () => {
+    demo = await startHarness();
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+
+  async function hogql(query: string): Promise<unknown[][]> {
+    const res = await fetch(`${demo.sandbox.url}/api/projects/${DEMO.mainProjectId}/query/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${SANDBOX_API_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: { kind: 'HogQLQuery', query } }),
+    });
+    return ((await res.json()) as { results: unknown[][] }).results;
+  }
+
+  it('a sequence finds the demo\'s checkouts without an order, and the ones with', async () => {
+    const rows = await hogql("SELECT $session_id, event, timestamp FROM events WHERE event IN ('checkout_started', 'order_completed') LIMIT 1000");
+    const bySession = new Map<string, { started: number[]; ordered: number[] }>();
+    for (const [sid, event, at] of rows as Array<[string, string, string]>) {
+      const s = bySession.get(sid) ?? { started: [], ordered: [] };
+      (event === 'checkout_started' ? s.started : s.ordered).push(Date.parse(at));
+      bySession.set(sid, s);
+    }
+    const recorded = new Set(((await demo.call('session-recordings-list', { project_id: String(DEMO.mainProjectId), date_from: '-30d', limit: 100 })).structuredContent as ListData).results.map((r) => r.id));
+    const started = [...bySession].filter(([, s]) => s.started.length > 0);
+    const without = started.filter(([, s]) => Math.max(0, ...s.ordered) < Math.min(...s.started)).map(([id]) => id).filter((id) => recorded.has(id));
+    const withOrder = started.filter(([, s]) => Math.max(0, ...s.ordered) > Math.min(...s.started)).map(([id]) => id).filter((id) => recorded.has(id));
+    expect(without.length).toBeGreaterThan(0);
+    expect(withOrder).toContain(DEMO.recordingIds.successfulPurchase);
+    for (const [ids, absent] of [[without, true], [withOrder, false]] as const) {
+      const r = await demo.call('session-recordings-list', { project_id: String(DEMO.mainProjectId), date_from: '-30d', sequence: [{ id: 'checkout_started' }, { id: 'order_completed', absent }] });
+      expect(r.isError, text(r)).toBeFalsy();
+      const data = r.structuredContent as ListData;
+      expect(data.count).toBe(ids.length);
+      expect(new Set(data.results.map((row) => row.id))).toEqual(new Set(ids));
+    }
+    // As hosts that cannot express a list of objects send it (the listing says "JSON text").
+    const asText = await demo.call('session-recordings-list', { project_id: String(DEMO.mainProjectId), date_from: '-30d', sequence: JSON.stringify([{ id: 'checkout_started' }, { id: 'order_completed', absent: true }]) });
+    expect(asText.isError, text(asText)).toBeFalsy();
+    expect((asText.structuredContent as ListData).count).toBe(without.length);
+  });
+
+  it('a person by their anonymous distinct id: the recordings of both their ids', async () => {
+    const found = (await hogql("SELECT person_id, groupArray(distinct_id) AS ids FROM person_distinct_ids WHERE person_id IN (SELECT person_id FROM person_distinct_ids WHERE distinct_id = 'cus_8842') GROUP BY person_id")) as Array<[string, string[]]>;
+    expect(found).toHaveLength(1);
+    const [uuid, ids] = found[0]!;
+    expect(ids.length).toBe(2);
+    const anonymous = ids.find((id) => id !== 'cus_8842')!;
+    const direct = (await demo.call('session-recordings-list', { project_id: String(DEMO.mainProjectId), date_from: '-30d', limit: 100, distinct_ids: ids })).structuredContent as ListData;
+    expect(direct.results.length).toBeGreaterThan(0);
+    const r = await demo.call('session-recordings-list', { project_id: String(DEMO.mainProjectId), date_from: '-30d', limit: 100, person: anonymous });
+    expect(r.isError, text(r)).toBeFalsy();
+    const data = r.structuredContent as ListData;
+    expect(data.person_match?.people.map((p) => p.uuid)).toEqual([uuid]);
+    expect(new Set(data.results.map((row) => row.id))).toEqual(new Set(direct.results.map((row) => row.id)));
+    expect(text(r)).toContain('"Olivia Martin"');
   });
 });
