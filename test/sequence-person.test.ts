@@ -81,6 +81,22 @@ describe('sequence', () => {
     const tally: Record<string, number> = {};
     for (const s of causes) tally[byCause.get(s.id)!] = (tally[byCause.get(s.id)!] ?? 0) + 1;
     expect(data.sequence_match!.unrecorded_reasons).toEqual(tally);
+    // A row whose person's record says no device or country (an anonymous visitor's) says where
+    // the session itself ran (its first page view); the others keep the person's.
+    const rows = data.results as Array<{ id: string; session_context?: string; person_context?: string }>;
+    const anonymous = rows.filter((row) => row.person_context === undefined);
+    expect(anonymous.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const s = sessions.find((x) => x.id === row.id)!;
+      if (row.person_context !== undefined) {
+        expect(row.person_context.split(', ')).toHaveLength(4);
+        expect(row.session_context).toBeUndefined();
+        continue;
+      }
+      const view = s.events.filter((e) => e.event === '$pageview' || e.event === '$autocapture').sort((a, b) => a.timestampMs - b.timestampMs)[0]!.properties;
+      expect(row.session_context).toBe(['$browser', '$os', '$device_type', '$geoip_country_code'].map((k) => view[k]).filter((v) => typeof v === 'string' && v !== '').join(', '));
+      expect(text(r)).toContain(`session's "${row.session_context}"`);
+    }
     // Both views carry the numbers.
     const t = text(r);
     expect(t).toContain(`${expected.sessions} matching recordings`);

@@ -10,6 +10,7 @@ import { filterParams, hasFilters, recordingFilterFields } from './filters.js';
 import { personField, personParams, resolvePerson, type PersonResolution } from './person-search.js';
 import { matchSequence, MAX_SEQUENCE_LISTED, parseSequence, sequenceField, sequenceLabel, sequencePage, sequencePeriod, unrecordedLine } from './sequence.js';
 import { personPropertiesLine, personPropertiesNote, recordingLine, recordingOutput, recordingView } from './shape.js';
+import { sessionContexts } from './session-context.js';
 
 export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',
@@ -82,12 +83,15 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     } else {
       page = await posthog.recordings.list(projectId, { limit: input.limit, offset: input.offset, order: input.order, order_direction: input.order_direction, ...params }, { signal });
     }
-    const results = page.results.map((r) => recordingView(r, { personProperties: input.include_person_properties }));
+    let results = page.results.map((r) => recordingView(r, { personProperties: input.include_person_properties }));
+    // A person's or a sequence's rows say where the session itself ran, where the person's record does not.
+    const context = input.person || input.sequence ? await sessionContexts(posthog, projectId, results, signal) : undefined;
+    if (context) results = context.results;
     // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
     const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
     // A project that records more than one site says so (its start URLs' hosts), in both views.
     const hosts = hostCounts(results.map((r) => r.start_url));
-    const cut = personPropertiesNote(results);
+    const cut = [personPropertiesNote(results), context?.note].filter(Boolean).join(' ') || undefined;
     const data = {
       project_id: projectId,
       ...page,
