@@ -319,3 +319,21 @@ describe('on the demo week', () => {
     expect(text(r)).toContain('"Olivia Martin"');
   });
 });
+
+describe('without the query:read scope', () => {
+  it('sequence and person say the scope they need, after one refused query', async () => {
+    const bare = await startHarness({ sandbox: { scale: true, now: NOW, scopes: ['session_recording:read', 'project:read', 'organization:read'] } });
+    try {
+      for (const args of [{ sequence: [{ id: 'checkout_started' }, { id: 'order_completed', absent: true }] }, { person: 'someone@example.com' }]) {
+        bare.sandbox.requests.length = 0;
+        const r = await bare.call('session-recordings-list', { ...WEEK, ...args });
+        expect(r.isError).toBe(true);
+        expect(text(r)).toContain("API key missing required scope 'query:read'");
+        expect(text(r)).toContain('it needs the query:read scope');
+        expect(apiRequests(bare.sandbox).map((q) => `${q.method} ${q.path}`)).toEqual([`POST /api/projects/${SCALE.projectId}/query/`]);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+});
