@@ -116,6 +116,12 @@ describe('sequence', () => {
     const latest = [...matching].sort((a, b) => first(b) - first(a)).slice(0, MAX_SEQUENCE_LISTED).map((s) => s.id);
     expect(new Set(ids)).toEqual(new Set(latest));
     expect(page.sequence_match?.partial).toBe(`${matching.length} recorded sessions matched; the page is chosen among the latest ${MAX_SEQUENCE_LISTED}.`);
+    // With another filter the list may take some away: the count is then of the 500 read, and said so.
+    const filtered = await h.call('session-recordings-list', { ...WEEK, sequence: [{ id: 'checkout_started' }, { id: 'order_completed' }], having_predicates: [{ key: 'duration', operator: 'gt', value: 0 }] });
+    const data = filtered.structuredContent as ListData;
+    expect(data.count).toBe(MAX_SEQUENCE_LISTED);
+    expect(data.sequence_match?.partial).toBe(`${matching.length} recorded sessions matched; the page is chosen among the latest ${MAX_SEQUENCE_LISTED}, and count is of those.`);
+    expect(text(filtered)).toContain(data.sequence_match!.partial!);
   });
 
   it('three steps with a step property, the last absent: a /cart page view, then checkout, then no order', async () => {

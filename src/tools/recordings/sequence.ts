@@ -129,8 +129,11 @@ export interface SequenceMatch {
   truncated: boolean;
 }
 
-/** The period a sequence is searched in: the list's dates (default the last 3 days, as the list's). */
-export function sequencePeriod(dateFrom: string | undefined, dateTo: string | undefined, nowMs = Date.now()): { from: Date; to: Date } {
+/**
+ * The period a sequence is searched in: the list's dates (default the last 3 days, as the list's);
+ * `widened` when an absolute date made it wider than the list's own.
+ */
+export function sequencePeriod(dateFrom: string | undefined, dateTo: string | undefined, nowMs = Date.now()): { from: Date; to: Date; widened: boolean } {
   // An absolute date is in the project's time zone, which the query's UTC bound may be up to a
   // day off from: the list applies the exact dates to the recordings afterwards.
   const widen = (value: string, date: Date, sign: number) => (/^\d{4}-/.test(value) ? new Date(date.getTime() + sign * 86_400_000) : date);
@@ -143,12 +146,12 @@ export function sequencePeriod(dateFrom: string | undefined, dateTo: string | un
       throw new UserInputError(`date_to "${clip(dateTo, 40)}" is not a date a sequence can be searched to: use a relative date such as -1d or an ISO date such as 2025-06-01.`);
     }
   }
-  return { from, to };
+  return { from, to, widened: [dateFrom, dateTo].some((d) => d !== undefined && /^\d{4}-/.test(d)) };
 }
 
 /** The sessions that went through the sequence in the period: one query. */
 export async function matchSequence(posthog: PostHogOperations, projectId: string, sequence: ParsedSequence, period: { from: Date; to: Date }, signal?: AbortSignal): Promise<SequenceMatch> {
-  const answer = await posthog.population.sequenceSessions(projectId, { ...sequence, ...period }, { signal });
+  const answer = await posthog.population.sequenceSessions(projectId, { ...sequence, from: period.from, to: period.to }, { signal });
   const reasons: Partial<Record<NoRecordingReason, number>> = {};
   let unrecorded = 0;
   for (const session of answer.sessions) {

@@ -70,8 +70,8 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
       const match = await matchSequence(posthog, projectId, sequence, period, signal);
       const ids = input.session_ids ? match.recordedIds.filter((id) => input.session_ids!.includes(id)) : match.recordedIds;
       const picked = await sequencePage(posthog, projectId, ids, { limit: input.limit, offset: input.offset, order: input.order, order_direction: input.order_direction, params }, signal);
-      // Past the cap the query's number is exact only where no list filter could take recordings away.
-      const exact = !picked.capped || !(hasFilters(input) || input.person);
+      // Past the cap the query's number is exact only where nothing but the same dates could take recordings away.
+      const exact = !picked.capped || !(hasFilters(input) || input.person || input.person_uuid || period.widened);
       const count = picked.capped && exact ? ids.length : picked.count;
       page = { results: picked.results, has_more: picked.has_more, next_offset: picked.next_offset, count };
       const partial = [
