@@ -343,3 +343,18 @@ describe('without the query:read scope', () => {
     }
   });
 });
+
+describe('on the 2024 API', () => {
+  it('the same sequence count and person, the older list envelope and a legacy key', async () => {
+    const old = await startHarness({ sandbox: { scale: true, now: NOW, api: '2024' } });
+    try {
+      const r = await old.call('session-recordings-list', { ...WEEK, sequence: [{ id: 'checkout_started' }, { id: 'order_completed', absent: true }] });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect((r.structuredContent as ListData).count).toBe(truth.sequence.checkoutWithoutOrder.sessions);
+      const p = await old.call('session-recordings-list', { ...WEEK, limit: 100, person: truth.examples.personWithSeveralIds.email });
+      expect(new Set((p.structuredContent as ListData).results.map((row) => row.id))).toEqual(new Set(truth.examples.personWithSeveralIds.recordedSessionIds.filter((id) => truth.recorded.sessionIds.has(id))));
+    } finally {
+      await old.close();
+    }
+  });
+});
