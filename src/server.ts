@@ -452,7 +452,8 @@ function errorMessage(error: unknown, tool: AnyToolDefinition, input: unknown, s
 }
 
 function genericAdvice(error: UpstreamError, tool: AnyToolDefinition, callerKey: boolean): string {
-  const scope = `${tool.toolset === 'recordings' ? 'session_recording' : 'project'}:${tool.annotations.readOnlyHint ? 'read' : 'write'}`;
+  // The query API has a scope of its own, whichever tool asked it.
+  const scope = /\/query\/?$/.test(error.path) ? 'query:read' : `${tool.toolset === 'recordings' ? 'session_recording' : 'project'}:${tool.annotations.readOnlyHint ? 'read' : 'write'}`;
   switch (true) {
     case error.status === 400:
       return 'Check the arguments against the tool\'s schema and the field named above, then retry.';

@@ -59,6 +59,23 @@ const SAMPLES: Samples = {
     ...HOSTILE.map((value) => ({ sessionId: value, from: FROM, to: TO })),
     { sessionId: '019a0000-0000-7000-8000-000000000000', from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
   ],
+  sequenceSessionsQuery: [
+    ...HOSTILE.map((value) => ({ steps: [{ event: value, properties: [] }, { event: `${value} then`, properties: [] }], lastAbsent: false, from: FROM, to: TO })),
+    ...HOSTILE.map((value) => ({ steps: [{ event: 'checkout_started', properties: [{ key: value, exact: [JSON.stringify(value), value] }] }, { event: value, properties: [{ key: `$${value}`, icontains: `${value} part` }] }], lastAbsent: true, from: FROM, to: TO })),
+    {
+      steps: [
+        { event: '$pageview', properties: [{ key: '$current_url', not_icontains: '/help' }, { key: '$pathname', regex: '^/(cart|checkout)$' }, { key: '$browser', is_not: ['"Safari"'] }] },
+        { event: 'product_added_to_cart', properties: [{ key: 'price', gt: 10 }, { key: 'quantity', lt: 5 }, { key: 'coupon', is_set: true }] },
+        { event: 'checkout_started', properties: [{ key: 'note', is_not_set: true }, { key: '$pathname', not_regex: 'x+y' }] },
+        { event: '$rageclick', properties: [] },
+        { event: 'order_completed', properties: [] },
+      ],
+      lastAbsent: true,
+      from: new Date(0),
+      to: new Date('2999-12-31T00:00:00Z'),
+    },
+  ],
+  personLookupQuery: HOSTILE.map((value) => ({ search: value })),
 };
 
 function strings(value: unknown, into: string[] = []): string[] {

@@ -10,6 +10,7 @@
 import type { CallBudget } from '../budget.js';
 import type { PostHogClient } from '../client.js';
 import { definitionOperations, type DefinitionOperations } from './definitions.js';
+import { populationOperations, type PopulationOperations } from './population.js';
 import { projectOperations, type ProjectOperations } from './projects.js';
 import { queryOperations, type QueryOperations } from './query.js';
 import { recordingOperations, type RecordingOperations } from './recordings.js';
@@ -18,6 +19,7 @@ import { snapshotOperations, type SnapshotOperations } from './snapshots.js';
 
 export type { CallOptions } from './options.js';
 export type { DefinitionOperations, DefinitionQuery, EventDefinition, PropertyDefinition, PropertyValue } from './definitions.js';
+export type { EventPropertyCondition, FoundPerson, PopulationOperations, SequenceAnswer, SequenceSession, SequenceStep } from './population.js';
 export type { Organization, PersonalApiKey, ProjectListQuery, ProjectOperations, User } from './projects.js';
 export type { HogQLRows, QueryOperations } from './query.js';
 export type { Answered, Match, MatchingEventsRequest, RecordingListQuery, RecordingOperations, SessionProperties } from './recordings.js';
@@ -33,6 +35,8 @@ export interface PostHogOperations {
   readonly query: QueryOperations;
   readonly sessions: SessionOperations;
   readonly definitions: DefinitionOperations;
+  /** Whole-project questions through the query API: sequences of events, people. */
+  readonly population: PopulationOperations;
 
   // What a caller needs of the client besides its requests.
   /** The upstream's base URL (PostHog's player links, the digest cache's key). */
@@ -61,6 +65,7 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     query,
     sessions: sessionOperations(query),
     definitions: definitionOperations(client),
+    population: populationOperations(query),
     baseUrl: client.baseUrl,
     hasApiKey: client.hasApiKey,
     keyIdentity: client.keyIdentity,

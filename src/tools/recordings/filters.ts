@@ -56,7 +56,7 @@ const OPERATOR_ALIASES: Record<string, string> = {
   matches: 'regex',
 };
 
-type Issue = { path: Array<string | number>; message: string };
+export type Issue = { path: Array<string | number>; message: string };
 type Check = (value: Record<string, unknown>, path: Array<string | number>, issues: Issue[]) => void;
 
 const show = (value: unknown) => clip(JSON.stringify(value) ?? String(value), 60);
@@ -190,6 +190,15 @@ const checkEvent: Check = (entity, path, issues) => {
   if (entity.type !== undefined && entity.type !== 'events') issues.push({ path: [...path, 'type'], message: `${oneOf('type here', entity.type, ['events'])} An action goes in actions.` });
   checkEntityRest(entity, path, issues);
 };
+
+/** What is wrong with one `events` entity (`extraKeys` also allowed), before any request; empty when nothing. */
+export function eventEntityIssues(entity: unknown, path: Array<string | number>, extraKeys: readonly string[] = []): Issue[] {
+  const issues: Issue[] = [];
+  if (!isRecord(entity)) return [{ path, message: `a step is an object like {"id":"checkout_started"}, not ${show(entity)}.` }];
+  const rest = Object.fromEntries(Object.entries(entity).filter(([key]) => !extraKeys.includes(key)));
+  checkEvent(rest, path, issues);
+  return issues;
+}
 
 /** An `actions` entity: `{id: action id, type?: "actions", …}`. */
 const checkAction: Check = (entity, path, issues) => {

@@ -14,6 +14,7 @@ import { plural } from '../../words.js';
 export const recordingOutput = recordingSchema.extend({
   person_context: z.string().optional().describe("Browser, OS, device, country from the person's properties."),
   person_properties_left_out: z.number().int().optional().describe('How many keys of person.properties were left out.'),
+  session_context: z.string().optional().describe("Browser, OS, device, country from the session's own events, where the person's record lacks them."),
 });
 
 export type RecordingView = z.output<typeof recordingOutput>;
@@ -78,6 +79,19 @@ function personContext(properties: Record<string, unknown>): string {
   return parts.join(', ');
 }
 
+/** Whether the person's record says no device or no country for this row (an anonymous visitor's says nothing). */
+export function needsSessionContext(r: RecordingView): boolean {
+  const properties = r.person?.properties ?? {};
+  const has = (keys: readonly string[]) => keys.some((key) => typeof properties[key] === 'string' && properties[key] !== '');
+  return !has(CONTEXT_KEYS[2]!) || !has(CONTEXT_KEYS[3]!);
+}
+
+/** The row with the session's own browser, OS, device and country (its first page view's properties). */
+export function withSessionContext(r: RecordingView, properties: Record<string, unknown>): RecordingView {
+  const context = personContext(Object.fromEntries(CONTEXT_KEYS.map((keys) => [keys[0], properties[keys[0]!]])));
+  return context ? { ...r, session_context: context } : r;
+}
+
 /**
  * Said once per result, in both views, when person.properties was cut: how many keys, and how to
  * get them all. Undefined when nothing was left out.
@@ -111,6 +125,7 @@ export function recordingLine(r: RecordingView): string {
     typeof r.activity_score === 'number' ? `activity ${Math.round(r.activity_score)}` : '',
     personLabel(r),
     r.person_context ? `person's ${quote(r.person_context)}` : '',
+    r.session_context ? `session's ${quote(r.session_context)}` : '',
     r.start_url ? quote(r.start_url) : '',
   ]);
 }
