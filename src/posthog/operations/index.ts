@@ -10,6 +10,7 @@
 import type { CallBudget } from '../budget.js';
 import type { PostHogClient } from '../client.js';
 import { definitionOperations, type DefinitionOperations } from './definitions.js';
+import { populationOperations, type PopulationOperations } from './population.js';
 import { projectOperations, type ProjectOperations } from './projects.js';
 import { queryOperations, type QueryOperations } from './query.js';
 import { recordingOperations, type RecordingOperations } from './recordings.js';
@@ -17,6 +18,7 @@ import { snapshotOperations, type SnapshotOperations } from './snapshots.js';
 
 export type { CallOptions } from './options.js';
 export type { DefinitionOperations, DefinitionQuery, EventDefinition, PropertyDefinition, PropertyValue } from './definitions.js';
+export type { ChainConsoleLine, ChainEvent, ClickGroup, ConsoleGroup, ExceptionGroup, PeriodOptions, PopulationOperations } from './population.js';
 export type { Organization, PersonalApiKey, ProjectListQuery, ProjectOperations, User } from './projects.js';
 export type { HogQLRows, QueryOperations } from './query.js';
 export type { Answered, Match, MatchingEventsRequest, RecordingListQuery, RecordingOperations, SessionProperties } from './recordings.js';
@@ -30,6 +32,8 @@ export interface PostHogOperations {
   readonly projects: ProjectOperations;
   readonly query: QueryOperations;
   readonly definitions: DefinitionOperations;
+  /** A period's recordings counted as a whole (the query API). */
+  readonly population: PopulationOperations;
 
   // What a caller needs of the client besides its requests.
   /** The upstream's base URL (PostHog's player links, the digest cache's key). */
@@ -57,6 +61,7 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     projects: projectOperations(client),
     query,
     definitions: definitionOperations(client),
+    population: populationOperations(query, client.budget),
     baseUrl: client.baseUrl,
     hasApiKey: client.hasApiKey,
     keyIdentity: client.keyIdentity,
