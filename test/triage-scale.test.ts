@@ -109,3 +109,29 @@ describe('without query:read, the triage reads recordings as before and says why
     expect(text(r)).toContain(note!);
   });
 });
+
+describe("a query PostHog throttles (429: too many queries running) is asked again within the call's bound", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { scale: true } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('waits the time PostHog named, then counts as it would have', async () => {
+    const truth = scaleTruth({ now: Date.now() });
+    h.sandbox.injectFault({ method: 'POST', path: /\/query\/?$/, status: 429, times: 2, headers: { 'retry-after': '1' }, body: { type: 'throttled_error', code: 'throttled', detail: 'Too many queries are running right now — please try again in a moment.', attr: null } });
+    const started = performance.now();
+    const r = await h.call('session-recordings-triage', { project_id: String(SCALE.projectId), date_from: new Date(truth.weekStartMs).toISOString().slice(0, 19), max_chars: 8_000 });
+    expect(r.isError, text(r)).toBeFalsy();
+    const t = r.structuredContent as unknown as Triage;
+    expect(t.population).toMatchObject({ recordings: truth.recorded.sessions, people: truth.recorded.people });
+    expect(t.problems[0]).toMatchObject({ sessions: truth.planted.topException.sessions, people: truth.planted.topException.people });
+    expect(t.notes ?? []).toEqual([]);
+    // The wait PostHog named was made (the two refused queries ran side by side, each waiting 1 s, or one after the other).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_000);
+    const queries = h.sandbox.requests.filter((q) => q.method === 'POST' && /\/query\/?$/.test(q.path));
+    expect(queries.length).toBeLessThanOrEqual(12);
+  });
+});

@@ -184,32 +184,31 @@ const folded = (text: string) => `replaceRegexpAll(${text}, '[0-9]+', 'N')`;
  */
 export function periodExceptionsQuery(options: PeriodOptions): BuiltQuery {
   const values: Record<string, unknown> = { event: '$exception' };
-  const recorded = recordedIn('$session_id', options, values);
-  const query = [
-    `SELECT ${EXCEPTION_TYPE} AS type, ${folded(EXCEPTION_MESSAGE)} AS folded, JSONExtractRaw(properties.$exception_list, 1, 'mechanism', 'handled') AS handled,`,
-    'count() AS occurrences, uniq($session_id) AS sessions, uniq(person_id) AS people, min(timestamp) AS first_seen, max(timestamp) AS last_seen,',
-    `argMin(${EXCEPTION_MESSAGE}, timestamp) AS first_message, argMax(${EXCEPTION_MESSAGE}, timestamp) AS last_message,`,
-    'groupUniqArray(3)(properties.$exception_fingerprint) AS fingerprints, groupUniqArray(5)($session_id) AS examples FROM events',
-    'WHERE event = {event} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({read_to})',
-    `AND ${recorded}`,
-    `GROUP BY type, folded, handled ORDER BY sessions DESC LIMIT ${PROBLEM_GROUPS}`,
-  ].join(' ');
-  return seal(query, values);
+  const columns = [
+    `${EXCEPTION_TYPE} AS type, ${folded(EXCEPTION_MESSAGE)} AS folded, JSONExtractRaw(properties.$exception_list, 1, 'mechanism', 'handled') AS handled`,
+    `argMin(${EXCEPTION_MESSAGE}, timestamp) AS first_message, argMax(${EXCEPTION_MESSAGE}, timestamp) AS last_message`,
+    'groupUniqArray(3)(properties.$exception_fingerprint) AS fingerprints, groupUniqArray(5)($session_id) AS examples',
+  ];
+  return seal(eventGroups(columns, 'event = {event}', 'type, folded, handled', options, values), values);
 }
 
 /** The period's rage and dead clicks grouped by event, element text and page, as periodExceptionsQuery. */
 export function periodClicksQuery(options: PeriodOptions): BuiltQuery {
   const values: Record<string, unknown> = { events: ['$rageclick', '$dead_click'] };
+  const columns = ["event, ifNull(properties.$el_text, '') AS text, ifNull(properties.$pathname, '') AS page", `groupUniqArray(${GROUP_SESSION_IDS})($session_id) AS ids`];
+  return seal(eventGroups(columns, 'event IN {events}', 'event, text, page', options, values), values);
+}
+
+/** Events of the period's recordings grouped, each group with the sessions and people it hit, first and last seen; most sessions first. */
+function eventGroups(columns: string[], condition: string, groupBy: string, options: PeriodOptions, values: Record<string, unknown>): string {
   const recorded = recordedIn('$session_id', options, values);
-  const query = [
-    "SELECT event, ifNull(properties.$el_text, '') AS text, ifNull(properties.$pathname, '') AS page,",
-    'count() AS occurrences, uniq($session_id) AS sessions, uniq(person_id) AS people, min(timestamp) AS first_seen, max(timestamp) AS last_seen,',
-    `groupUniqArray(${GROUP_SESSION_IDS})($session_id) AS ids FROM events`,
-    'WHERE event IN {events} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({read_to})',
+  return [
+    `SELECT ${columns[0]}, count() AS occurrences, uniq($session_id) AS sessions, uniq(person_id) AS people, min(timestamp) AS first_seen, max(timestamp) AS last_seen,`,
+    `${columns.slice(1).join(', ')} FROM events`,
+    `WHERE ${condition} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({read_to})`,
     `AND ${recorded}`,
-    `GROUP BY event, text, page ORDER BY sessions DESC LIMIT ${PROBLEM_GROUPS}`,
+    `GROUP BY ${groupBy} ORDER BY sessions DESC LIMIT ${PROBLEM_GROUPS}`,
   ].join(' ');
-  return seal(query, values);
 }
 
 /**

@@ -106,7 +106,7 @@ export const sessionRecordingsTriage = defineTool({
   name: 'session-recordings-triage',
   title: 'Find what went wrong across many recordings',
   toolset: 'recordings',
-  description: `Ranks what went wrong across many recordings (filtered as in session-recordings-list): console errors, exceptions, failed requests, rage/dead clicks; sessions, people hit, examples. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
+  description: `Ranks what went wrong across a period's recordings (filtered as in session-recordings-list): counts exceptions, console errors, rage/dead clicks over every recording via PostHog's query API (sessions, people hit, session ids; one failure's symptoms as one problem), then digests a few that show them (failed requests, page messages). Without the query API, digests only. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   recordedData: true,
   inputSchema: (options) =>
