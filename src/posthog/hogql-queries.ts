@@ -137,6 +137,12 @@ export interface PeriodOptions {
 /** Events and console lines of those recordings are read up to a day past the period: a session started at its end runs on. */
 const RUN_ON_MS = 86_400_000;
 
+/**
+ * A recording still kept: within its retention (PostHog's list counts the days from the day it
+ * started, 365 when the row names none), as PostHog's own list bounds what it shows.
+ */
+const KEPT = "dateDiff('day', toStartOfDay(start_time), now()) <= coalesce(retention_period_days, 365)";
+
 /** The dates events and console lines of the period's recordings are read between. */
 function readWindow(options: PeriodOptions, values: Record<string, unknown>): void {
   values.date_from = isoUtc(options.from);
@@ -149,7 +155,7 @@ function recordedIn(column: string, options: PeriodOptions, values: Record<strin
   values.date_to = isoUtc(options.to);
   const person = options.personUuid !== undefined ? ' AND person_id = {person_uuid}' : '';
   if (options.personUuid !== undefined) values.person_uuid = options.personUuid;
-  return `${column} IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})${person})`;
+  return `${column} IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to}) AND ${KEPT}${person})`;
 }
 
 /**
@@ -158,7 +164,7 @@ function recordedIn(column: string, options: PeriodOptions, values: Record<strin
  */
 export function recordedSessionsQuery(options: PeriodOptions & { after?: string | undefined }): BuiltQuery {
   const values: Record<string, unknown> = { date_from: isoUtc(options.from), date_to: isoUtc(options.to) };
-  const conditions = ['start_time >= toDateTime({date_from})', 'start_time <= toDateTime({date_to})'];
+  const conditions = ['start_time >= toDateTime({date_from})', 'start_time <= toDateTime({date_to})', KEPT];
   if (options.personUuid !== undefined) {
     values.person_uuid = options.personUuid;
     conditions.push('person_id = {person_uuid}');
