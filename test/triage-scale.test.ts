@@ -76,6 +76,16 @@ describe('query-first triage of a week at scale, free plan', () => {
     expect(result.problems.filter((q) => q.kind === 'exception' && q.signature.includes('Payment request failed'))).toEqual([]);
   });
 
+  it('carries the same counts in both views, the structured one at most 1.3× the text', () => {
+    for (const p of result.problems as Array<Counted & { occurrences: number }>) {
+      const people = p.people === null ? '' : `, ${p.people} ${p.people === 1 ? 'person' : 'people'}`;
+      expect(body).toContain(`- ${p.sessions} session${p.sessions === 1 ? '' : 's'}${people}, ${p.occurrences}×: `);
+      for (const part of p.parts ?? []) expect(body).toContain(part.signature.slice(0, 60));
+      expect(body).toContain(p.examples.join(', '));
+    }
+    expect(JSON.stringify(result).length / body.length).toBeLessThanOrEqual(1.3);
+  });
+
   it('spends at most 12 list + snapshot requests and 10 queries, and meets no 429', () => {
     const replay = requests.filter((q) => isReplay(q.path));
     const queries = requests.filter((q) => q.method === 'POST' && /\/query\/?$/.test(q.path));
