@@ -44,6 +44,9 @@ describe('query-first triage of a week at scale, free plan', () => {
     const top = result.problems[0]!;
     expect(top).toMatchObject({ kind: 'exception', handled: false, sessions: p.topException.sessions, people: p.topException.people });
     expect(top.signature).toContain(p.topException.type);
+    // The browser's "Uncaught TypeError: …" line is said with the exception, with its own counts, not as a problem of its own.
+    expect((top as Counted & { console?: { signature: string; sessions: number } }).console).toMatchObject({ signature: p.topException.consoleMessage, sessions: p.topException.sessions });
+    expect(result.problems.filter((q) => q.kind === 'console-error' && q.signature === p.topException.consoleMessage)).toEqual([]);
     const inventory = find('console-error', 'Inventory request N timed out');
     expect(inventory).toMatchObject({ sessions: p.inventoryTimeouts.sessions, people: p.inventoryTimeouts.people });
     expect(inventory!.values!.first).toMatch(/^Inventory request \d+ timed out after \d+ ms$/);

@@ -29,6 +29,8 @@ export interface CountedProblem {
   handled?: boolean;
   fingerprint?: string;
   examples: string[];
+  /** An exception's own line in the console ("Uncaught TypeError: …"), the browser's echo of it: its counts, not a problem of its own. */
+  console?: { signature: string; sessions: number; people: number | null; occurrences: number };
   /** A chain's parts, each with its own counts over the period. */
   parts?: Array<{ kind: CountedKind | 'request-failed' | 'message'; signature: string; sessions: number; people: number | null; evidence?: string }>;
 }
@@ -148,6 +150,7 @@ export async function countPopulation(
         problems.push(chain);
       }
     }
+    echoesFolded(problems);
     problems.sort((a, b) => b.sessions - a.sessions);
     return {
       population: {
@@ -173,6 +176,16 @@ function whyUnavailable(error: UpstreamError): string {
   if (error.status === 403) return /scope/i.test(error.detail ?? '') || !error.detail ? "the key lacks the query:read scope (add it to the personal API key to count every recording)" : 'the query API refused this key for the project';
   if (error.status === 404 || error.status === 405) return 'this PostHog has no query API (POST /api/projects/{id}/query/)';
   return `PostHog refused the query (${error.status}${error.detail ? `: ${clip(error.detail, 120)}` : ''})`;
+}
+
+/** The browser logs an uncaught exception as "Uncaught <type>: <message>": that line is the exception's, said with it. */
+function echoesFolded(problems: CountedProblem[]): void {
+  for (const exception of problems.filter((p) => p.kind === 'exception')) {
+    const at = problems.findIndex((p) => p.kind === 'console-error' && (p.signature === `Uncaught ${exception.signature}` || p.signature === `Uncaught (in promise) ${exception.signature}`));
+    if (at < 0) continue;
+    const [echo] = problems.splice(at, 1);
+    exception.console = { signature: echo!.signature, sessions: echo!.sessions, people: echo!.people, occurrences: echo!.occurrences };
+  }
 }
 
 type Step = { at: number; kind: CountedKind; signature: string; person: string };

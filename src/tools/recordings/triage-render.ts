@@ -241,7 +241,8 @@ function countedEntry(p: CountedProblem): Entry {
   const seen = `${p.first_seen.slice(0, 16).replace('T', ' ')} to ${p.last_seen.slice(0, 16).replace('T', ' ')} UTC`;
   const values = p.values ? `; numbers folded, first ${quote(p.values.first)}, last ${quote(p.values.last)}` : '';
   const parts = p.parts?.map((part) => `${PART_WORDS[part.kind]} ${quote(clip(part.signature, 120))} (${part.evidence ?? hits(part.sessions, part.people)})`);
-  const what = parts ? `${kind}, in one session within seconds: ${parts.join(' → ')}` : `${kind} ${quote(clip(p.signature, 160))}`;
+  const echo = p.console ? `, logged as console error ${quote(clip(p.console.signature, 120))} (${hits(p.console.sessions, p.console.people)}, ${p.console.occurrences}×)` : '';
+  const what = parts ? `${kind}, in one session within seconds: ${parts.join(' → ')}` : `${kind} ${quote(clip(p.signature, 160))}${echo}`;
   return {
     line: `- ${hits(p.sessions, p.people)}, ${p.occurrences}×: ${what} (${seen}${values}${p.fingerprint ? `; fingerprint ${quote(p.fingerprint)}` : ''}) e.g. ${p.examples.join(', ')}`,
     item: {
@@ -254,6 +255,7 @@ function countedEntry(p: CountedProblem): Entry {
       seen,
       ...(p.values ? { values: p.values } : {}),
       ...(p.fingerprint ? { fingerprint: p.fingerprint } : {}),
+      ...(p.console ? { console: { ...p.console, signature: clip(p.console.signature, 120) } } : {}),
       ...(p.parts ? { parts: p.parts.map((part) => ({ ...part, signature: clip(part.signature, 120) })) } : {}),
       examples: p.examples,
     },
