@@ -11,7 +11,12 @@ export interface CallLimits {
   wallClockMs: number;
   /** How long the patient tools (summary, snapshots) may wait in all for PostHog's replay throttle. */
   throttleWaitMs: number;
+  /** List + snapshot requests one triage call may spend on evidence digests (POSTHOG_TRIAGE_REPLAY_BUDGET; the query API's are not counted). */
+  triageReplayBudget?: number;
 }
+
+/** One free-plan minute of PostHog's replay throttle (posthog-api-facts.md §6). */
+export const DEFAULT_TRIAGE_REPLAY_BUDGET = 12;
 
 /**
  * The throttle wait is 40 s so that a call that waits, with the reading around its wait, still

@@ -39,6 +39,7 @@ const configSchema = z.object({
     callMaxRequests: z.number().int().min(1),
     callTimeoutMs: z.number().int().min(1000),
     throttleWaitMs: z.number().int().min(0),
+    triageReplayBudget: z.number().int().min(1),
     /** The outbound proxy the environment names for POSTHOG_HOST (proxy-env.ts); never for the sandbox. */
     proxy: z.object({ url: z.string(), from: z.string(), shown: z.string() }).optional(),
   }),
@@ -187,6 +188,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
       callMaxRequests: v.callMaxRequests,
       callTimeoutMs: v.callTimeoutMs,
       throttleWaitMs: v.throttleWaitMs,
+      triageReplayBudget: v.triageReplayBudget,
       proxy,
     },
     cache: { target: v.cacheTarget, maxMb: v.cacheMb, ttlMs: v.cacheTtlS * 1000 },

@@ -47,6 +47,7 @@ Environment:
                             answers 429, then that key paced to the budget learned from it) |
                             free | paid | enterprise | e.g. 12/min,60/h (paced up front) | off
   POSTHOG_THROTTLE_WAIT_MS  how long summary/snapshots/triage may wait for that throttle (default 40000)
+  POSTHOG_TRIAGE_REPLAY_BUDGET  list + snapshot requests a triage spends on evidence (default 12)
   POSTHOG_MAX_CONCURRENCY_PER_KEY  upstream requests in flight per API key (default 8)
   POSTHOG_SANDBOX=on        same as --sandbox
   MCP_TOOL_SCHEMAS          full | compact (every input schema under 5,000 bytes, timezone as a

@@ -5,7 +5,7 @@
  * refuses a bad value for it, and checks that --help and docs/configuration.md name it.
  */
 
-import { DEFAULT_CALL_LIMITS } from './call-limits.js';
+import { DEFAULT_CALL_LIMITS, DEFAULT_TRIAGE_REPLAY_BUDGET } from './call-limits.js';
 import { HTTP_SETTINGS } from './http-settings.js';
 import { CLOUD_HOSTS, resolveHost } from './posthog-host.js';
 import { PLAN_RATES, parseReplayPolicy, type ReplayPolicy } from './replay-rates.js';
@@ -58,6 +58,7 @@ export const SETTINGS = {
   callTimeoutMs: setting({ env: 'POSTHOG_CALL_TIMEOUT_MS', ...wholeNumber(120_000, 1_000, 3_600_000, ' (ms)') }),
   // 40 s: a call that waits still answers within an MCP client's default 60 s request timeout (budget.ts).
   throttleWaitMs: setting({ env: 'POSTHOG_THROTTLE_WAIT_MS', ...wholeNumber(DEFAULT_CALL_LIMITS.throttleWaitMs, 0, 3_600_000, ' (ms)') }),
+  triageReplayBudget: setting({ env: 'POSTHOG_TRIAGE_REPLAY_BUDGET', ...wholeNumber(DEFAULT_TRIAGE_REPLAY_BUDGET, 1, 10_000) }),
   transport: setting({ flag: '--transport', ...oneOf(['stdio', 'http'], 'stdio') }),
   port: setting({ flag: '--port', appliesWith: ['--transport', 'http'], ...wholeNumber(3000, 0, 65_535) }),
   bindHost: setting<string>({

@@ -126,6 +126,8 @@ type TriageProblem = { kind: string; signature: string; sessions: number; people
 type TriageSession = { id: string; error_messages?: number };
 
 describe('page messages in the triage', () => {
+  // The week read whole (max_recordings above its 15 recordings): the digests' own ranking, which a
+  // query-first triage shows for what only recordings hold (session-recordings-triage, triage-scale.test.ts).
   describe("the sandbox's week", () => {
     let h: Harness;
     beforeAll(async () => {
@@ -134,7 +136,7 @@ describe('page messages in the triage', () => {
     afterAll(() => h.close());
 
     it("ranks the failed checkout's payment message, with its example, in both views; no confirmation, status or heading", async () => {
-      const v = views(await h.call('session-recordings-triage', { project_id: P, date_from: '-7d' }));
+      const v = views(await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_recordings: 50 }));
       const problems = v.data.problems as TriageProblem[];
       const payment = problems.find((p) => p.kind === 'message' && p.signature === "We couldn't process your payment. Please try again.");
       expect(payment, v.text).toMatchObject({ sessions: 1, people: 1, occurrences: 1 });
@@ -155,7 +157,7 @@ describe('page messages in the triage', () => {
     });
 
     it('counts the messages shown on each session, in both views', async () => {
-      const v = views(await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_chars: 20_000 }));
+      const v = views(await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_chars: 20_000, max_recordings: 50 }));
       const failed = (v.data.sessions as TriageSession[]).find((s) => s.id === FAILED_CHECKOUT);
       expect(failed?.error_messages, v.text).toBe(1);
       expect(v.text.split('\n').find((l) => l.startsWith(`- ${FAILED_CHECKOUT} `))).toContain(', 1 error message shown, ');

@@ -14,18 +14,36 @@ describe('session-recordings-triage picks what matters', () => {
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
-  it('a default week: the session with five failed POST /api/orders is read, the rest is said and continued', async () => {
+  it('a default week, query-first: every recording counted, the session with five failed POST /api/orders read as evidence within the replay budget', async () => {
+    const listed = await h.call('session-recordings-list', { project_id: P, date_from: '-7d', limit: 100 });
+    const week = (listed.structuredContent as { results: Array<{ id: string }> }).results;
+    h.sandbox.reset();
+    const r = await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_chars: 20_000 });
+    expect(r.isError, text(r)).toBeFalsy();
+    const data = r.structuredContent as { population?: { recordings: number }; read: number; replay_requests?: number };
+    expect(data.population?.recordings).toBe(week.length);
+    expect(text(r)).toContain(`${week.length} recordings from`);
+    const replay = apiRequests(h.sandbox).filter((q) => /\/session_recordings\//.test(q.path));
+    expect(replay.length).toBeLessThanOrEqual(12);
+    expect(data.replay_requests).toBe(replay.length);
+    expect(data.read).toBeGreaterThan(0);
+    expect(text(r)).toMatch(/POST "?[^\n]*\/api\/orders"? → 500/);
+  });
+
+  // With max_recordings given, the caller asks for more than the evidence: the list's most promising too, and a cursor for the rest.
+  it('a week with max_recordings 10: the session with five failed POST /api/orders is read, the rest is said and continued', async () => {
     const listed = await h.call('session-recordings-list', { project_id: P, date_from: '-7d', limit: 100 });
     const week = (listed.structuredContent as { results: Array<{ id: string }> }).results;
     expect(week.length).toBeGreaterThan(10);
     h.sandbox.reset();
-    const first = await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_chars: 20_000 });
+    const first = await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_chars: 20_000, max_recordings: 10 });
     expect(first.isError, text(first)).toBeFalsy();
     const data = first.structuredContent as { read: number; not_read?: number; next_cursor: string | null; problems: Array<{ signature: string; occurrences?: number }> };
-    // One listing request chose from the whole week, not its newest ten.
+    // One listing request for the evidence (by id), one that chose the rest from the whole week, not its newest ten.
     const listings = apiRequests(h.sandbox).filter((q) => q.path.endsWith('/session_recordings/'));
-    expect(listings).toHaveLength(1);
-    expect(Number(listings[0]!.query.limit)).toBeGreaterThanOrEqual(week.length);
+    expect(listings).toHaveLength(2);
+    expect(listings[0]!.query.session_ids).toBeDefined();
+    expect(Number(listings[1]!.query.limit)).toBeGreaterThanOrEqual(week.length);
     expect(data.read).toBe(10);
     expect(text(first)).toMatch(/POST "?[^\n]*\/api\/orders"? → 500/);
     expect(JSON.stringify(first.structuredContent)).toContain('/api/orders');

@@ -24,5 +24,5 @@ export function clientOptionsFrom(config: Config, target: { baseUrl: string; api
 
 export function callLimitsFrom(config: Config): CallLimits {
   const { upstream } = config;
-  return { maxRequests: upstream.callMaxRequests, wallClockMs: upstream.callTimeoutMs, throttleWaitMs: upstream.throttleWaitMs };
+  return { maxRequests: upstream.callMaxRequests, wallClockMs: upstream.callTimeoutMs, throttleWaitMs: upstream.throttleWaitMs, triageReplayBudget: upstream.triageReplayBudget };
 }

@@ -242,6 +242,124 @@ export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQu
   return seal(query, values);
 }
 
+// --- A period's recordings as a whole (triage, posthog-api-facts.md §14) ---------------------
+
+/** Rows one population query returns at most (PostHog's cap for a query with a LIMIT). */
+export const POPULATION_ROWS = 50_000;
+/** Problem groups one counting query returns, most sessions first. */
+export const PROBLEM_GROUPS = 40;
+/** Session ids a group names (for people and the chains); a group hit by more says so by its count. */
+export const GROUP_SESSION_IDS = 1000;
+
+/** The recordings of a period: started within [from, to], optionally one person's. */
+export interface PeriodOptions {
+  from: Date;
+  to: Date;
+  /** The list's person_uuid filter, when given. */
+  personUuid?: string | undefined;
+}
+
+/** Events and console lines of those recordings are read up to a day past the period: a session started at its end runs on. */
+const RUN_ON_MS = 86_400_000;
+
+/**
+ * A recording still kept: within its retention (PostHog's list counts the days from the day it
+ * started, 365 when the row names none), as PostHog's own list bounds what it shows.
+ */
+const KEPT = "dateDiff('day', toStartOfDay(start_time), now()) <= coalesce(retention_period_days, 365)";
+
+/** The dates events and console lines of the period's recordings are read between. */
+function readWindow(options: PeriodOptions, values: Record<string, unknown>): void {
+  values.date_from = isoUtc(options.from);
+  values.read_to = isoUtc(new Date(Math.min(options.to.getTime() + RUN_ON_MS, 8.64e15)));
+}
+
+/** The period's values and the condition "a recording of the period" on `column` (a session id). */
+function recordedIn(column: string, options: PeriodOptions, values: Record<string, unknown>): string {
+  readWindow(options, values);
+  values.date_to = isoUtc(options.to);
+  const person = options.personUuid !== undefined ? ' AND person_id = {person_uuid}' : '';
+  if (options.personUuid !== undefined) values.person_uuid = options.personUuid;
+  return `${column} IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to}) AND ${KEPT}${person})`;
+}
+
+/**
+ * The period's recordings and their people, one row a session (the lazy view grouped by
+ * session_id), by session id; `after` pages by keyset (PostHog refuses OFFSET to a personal key).
+ */
+export function recordedSessionsQuery(options: PeriodOptions & { after?: string | undefined }): BuiltQuery {
+  const values: Record<string, unknown> = { date_from: isoUtc(options.from), date_to: isoUtc(options.to) };
+  const conditions = ['start_time >= toDateTime({date_from})', 'start_time <= toDateTime({date_to})', KEPT];
+  if (options.personUuid !== undefined) {
+    values.person_uuid = options.personUuid;
+    conditions.push('person_id = {person_uuid}');
+  }
+  if (options.after !== undefined) {
+    values.after = options.after;
+    conditions.push('session_id > {after}');
+  }
+  const query = `SELECT session_id, person_id FROM session_replay_events WHERE ${conditions.join(' AND ')} ORDER BY session_id ASC LIMIT ${POPULATION_ROWS}`;
+  return seal(query, values);
+}
+
+/** An exception's type and message as posthog-js's `$exception_list` gives them, older events' `$exception_type` and `$exception_message` else. */
+const EXCEPTION_TYPE = "if(empty(JSONExtractString(properties.$exception_list, 1, 'type')), ifNull(properties.$exception_type, ''), JSONExtractString(properties.$exception_list, 1, 'type'))";
+const EXCEPTION_MESSAGE = "if(empty(JSONExtractString(properties.$exception_list, 1, 'value')), ifNull(properties.$exception_message, ''), JSONExtractString(properties.$exception_list, 1, 'value'))";
+/** Every run of digits as N: one message whatever numbers it carries (the values shown are the first and last). */
+const folded = (text: string) => `replaceRegexpAll(${text}, '[0-9]+', 'N')`;
+
+/**
+ * The period's exceptions grouped by type, folded message and whether the events say handled
+ * (`true`, `false`, or '' when they do not), with the sessions and people hit, first and last
+ * seen, the first and last message, PostHog's fingerprints, and a few sessions.
+ */
+export function periodExceptionsQuery(options: PeriodOptions): BuiltQuery {
+  const values: Record<string, unknown> = { event: '$exception' };
+  const columns = [
+    `${EXCEPTION_TYPE} AS type, ${folded(EXCEPTION_MESSAGE)} AS folded, JSONExtractRaw(properties.$exception_list, 1, 'mechanism', 'handled') AS handled`,
+    `argMin(${EXCEPTION_MESSAGE}, timestamp) AS first_message, argMax(${EXCEPTION_MESSAGE}, timestamp) AS last_message`,
+    'groupUniqArray(3)(properties.$exception_fingerprint) AS fingerprints, groupUniqArray(5)($session_id) AS examples',
+  ];
+  return seal(eventGroups(columns, 'event = {event}', 'type, folded, handled', options, values), values);
+}
+
+/** The period's rage and dead clicks grouped by event, element text and page, as periodExceptionsQuery. */
+export function periodClicksQuery(options: PeriodOptions): BuiltQuery {
+  const values: Record<string, unknown> = { events: ['$rageclick', '$dead_click'] };
+  const columns = ["event, ifNull(properties.$el_text, '') AS text, ifNull(properties.$pathname, '') AS page", `groupUniqArray(${GROUP_SESSION_IDS})($session_id) AS ids`];
+  return seal(eventGroups(columns, 'event IN {events}', 'event, text, page', options, values), values);
+}
+
+/** Events of the period's recordings grouped, each group with the sessions and people it hit, first and last seen; most sessions first. */
+function eventGroups(columns: string[], condition: string, groupBy: string, options: PeriodOptions, values: Record<string, unknown>): string {
+  const recorded = recordedIn('$session_id', options, values);
+  return [
+    `SELECT ${columns[0]}, count() AS occurrences, uniq($session_id) AS sessions, uniq(person_id) AS people, min(timestamp) AS first_seen, max(timestamp) AS last_seen,`,
+    `${columns.slice(1).join(', ')} FROM events`,
+    `WHERE ${condition} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({read_to})`,
+    `AND ${recorded}`,
+    `GROUP BY ${groupBy} ORDER BY sessions DESC LIMIT ${PROBLEM_GROUPS}`,
+  ].join(' ');
+}
+
+/**
+ * The period's console errors grouped by message with numbers folded, with the first and last
+ * message, and the sessions (people come from recordedSessionsQuery's persons: the console-log
+ * table has none).
+ */
+export function periodConsoleErrorsQuery(options: PeriodOptions): BuiltQuery {
+  const values: Record<string, unknown> = { level: 'error' };
+  const recorded = recordedIn('log_source_id', options, values);
+  const query = [
+    `SELECT ${folded('message')} AS folded, count() AS occurrences, uniq(log_source_id) AS sessions, min(timestamp) AS first_seen, max(timestamp) AS last_seen,`,
+    `argMin(message, timestamp) AS first_message, argMax(message, timestamp) AS last_message, groupUniqArray(${GROUP_SESSION_IDS})(log_source_id) AS ids`,
+    'FROM console_logs_log_entries WHERE level = {level} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({read_to})',
+    `AND ${recorded}`,
+    `GROUP BY folded ORDER BY sessions DESC LIMIT ${PROBLEM_GROUPS}`,
+  ].join(' ');
+  return seal(query, values);
+}
+
 export interface PersonLookupOptions {
   /** An email or a name (matched without case), or a distinct id (matched exactly). */
   search: string;
@@ -265,6 +383,36 @@ export function personLookupQuery(options: PersonLookupOptions): BuiltQuery {
   return seal(query, { folded: options.search.trim().toLowerCase(), search: options.search });
 }
 
+/**
+ * In the given sessions, their exceptions and rage clicks in time order (the chains of one
+ * failure: an exception and the rage click that followed), paged by keyset on (session, time).
+ */
+export function chainEventsQuery(options: PeriodOptions & { sessionIds: readonly string[] }): BuiltQuery {
+  if (options.sessionIds.length === 0) throw new RangeError('chainEventsQuery needs at least one session id');
+  const values: Record<string, unknown> = { session_ids: [...new Set(options.sessionIds)], events: ['$exception', '$rageclick'] };
+  readWindow(options, values);
+  const query = [
+    `SELECT $session_id AS session_id, person_id, event, timestamp, ${EXCEPTION_TYPE} AS type, ${folded(EXCEPTION_MESSAGE)} AS folded,`,
+    "JSONExtractRaw(properties.$exception_list, 1, 'mechanism', 'handled') AS handled, ifNull(properties.$el_text, '') AS text, ifNull(properties.$pathname, '') AS page FROM events",
+    'WHERE $session_id IN {session_ids} AND event IN {events} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({read_to})',
+    `ORDER BY session_id ASC, timestamp ASC LIMIT ${POPULATION_ROWS}`,
+  ].join(' ');
+  return seal(query, values);
+}
+
+/** In the given sessions, their console errors (folded) in time order, for the chains. */
+export function chainConsoleQuery(options: PeriodOptions & { sessionIds: readonly string[] }): BuiltQuery {
+  if (options.sessionIds.length === 0) throw new RangeError('chainConsoleQuery needs at least one session id');
+  const values: Record<string, unknown> = { session_ids: [...new Set(options.sessionIds)], level: 'error' };
+  readWindow(options, values);
+  const query = [
+    `SELECT log_source_id AS session_id, timestamp, ${folded('message')} AS folded FROM console_logs_log_entries`,
+    'WHERE log_source_id IN {session_ids} AND level = {level} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({read_to})',
+    `ORDER BY session_id ASC, timestamp ASC LIMIT ${POPULATION_ROWS}`,
+  ].join(' ');
+  return seal(query, values);
+}
+
 /** Every builder of a query the tools send, by name (see the top of this file). */
 export const HOGQL_BUILDERS = {
   matchingEventsQuery,
@@ -273,4 +421,10 @@ export const HOGQL_BUILDERS = {
   sessionRecorderStateQuery,
   sequenceSessionsQuery,
   personLookupQuery,
+  recordedSessionsQuery,
+  periodExceptionsQuery,
+  periodClicksQuery,
+  periodConsoleErrorsQuery,
+  chainEventsQuery,
+  chainConsoleQuery,
 } as const;

@@ -10,8 +10,8 @@ import { PostHogClient } from '../../src/posthog/client.js';
 import type { PostHogOperations } from '../../src/posthog/operations/index.js';
 import { createServer } from '../../src/server.js';
 
-type Family = 'recordings' | 'snapshots' | 'projects' | 'query' | 'sessions' | 'definitions' | 'population';
-const FAMILIES: readonly Family[] = ['recordings', 'snapshots', 'projects', 'query', 'sessions', 'definitions', 'population'];
+type Family = 'recordings' | 'snapshots' | 'projects' | 'query' | 'sessions' | 'definitions' | 'population' | 'segments';
+const FAMILIES: readonly Family[] = ['recordings', 'snapshots', 'projects', 'query', 'sessions', 'definitions', 'population', 'segments'];
 
 /** The operations a test gives, by family; and what else of the operations it sets. */
 export type StandInParts = { [F in Family]?: Partial<PostHogOperations[F]> } & Partial<Pick<PostHogOperations, 'baseUrl' | 'hasApiKey' | 'keyIdentity' | 'pacesReplay'>>;

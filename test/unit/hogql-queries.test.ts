@@ -76,6 +76,16 @@ const SAMPLES: Samples = {
     },
   ],
   personLookupQuery: HOSTILE.map((value) => ({ search: value })),
+  recordedSessionsQuery: [
+    { from: FROM, to: TO },
+    ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value, after: value })),
+    ...HOSTILE.map((value) => ({ from: FROM, to: TO, after: value })),
+  ],
+  periodExceptionsQuery: [{ from: FROM, to: TO }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value }))],
+  periodClicksQuery: [{ from: FROM, to: TO }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value }))],
+  periodConsoleErrorsQuery: [{ from: new Date(0), to: new Date('2999-12-31T00:00:00Z') }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value }))],
+  chainEventsQuery: [...HOSTILE.map((value) => ({ from: FROM, to: TO, sessionIds: [value] })), { from: FROM, to: TO, sessionIds: HOSTILE }],
+  chainConsoleQuery: [...HOSTILE.map((value) => ({ from: FROM, to: TO, sessionIds: [value] })), { from: FROM, to: TO, sessionIds: HOSTILE }],
 };
 
 function strings(value: unknown, into: string[] = []): string[] {

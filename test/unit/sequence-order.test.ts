@@ -1,7 +1,7 @@
 // The order a sequence's middle steps are checked in (population.followsInOrder): the earliest
 // completion of each step, so a later repeat of an earlier step never hides a match.
 import { describe, expect, it } from 'vitest';
-import { followsInOrder } from '../../src/posthog/operations/population.js';
+import { followsInOrder } from '../../src/posthog/operations/segments.js';
 
 const NEVER = 0; // what maxIf gives a session without the last step (1970)
 

@@ -11,6 +11,7 @@ import type { CallBudget } from '../budget.js';
 import type { PostHogClient } from '../client.js';
 import { definitionOperations, type DefinitionOperations } from './definitions.js';
 import { populationOperations, type PopulationOperations } from './population.js';
+import { segmentOperations, type SegmentOperations } from './segments.js';
 import { projectOperations, type ProjectOperations } from './projects.js';
 import { queryOperations, type QueryOperations } from './query.js';
 import { recordingOperations, type RecordingOperations } from './recordings.js';
@@ -19,7 +20,8 @@ import { snapshotOperations, type SnapshotOperations } from './snapshots.js';
 
 export type { CallOptions } from './options.js';
 export type { DefinitionOperations, DefinitionQuery, EventDefinition, PropertyDefinition, PropertyValue } from './definitions.js';
-export type { EventPropertyCondition, FoundPerson, PopulationOperations, SequenceAnswer, SequenceSession, SequenceStep } from './population.js';
+export type { EventPropertyCondition, FoundPerson, SegmentOperations, SequenceAnswer, SequenceSession, SequenceStep } from './segments.js';
+export type { ChainConsoleLine, ChainEvent, ClickGroup, ConsoleGroup, ExceptionGroup, PeriodOptions, PopulationOperations } from './population.js';
 export type { Organization, PersonalApiKey, ProjectListQuery, ProjectOperations, User } from './projects.js';
 export type { HogQLRows, QueryOperations } from './query.js';
 export type { Answered, Match, MatchingEventsRequest, RecordingListQuery, RecordingOperations, SessionProperties } from './recordings.js';
@@ -35,8 +37,10 @@ export interface PostHogOperations {
   readonly query: QueryOperations;
   readonly sessions: SessionOperations;
   readonly definitions: DefinitionOperations;
-  /** Whole-project questions through the query API: sequences of events, people. */
+  /** A period's recordings counted as a whole (the query API). */
   readonly population: PopulationOperations;
+  /** Which sessions and people match: sequences of events, a person with every distinct id (the query API). */
+  readonly segments: SegmentOperations;
 
   // What a caller needs of the client besides its requests.
   /** The upstream's base URL (PostHog's player links, the digest cache's key). */
@@ -65,7 +69,8 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     query,
     sessions: sessionOperations(query),
     definitions: definitionOperations(client),
-    population: populationOperations(query),
+    population: populationOperations(query, client.budget),
+    segments: segmentOperations(query),
     baseUrl: client.baseUrl,
     hasApiKey: client.hasApiKey,
     keyIdentity: client.keyIdentity,

@@ -1,127 +1,105 @@
-// Questions about a project's whole population, answered by one HogQL query each (posthog-api-facts.md
-// §14): which sessions went through a sequence of events, and who a person is with every distinct id
-// they had. The queries are built in hogql-queries.ts; here their rows are read, with zod, into values.
+// A period's recordings counted as a whole through the query API (posthog-api-facts.md §14): who
+// was recorded, and each kind of trouble grouped with the sessions and people it hit. Each query
+// is a builder of hogql-queries.ts; each answer's rows are read once with a zod schema here. A
+// query PostHog throttles (429: the hourly budget, or too many queries running) is asked again
+// after its wait while the call's time allows, as replay reads wait for their throttle.
 
 import { z } from 'zod';
-import { asText } from '../../words.js';
-import { MAX_PERSONS_FOUND, MAX_SEQUENCE_SESSIONS, personLookupQuery, sequenceSessionsQuery, type SequenceSessionsOptions } from '../hogql-queries.js';
+import { UpstreamError } from '../../errors.js';
+import type { CallBudget } from '../budget.js';
+import {
+  chainConsoleQuery,
+  chainEventsQuery,
+  periodClicksQuery,
+  periodConsoleErrorsQuery,
+  periodExceptionsQuery,
+  POPULATION_ROWS,
+  recordedSessionsQuery,
+  type BuiltQuery,
+  type PeriodOptions,
+} from '../hogql-queries.js';
+import { sleep } from '../sleep.js';
 import type { CallOptions } from './options.js';
 import { unusable } from './parse.js';
 import type { QueryOperations } from './query.js';
 
-export type { EventPropertyCondition, SequenceStep, SequenceSessionsOptions } from '../hogql-queries.js';
+export type { PeriodOptions } from '../hogql-queries.js';
 
-/** A session that went through the sequence, and what posthog-js said on its events about recording it. */
-export interface SequenceSession {
-  sessionId: string;
-  /** In session_replay_events within the dates asked. */
-  recorded: boolean;
-  /** `$session_is_sampled` on its latest step event: the session id (sampled in), `!` + id (dropped), or null. */
-  sampled: string | null;
-  /** `$replay_sample_rate`, where a rate was set. */
-  sampleRate: number | null;
-  /** Every `$recording_status` its step events carried. */
-  statuses: string[];
-}
+const text = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v)), z.string());
+const count = z.coerce.number().int().min(0);
+const ids = z.array(z.string()).catch([]);
+const seen = { first_seen: text, last_seen: text };
 
-export interface SequenceAnswer {
-  /** The matching sessions, the latest first step first. */
-  sessions: SequenceSession[];
-  /** PostHog cut the rows at MAX_SEQUENCE_SESSIONS sessions that had the first step. */
-  truncated: boolean;
-}
+const recordedRow = z.object({ session_id: z.string(), person_id: text });
+const exceptionRow = z.object({ type: text, folded: text, handled: text, occurrences: count, sessions: count, people: count, ...seen, first_message: text, last_message: text, fingerprints: ids, examples: ids });
+const clickRow = z.object({ event: z.string(), text, page: text, occurrences: count, sessions: count, people: count, ...seen, ids });
+const consoleRow = z.object({ folded: text, occurrences: count, sessions: count, ...seen, first_message: text, last_message: text, ids });
+const chainEventRow = z.object({ session_id: z.string(), person_id: text, event: z.string(), timestamp: z.string(), type: text, folded: text, handled: text, text, page: text });
+const chainConsoleRow = z.object({ session_id: z.string(), timestamp: z.string(), folded: text });
 
-/** A person as the lookup finds them. */
-export interface FoundPerson {
-  uuid: string;
-  distinctIds: string[];
-  email: string | null;
-  name: string | null;
-  /** `$geoip_country_code` of the person record, where it has one. */
-  country: string | null;
-}
+export type ExceptionGroup = z.output<typeof exceptionRow>;
+export type ClickGroup = z.output<typeof clickRow>;
+export type ConsoleGroup = z.output<typeof consoleRow>;
+export type ChainEvent = z.output<typeof chainEventRow>;
+export type ChainConsoleLine = z.output<typeof chainConsoleRow>;
+
+/** Pages of the period's recordings read at most (50,000 sessions each). */
+const MAX_POPULATION_PAGES = 4;
+/** Times one throttled query is asked again; each wait what PostHog named, else 2, 4, 8 s. */
+const QUERY_RETRIES = 3;
 
 export interface PopulationOperations {
-  /** The sessions whose events went through `options.steps` in order (the last absent when asked), within the dates. */
-  sequenceSessions(projectId: string, options: SequenceSessionsOptions, call?: CallOptions): Promise<SequenceAnswer>;
-  /** The people whose email or name is `search` (any case) or who had it as a distinct id; at most MAX_PERSONS_FOUND. */
-  findPersons(projectId: string, search: string, call?: CallOptions): Promise<FoundPerson[]>;
+  /** Each recording of the period and its person; `complete` false when more were left than the pages read. */
+  recorded(projectId: string, period: PeriodOptions, options?: CallOptions): Promise<{ people: Map<string, string>; complete: boolean }>;
+  exceptions(projectId: string, period: PeriodOptions, options?: CallOptions): Promise<ExceptionGroup[]>;
+  clicks(projectId: string, period: PeriodOptions, options?: CallOptions): Promise<ClickGroup[]>;
+  consoleErrors(projectId: string, period: PeriodOptions, options?: CallOptions): Promise<ConsoleGroup[]>;
+  /** In these sessions, exceptions and rage clicks, then console errors, each in time order. */
+  chains(projectId: string, period: PeriodOptions, sessionIds: readonly string[], options?: CallOptions): Promise<{ events: ChainEvent[]; console: ChainConsoleLine[] }>;
 }
 
-const text = z.unknown().transform((v) => (v === null || v === undefined || v === '' ? null : asText(v)));
-const time = z.unknown().transform((v) => {
-  const ms = typeof v === 'number' ? v * 1000 : Date.parse(asText(v ?? ''));
-  return Number.isFinite(ms) ? ms : 0;
-});
-const times = z.array(z.unknown()).catch([]).transform((list) => list.map((v) => time.parse(v)));
-const flag = z.unknown().transform((v) => v === true || v === 1 || v === '1' || v === 'true');
-const rate = z.unknown().transform((v) => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : null;
-});
-
-const sequenceRowSchema = z.looseObject({
-  session_id: z.unknown().transform((v) => asText(v ?? '')),
-  first_at: time,
-  last_at: time,
-  recorded: flag,
-  sampled: text,
-  sample_rate: rate,
-  statuses: z.array(z.unknown()).catch([]).transform((list) => list.filter((v) => v !== null && v !== '').map((v) => asText(v))),
-});
-
-const personRowSchema = z.looseObject({
-  person_id: z.unknown().transform((v) => asText(v ?? '')),
-  distinct_ids: z.array(z.unknown()).catch([]).transform((list) => list.filter((v) => v !== null && v !== '').map((v) => asText(v))),
-  email: text,
-  name: text,
-  country: text,
-});
-
-/**
- * Whether a session's step times go in order: the earliest first step, then each middle step's
- * earliest time after the step before (the earliest completion leaves the most room for the
- * rest); the last step after that, or, when it is absent, none after it.
- */
-export function followsInOrder(first: number, middles: readonly (readonly number[])[], last: number, lastAbsent: boolean): boolean {
-  let at = first;
-  for (const middle of middles) {
-    const next = middle.filter((t) => t > at);
-    if (next.length === 0) return false;
-    at = Math.min(...next);
+export function populationOperations(query: QueryOperations, budget: CallBudget | undefined): PopulationOperations {
+  /** The query's rows, each read with `schema`; a throttled query asked again within the call's time. */
+  async function rows<S extends z.ZodType>(projectId: string, built: BuiltQuery, schema: S, options: CallOptions): Promise<{ rows: Array<z.output<S>>; hasMore: boolean }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await query.hogql(projectId, built, options);
+        const parsed = z.array(schema).safeParse(answer.rows);
+        if (!parsed.success) throw unusable('rows', `the query API's rows lack the columns asked for (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+        return { rows: parsed.data, hasMore: answer.hasMore };
+      } catch (error) {
+        if (!(error instanceof UpstreamError) || error.status !== 429 || attempt >= QUERY_RETRIES) throw error;
+        const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 2000 * 2 ** attempt;
+        // Within the call's bound: a wait that would outlast it gives up now, with PostHog's answer.
+        if (budget && wait > budget.remainingMs() - 5_000) throw error;
+        await sleep(wait, options.signal);
+      }
+    }
   }
-  return lastAbsent ? !(last > at) : last > at;
-}
 
-export function populationOperations(query: QueryOperations): PopulationOperations {
   return {
-    async sequenceSessions(projectId, options, call = {}) {
-      const result = await query.hogql(projectId, sequenceSessionsQuery(options), call);
-      const middles = options.steps.length - 2;
-      const sessions: SequenceSession[] = [];
-      for (const raw of result.rows) {
-        const parsed = sequenceRowSchema.safeParse(raw);
-        if (!parsed.success) throw unusable('a sequence query answer', 'whose rows are not sessions');
-        const row = parsed.data;
-        if (row.session_id === '') continue;
-        const middleTimes = Array.from({ length: middles }, (_, i) => times.parse(raw[`middle_${i + 1}`]));
-        if (!followsInOrder(row.first_at, middleTimes, row.last_at, options.lastAbsent)) continue;
-        sessions.push({ sessionId: row.session_id, recorded: row.recorded, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
+    async recorded(projectId, period, options = {}) {
+      const people = new Map<string, string>();
+      let after: string | undefined;
+      for (let page = 0; page < MAX_POPULATION_PAGES; page++) {
+        const answer = await rows(projectId, recordedSessionsQuery({ ...period, after }), recordedRow, options);
+        for (const row of answer.rows) people.set(row.session_id, row.person_id);
+        if (!answer.hasMore && answer.rows.length < POPULATION_ROWS) return { people, complete: true };
+        after = answer.rows.at(-1)?.session_id;
+        if (after === undefined) return { people, complete: true };
       }
-      return { sessions, truncated: result.hasMore || result.rows.length >= MAX_SEQUENCE_SESSIONS };
+      return { people, complete: false };
     },
-
-    async findPersons(projectId, search, call = {}) {
-      const result = await query.hogql(projectId, personLookupQuery({ search }), call);
-      const found: FoundPerson[] = [];
-      for (const raw of result.rows.slice(0, MAX_PERSONS_FOUND)) {
-        const parsed = personRowSchema.safeParse(raw);
-        if (!parsed.success) throw unusable('a person lookup answer', 'whose rows are not people');
-        const row = parsed.data;
-        if (row.person_id === '') continue;
-        found.push({ uuid: row.person_id, distinctIds: row.distinct_ids, email: row.email, name: row.name, country: row.country });
-      }
-      return found;
+    exceptions: async (projectId, period, options = {}) => (await rows(projectId, periodExceptionsQuery(period), exceptionRow, options)).rows,
+    clicks: async (projectId, period, options = {}) => (await rows(projectId, periodClicksQuery(period), clickRow, options)).rows,
+    consoleErrors: async (projectId, period, options = {}) => (await rows(projectId, periodConsoleErrorsQuery(period), consoleRow, options)).rows,
+    async chains(projectId, period, sessionIds, options = {}) {
+      if (sessionIds.length === 0) return { events: [], console: [] };
+      const [events, console] = await Promise.all([
+        rows(projectId, chainEventsQuery({ ...period, sessionIds }), chainEventRow, options),
+        rows(projectId, chainConsoleQuery({ ...period, sessionIds }), chainConsoleRow, options),
+      ]);
+      return { events: events.rows, console: console.rows };
     },
   };
 }

@@ -4,7 +4,7 @@ import type { FoundPerson, PostHogOperations } from '../../posthog/operations/in
 
 /**
  * `person` (SPEC §1, issue 40): an email, a name or a distinct id, found in the project with every
- * distinct id the person had (anonymous ones included: population.findPersons reads
+ * distinct id the person had (anonymous ones included: segments.findPersons reads
  * person_distinct_ids), or, failing that, in the other projects the key reads.
  */
 
@@ -36,7 +36,7 @@ function unsearchable(error: unknown): boolean {
 
 /** The person in the project, else the other projects (of the key's organization) that have them. */
 export async function resolvePerson(posthog: PostHogOperations, projectId: string, search: string, signal?: AbortSignal): Promise<PersonResolution> {
-  const people = await posthog.population.findPersons(projectId, search, { signal });
+  const people = await posthog.segments.findPersons(projectId, search, { signal });
   if (people.length > 0) return { kind: 'found', people };
   const own = await posthog.projects.numericId(projectId, { signal });
   const listed = await posthog.projects.list({ limit: 100, offset: 0 }, { signal });
@@ -45,7 +45,7 @@ export async function resolvePerson(posthog: PostHogOperations, projectId: strin
   let searched = 0;
   for (const project of others) {
     try {
-      const found = await posthog.population.findPersons(String(project.id), search, { signal });
+      const found = await posthog.segments.findPersons(String(project.id), search, { signal });
       searched++;
       if (found.length > 0) projects.push({ project_id: Number(project.id), project_name: typeof project.name === 'string' ? project.name : null, people: found });
     } catch (error) {

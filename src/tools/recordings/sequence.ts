@@ -8,7 +8,7 @@ import { eventEntityIssues, type Issue } from './filters.js';
 /**
  * `sequence` (SPEC §1, issue 40): 2 to 5 steps in PostHog's `events` filter shape, matched in order
  * within one session; the last may be `absent` (the earlier steps happened and it never came after
- * them). The sessions come from one HogQL query over the period (population.sequenceSessions); the
+ * them). The sessions come from one HogQL query over the period (segments.sequenceSessions); the
  * recordings among them from the list endpoint with `session_ids`, the list's other filters applied.
  * The list uses it; the triage can (matchSequence takes no tool's input but the steps and dates).
  */
@@ -151,7 +151,7 @@ export function sequencePeriod(dateFrom: string | undefined, dateTo: string | un
 
 /** The sessions that went through the sequence in the period: one query. */
 export async function matchSequence(posthog: PostHogOperations, projectId: string, sequence: ParsedSequence, period: { from: Date; to: Date }, signal?: AbortSignal): Promise<SequenceMatch> {
-  const answer = await posthog.population.sequenceSessions(projectId, { ...sequence, from: period.from, to: period.to }, { signal });
+  const answer = await posthog.segments.sequenceSessions(projectId, { ...sequence, from: period.from, to: period.to }, { signal });
   const reasons: Partial<Record<NoRecordingReason, number>> = {};
   let unrecorded = 0;
   for (const session of answer.sessions) {

@@ -1,19 +1,21 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import { z } from 'zod';
-import { aggregate, type Problem, type SessionTrouble, type TriageInput } from '../../digest/aggregate.js';
-import { quote } from '../../digest/quote.js';
+import { aggregate, type TriageInput } from '../../digest/aggregate.js';
 import { UpstreamError, UserInputError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
 import { RECORDING_ORDERS } from '../../posthog/recording-orders.js';
 import { defineTool } from '../define.js';
-import { RECORDED_DATA_NOTICE, asText, clip, clock, duration, structuredSize } from '../format.js';
-import { plural } from '../../words.js';
+import { RECORDED_DATA_NOTICE, asText, clip } from '../format.js';
 import { dateField, maxCharsField, personUuidField, projectIdField, recordingIdsField, resolveProjectId } from '../schemas.js';
 import { digestRecording, partialOf, type RecordingDigest } from './recording-digest.js';
 import { onRecordingClock, readExceptionsOf } from './session-exceptions.js';
-import { tailOf, type Tail } from './tail.js';
+import { tailOf } from './tail.js';
 import { playerUrl } from './player-link.js';
 import { filterParams, recordingFilterFields } from './filters.js';
+import { DEFAULT_TRIAGE_REPLAY_BUDGET } from '../../call-limits.js';
+import { MAX_REQUESTS_PER_RECORDING, RecordingBoundReached, RecordingMeter } from '../../posthog/snapshots.js';
+import { countPopulation, evidenceOf, withEvidence } from './triage-population.js';
+import { renderTriage, type TriageFound, type Unread } from './triage-render.js';
 
 /** Recordings one call reads at most (each costs PostHog replay requests: a listing and its blocks). */
 export const TRIAGE_MAX = 50;
@@ -34,7 +36,6 @@ const CONCURRENCY_PACED = 1;
 /** A recording is started only while the call may still make this many requests (its listing and a block range). */
 const REQUESTS_TO_START = 2;
 
-type Unread = { id: string; reason: 'throttled' | 'budget' | 'expired' | 'failed' | 'not-started'; detail: string; retry_after_seconds?: number };
 
 interface Candidate {
   id: string;
@@ -105,7 +106,7 @@ export const sessionRecordingsTriage = defineTool({
   name: 'session-recordings-triage',
   title: 'Find what went wrong across many recordings',
   toolset: 'recordings',
-  description: `Ranks what went wrong across many recordings (filtered as in session-recordings-list): console errors, exceptions, failed requests, rage/dead clicks; sessions, people hit, examples. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
+  description: `Ranks what went wrong across a period's recordings (filtered as in session-recordings-list): counts exceptions, console errors, rage/dead clicks over every recording via PostHog's query API (sessions, people hit, session ids; one failure's symptoms as one problem), then digests a few that show them (failed requests, page messages). Without the query API, digests only. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   recordedData: true,
   inputSchema: (options) =>
@@ -117,7 +118,7 @@ export const sessionRecordingsTriage = defineTool({
       order_direction: z.enum(['ASC', 'DESC']).optional().describe('Default DESC.'),
       person_uuid: personUuidField.optional(),
       session_ids: recordingIdsField(TRIAGE_MAX).optional().describe('Only these ids or replay URLs.'),
-      max_recordings: z.number().int().min(1).max(TRIAGE_MAX).default(TRIAGE_DEFAULT).describe('Read in this call.'),
+      max_recordings: z.number().int().min(1).max(TRIAGE_MAX).optional().describe('Read in this call (default 10; more than the replay budget allows when given).'),
       max_chars: maxCharsField,
       cursor: z.string().max(20_000).optional().describe('Previous next_cursor (same filters).'),
       ...recordingFilterFields(true),
@@ -132,6 +133,15 @@ export const sessionRecordingsTriage = defineTool({
   async handler(input, { posthog, defaultProjectId, signal, cache, progress }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    const maxRecordings = input.max_recordings ?? TRIAGE_DEFAULT;
+    // 0. Query-first: every recording of the period counted through the query API (not for a
+    // cursor's continuation, nor named session ids, nor a period of no more recordings than this
+    // call reads: those are read whole); where it cannot, the recordings read are all the triage
+    // sees, and it says why.
+    const counting = cursor || input.session_ids ? undefined : await countPopulation(posthog, projectId, { ...input, ...filterParams(input) }, signal, maxRecordings);
+    const counted = counting && 'population' in counting ? counting.population : undefined;
+    // The replay budget binds the evidence digests, unless the caller asked for a number of recordings.
+    const replay = counted ? { left: input.max_recordings === undefined ? (posthog.budget?.limits.triageReplayBudget ?? DEFAULT_TRIAGE_REPLAY_BUDGET) : Infinity, spent: 0 } : undefined;
     const filters = { date_from: input.date_from, date_to: input.date_to, order: input.order, order_direction: input.order_direction, person_uuid: input.person_uuid, ...filterParams(input) };
 
     // 1. The recordings to read: the cursor's unread ones first, then a page of the list.
@@ -140,16 +150,26 @@ export const sessionRecordingsTriage = defineTool({
     let nextOffset: number | undefined;
     const unread: Unread[] = [];
     try {
-      if (cursor && cursor.p.length > 0) {
-        const ids = cursor.p.slice(0, input.max_recordings);
+      if (counted && replay) {
+        // The recordings that best show the top problems, listed by id (one request).
+        const ids = evidenceOf(counted.problems, Math.min(maxRecordings, Math.floor((replay.left - 1) / REQUESTS_TO_START)));
+        if (ids.length > 0) {
+          replay.spent++;
+          const page = await posthog.recordings.list(projectId, { date_from: input.date_from, date_to: input.date_to, session_ids: ids, limit: ids.length }, { signal, patient: true });
+          const rows = new Map(page.results.map((row) => [asText(row.id), row]));
+          candidates.push(...ids.flatMap((id) => (rows.has(id) ? [candidateOf(rows.get(id)!)] : [])));
+        }
+      } else if (cursor && cursor.p.length > 0) {
+        const ids = cursor.p.slice(0, maxRecordings);
         const page = await posthog.recordings.list(projectId, { ...filters, session_ids: ids, limit: ids.length }, { signal, patient: true });
         candidates.push(...page.results.map(candidateOf));
         // Still pending beyond this call's share stay in the cursor.
-        for (const id of cursor.p.slice(input.max_recordings)) unread.push({ id, reason: 'not-started', detail: 'beyond max_recordings for this call' });
+        for (const id of cursor.p.slice(maxRecordings)) unread.push({ id, reason: 'not-started', detail: 'beyond max_recordings for this call' });
         for (const id of ids) if (!candidates.some((c) => c.id === id)) unread.push({ id, reason: 'expired', detail: 'no longer listed by PostHog (expired, deleted, or outside the filters)' });
       }
-      const room = input.max_recordings - candidates.length;
-      const offset = cursor ? cursor.o : 0;
+      const room = maxRecordings - candidates.length;
+      // Query-first, the evidence is what is read, unless the caller asked for more recordings: then the list's most promising too.
+      const offset = counted && input.max_recordings === undefined ? undefined : cursor ? cursor.o : 0;
       if (room > 0 && offset !== undefined) {
         // Without an order of the caller's, one listing request scans more rows of
         // period (PostHog counts a request, not its rows) and the most promising are read first;
@@ -180,7 +200,7 @@ export const sessionRecordingsTriage = defineTool({
     // 2. The most promising first (errors, then activity, from the list's own counts), so a
     // throttle or budget stop leaves the least useful recordings unread. One request is kept for
     // the exceptions of the recordings read (step 3).
-    candidates.sort((a, b) => b.promise - a.promise);
+    if (!counted) candidates.sort((a, b) => b.promise - a.promise);
     posthog.budget?.holdBack(1);
     const digests = new Map<string, RecordingDigest>();
     let stop: BudgetExceeded | undefined;
@@ -196,6 +216,8 @@ export const sessionRecordingsTriage = defineTool({
         // Each recording in flight will spend at least REQUESTS_TO_START: one more is started only
         // while the budget covers them all, or recordings started side by side would share out a
         // small budget, each be cut short, and a cursor followed call after call read none.
+        // Evidence digests stop where the replay budget would not cover one more.
+        if (replay && replay.left - replay.spent < REQUESTS_TO_START) break;
         if (budget && budget.available() < REQUESTS_TO_START * (inFlight + 1)) {
           if (inFlight > 0) break; // The others go on, and take the next ones when they are done.
           // Not enough left to read one more: stop here rather than spend the rest on a listing alone.
@@ -205,8 +227,13 @@ export const sessionRecordingsTriage = defineTool({
         const candidate = candidates[next++]!;
         inFlight++;
         try {
-          const result = await digestRecording({ posthog, signal, cache }, projectId, candidate.id, candidate.row);
-          if (result.stopped) {
+          const meter = replay ? new RecordingMeter(Math.min(MAX_REQUESTS_PER_RECORDING, replay.left - replay.spent)) : undefined;
+          const result = await digestRecording({ posthog, signal, cache, meter }, projectId, candidate.id, candidate.row).finally(() => {
+            if (replay && meter) replay.spent += meter.requests;
+          });
+          if (result.stopped instanceof RecordingBoundReached && replay) {
+            unread.push({ id: candidate.id, reason: 'budget', detail: 'the replay budget (POSTHOG_TRIAGE_REPLAY_BUDGET) ran out in it' });
+          } else if (result.stopped) {
             stop ??= result.stopped;
             unread.push(unreadOf(candidate.id, result.stopped));
           } else {
@@ -228,8 +255,8 @@ export const sessionRecordingsTriage = defineTool({
         progress?.(`Read ${done} of ${candidates.length} recordings.`);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(posthog.pacesReplay ? CONCURRENCY_PACED : CONCURRENCY, candidates.length) }, worker));
-    for (const candidate of candidates.slice(next)) unread.push({ id: candidate.id, reason: 'not-started', detail: stop ? 'stopped before it' : 'cancelled' });
+    await Promise.all(Array.from({ length: Math.min(posthog.pacesReplay || replay ? CONCURRENCY_PACED : CONCURRENCY, candidates.length) }, worker));
+    for (const candidate of candidates.slice(next)) unread.push({ id: candidate.id, reason: 'not-started', detail: stop ? 'stopped before it' : replay ? 'beyond the replay budget (POSTHOG_TRIAGE_REPLAY_BUDGET)' : 'cancelled' });
 
     // 3. Across them, with their uncaught exceptions (`$exception` events, beside the recordings:
     // one query for all of them; not readable, a note).
@@ -263,6 +290,8 @@ export const sessionRecordingsTriage = defineTool({
     const found: TriageFound = {
       project_id: projectId,
       searchedDefault: input.date_from === undefined && input.session_ids === undefined,
+      ...(counted ? { population: withEvidence(counted, inputs), replay: { spent: replay!.spent, budget: replay!.left } } : {}),
+      ...(counting && 'unavailable' in counting ? { fallback: counting.unavailable } : {}),
       read: digests.size,
       cached: cachedCount,
       problems: triage.problems,
@@ -304,194 +333,3 @@ function unreadOf(id: string, err: BudgetExceeded): Unread {
   };
 }
 
-const KIND_WORDS: Record<Problem['kind'], string> = {
-  'console-error': 'console error',
-  'console-warn': 'console warning',
-  'request-failed': 'failed request',
-  'rage-click': 'rage click',
-  'dead-click': 'dead click',
-  exception: 'exception',
-  // As the summary's timeline says it: the page put this text in front of the person.
-  message: 'page showed',
-};
-
-/** The words for a problem's kind; an exception's as its events say it (never guessed uncaught). */
-function kindWords(p: Pick<Problem, 'kind' | 'handled'>): string {
-  if (p.kind !== 'exception' || p.handled === undefined) return KIND_WORDS[p.kind];
-  return p.handled ? 'handled exception' : 'uncaught exception';
-}
-
-/** What one triage call found, before it is written out for the model. */
-type TriageFound = {
-  project_id: string;
-  /** No date_from was given: PostHog searched only its default window. */
-  searchedDefault: boolean;
-  read: number;
-  cached: number;
-  problems: Problem[];
-  pages: Array<{ page: string; sessions: number; problems: number }>;
-  sessions: Array<SessionTrouble & { tail?: Tail }>;
-  unread: Unread[];
-  notes: string[];
-  next_cursor: string | null;
-  partial?: { reason: string; message: string; retry_after_seconds?: number };
-};
-
-/** A line of the text and the same entry for the structured view. */
-type Entry = { line: string; item: Record<string, unknown> };
-
-/**
- * Within max_chars, both views: the header and the continuation always; then problems (most
- * sessions first), pages, sessions and what was not read, each entry kept whole, until the budget
- * is spent. The structured view holds the same entries as the text, and says what was left out
- * the same way. Recorded text (messages, URLs, element names) is quoted in the text, never bare.
- */
-function renderTriage(found: TriageFound, maxChars: number) {
-  const notes = [...found.notes];
-  if (found.read === 0 && found.unread.length === 0 && !found.partial) notes.push(`No recordings matched these filters${found.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
-  const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, error messages on the page, rage or dead clicks in them.' : undefined;
-  const head = [`Triage of ${plural(found.read, 'recording')} in project ${found.project_id}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}.`, RECORDED_DATA_NOTICE];
-  if (clean) head.push(clean);
-  for (const note of notes) head.push(`Note: ${note}`);
-  const retry = found.partial?.retry_after_seconds;
-  const more = found.next_cursor ? `call again with the cursor and the same filters${retry !== undefined ? ` in about ${retry} seconds` : ''}.` : undefined;
-  const tail: string[] = [];
-  if (found.partial) tail.push(`PARTIAL: ${found.partial.message}`);
-  if (found.next_cursor) tail.push(`More: call again with cursor="${found.next_cursor}" and the same filters${retry !== undefined ? ` in about ${retry} seconds` : ''}.`);
-
-  const sections: Array<{ name: 'problems' | 'pages' | 'sessions' | 'unread'; heading: string; entries: Entry[] }> = [
-    { name: 'problems', heading: 'Problems, by sessions hit:', entries: found.problems.map(problemEntry) },
-    {
-      name: 'pages',
-      heading: 'Pages with the most trouble:',
-      entries: found.pages.slice(0, PAGES_LISTED).map((p) => ({ line: `- ${quote(clip(p.page, 120))}: ${plural(p.problems, 'problem')} in ${plural(p.sessions, 'session')}`, item: { page: clip(p.page, 120), problems: p.problems, sessions: p.sessions } })),
-    },
-    { name: 'sessions', heading: 'Sessions, most trouble first:', entries: found.sessions.map(sessionEntry) },
-    { name: 'unread', heading: 'Not read:', entries: unreadEntries(found.unread) },
-  ];
-
-  const compose = (budget: number) => {
-    let used = [...head, ...tail].join('\n').length + 1;
-    const body: string[] = [];
-    const chosen: Record<string, Array<Record<string, unknown>>> = {};
-    const leftOut: Record<string, number> = {};
-    for (const { name, heading, entries } of sections) {
-      let headed = false;
-      for (const { line, item } of entries) {
-        // A heading goes in with the first of its lines that fits, never alone.
-        const cost = line.length + 1 + (headed ? 0 : heading.length + 1);
-        if (used + cost + 80 > budget) {
-          leftOut[name] = (leftOut[name] ?? 0) + 1;
-          continue;
-        }
-        if (!headed) body.push(heading);
-        headed = true;
-        body.push(line);
-        (chosen[name] ??= []).push(item);
-        used += cost;
-      }
-    }
-    const cutWords = Object.entries(leftOut).map(([name, n]) => plural(n, SECTION_NOUNS[name]!));
-    const cut = cutWords.length ? `Left out for max_chars: ${cutWords.join(', ')}; raise max_chars to see them.` : undefined;
-    if (cut) body.push(`(${cut})`);
-    const data = {
-      project_id: found.project_id,
-      read: found.read,
-      ...(found.cached ? { cached: found.cached } : {}),
-      ...(found.unread.length ? { not_read: found.unread.length } : {}),
-      ...(notes.length ? { notes } : {}),
-      ...(clean ? { clean } : {}),
-      problems: (chosen.problems ?? []) as Array<{ kind: string; signature: string; sessions: number }>,
-      ...(chosen.pages ? { pages: chosen.pages } : {}),
-      ...(chosen.sessions ? { sessions: chosen.sessions } : {}),
-      ...(chosen.unread ? { unread: chosen.unread } : {}),
-      ...(cut ? { left_out: cut } : {}),
-      ...(found.partial ? { partial: found.partial } : {}),
-      next_cursor: found.next_cursor,
-      ...(more ? { more } : {}),
-    };
-    return { text: [...head, ...body, ...tail].join('\n'), data };
-  };
-  // Both views within max_chars (the structured one with the notice server.ts puts first): the
-  // structured one runs longer for the same entries, so when it does not fit, fewer entries. Each
-  // try asks for less than the one before (the text can run past its budget by the cut line, so a
-  // budget made from the text's length alone can give the same entries again), until it fits:
-  // with no entry left, only the header and the way to go on remain.
-  let budget = maxChars;
-  let result = compose(budget);
-  for (let size = structuredSize(result.data); size > maxChars && budget > 0; size = structuredSize(result.data)) {
-    budget = Math.min(budget - 40, Math.floor(budget * (maxChars / size)) - 20);
-    result = compose(budget);
-  }
-  return result;
-}
-
-/**
- * What was not read, one entry a recording, or one for three or more left for the same reason
- * (the cursor holds every id): "- 12 recordings: not-started (…): a, b, c and 9 more".
- */
-function unreadEntries(unread: Unread[]): Entry[] {
-  const groups = new Map<string, Unread[]>();
-  for (const u of unread) {
-    const key = `${u.reason}\u0000${u.detail}`;
-    groups.set(key, [...(groups.get(key) ?? []), u]);
-  }
-  return [...groups.values()].flatMap((group): Entry[] => {
-    const { reason, detail } = group[0]!;
-    if (group.length < 3) return group.map((u) => ({ line: `- ${u.id}: ${u.reason} (${u.detail})`, item: { id: u.id, reason: u.reason, detail: u.detail } }));
-    const shown = group.slice(0, 3).map((u) => u.id);
-    const rest = group.length - shown.length;
-    return [{ line: `- ${group.length} recordings: ${reason} (${detail}): ${shown.join(', ')} and ${rest} more`, item: { count: group.length, reason, detail, ids: shown } }];
-  });
-}
-
-const SECTION_NOUNS: Record<string, string> = { problems: 'problem', pages: 'page', sessions: 'session', unread: 'unread recording' };
-
-/** Pages listed at most. */
-const PAGES_LISTED = 10;
-
-function problemEntry(p: Problem): Entry {
-  const example = p.examples[0];
-  const first = p.first_seen?.slice(0, 16).replace('T', ' ');
-  const last = p.last_seen?.slice(0, 16).replace('T', ' ');
-  const seen = first && last ? `${first === last ? first : `${first} to ${last}`} UTC` : undefined;
-  const signature = clip(p.signature, 160);
-  // One example: PostHog's player at its moment (its URL names the recording, and the summary and
-  // replay tools take it as an id), or the recording and the moment where no link can be made.
-  const shown = example ? (example.link ?? `${example.session_id} at ${clock(example.at_s * 1000)}`) : undefined;
-  return {
-    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${kindWords(p)} ${quote(signature)}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
-    item: { kind: p.kind, ...(p.handled !== undefined ? { handled: p.handled } : {}), signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
-  };
-}
-
-/** A session's trouble: the counts that are not zero, as the text names them. */
-function sessionEntry(s: SessionTrouble & { tail?: Tail }): Entry {
-  const counts: Array<[keyof SessionTrouble, string, string]> = [
-    ['console_errors', 'error', 'errors'],
-    ['exceptions', 'exception', 'exceptions'],
-    ['failed_requests', 'failed request', 'failed requests'],
-    ['error_messages', 'error message shown', 'error messages shown'],
-    ['rage_clicks', 'rage click', 'rage clicks'],
-    ['dead_clicks', 'dead click', 'dead clicks'],
-    ['console_warnings', 'warning', 'warnings'],
-  ];
-  const present = counts.filter(([key]) => (s[key] as number) > 0);
-  // Exceptions with how many were uncaught and handled, as their events say it: "2 exceptions (1 uncaught, 1 handled)".
-  const how = [...(s.exceptions_uncaught ? [`${s.exceptions_uncaught} uncaught`] : []), ...(s.exceptions_handled ? [`${s.exceptions_handled} handled`] : [])].join(', ');
-  const word = ([key, one, many]: [keyof SessionTrouble, string, string]) => `${plural(s[key] as number, one, many)}${key === 'exceptions' && how ? ` (${how})` : ''}`;
-  const startUrl = s.start_url ? clip(s.start_url, 80) : undefined;
-  const length = duration(s.duration_s);
-  return {
-    line: `- ${s.id} (${length}${startUrl ? `, ${quote(startUrl)}` : ''}): ${present.length ? present.map(word).join(', ') : 'no trouble'}${s.tail ? `. ${s.tail.says}` : ''}`,
-    item: {
-      id: s.id,
-      duration: length,
-      ...(startUrl ? { start_url: startUrl } : {}),
-      ...Object.fromEntries(present.map(([key]) => [key, s[key]])),
-      ...(s.exceptions_uncaught ? { exceptions_uncaught: s.exceptions_uncaught } : {}),
-      ...(s.exceptions_handled ? { exceptions_handled: s.exceptions_handled } : {}),
-      ...(s.tail ? { ...(s.tail.ongoing ? { ongoing: true } : {}), tail: s.tail.says } : {}),
-    },
-  };
-}
