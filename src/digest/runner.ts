@@ -72,20 +72,20 @@ const MAX_IN_FLIGHT = 8;
  * 205 MB recording at 1 MB, 151-164 MB at 4-8 MB; bench/README.md). The old generation holds the
  * bounded digest state and one line of at most 8 MB being parsed (feed.ts), with room to spare;
  * a reproduction's or a long line's job, one line of at most 64 MB (MAX_LINE_BYTES): measured,
- * parsing and writing back a 62 MB line of a page's elements peaks near 180 MB of it.
+ * a 62 MB line of a page's elements, parsed and written back, held about 175 MB of it.
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 512 };
 /** Jobs one user may run at once (each is a worker busy on one core); more of theirs wait their turn. */
-const MAX_DIGESTS = Math.max(1, Math.min(4, availableParallelism()));
+const MAX_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 /**
  * Jobs running at once, all users together. A digest holds its slot while its blocks stream
  * in (mostly waiting on PostHog), so twice the cores: one user using all of theirs leaves as many
  * for the others, and a free slot goes to whoever has the fewest running (slots.ts).
  */
-const MAX_DIGESTS_IN_ALL = 2 * MAX_DIGESTS;
+const MAX_JOBS_IN_ALL = 2 * MAX_JOBS;
 
 /** Every job (a digest, a reproduction, a long line) holds one of these while it runs. */
-const slots = new FairSlots(MAX_DIGESTS_IN_ALL, MAX_DIGESTS);
+const slots = new FairSlots(MAX_JOBS_IN_ALL, MAX_JOBS);
 
 /**
  * A runner, once `user` (a hash of host and key, PostHogClient.keyIdentity) has one of its job
@@ -173,7 +173,7 @@ function takeWorker(file: string): Worker {
 
 function parkWorker(worker: Worker, file: string): void {
   dropListeners(worker);
-  if (idleWorkers.length >= MAX_DIGESTS) {
+  if (idleWorkers.length >= MAX_JOBS) {
     void worker.terminate();
     return;
   }
@@ -234,7 +234,7 @@ class WorkerRunner<R> implements JobRunner<R> {
       }
     });
     this.worker.on('error', (error: Error & { code?: string }) => this.fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new UserInputError(spec.outOfMemory) : error));
-    this.worker.on('exit', () => this.fail(new Error('the worker stopped unexpectedly')));
+    this.worker.on('exit', () => this.fail(new Error('the digest worker stopped unexpectedly')));
     this.post({ t: 'job', kind: spec.kind, options: spec.options });
   }
 
@@ -280,7 +280,7 @@ class WorkerRunner<R> implements JobRunner<R> {
 
   close(): void {
     const reusable = this.finished && this.failure === undefined;
-    this.fail(new Error('the job was stopped'));
+    this.fail(new Error("the worker's job was stopped"));
     if (reusable) parkWorker(this.worker, this.file);
     else {
       this.worker.removeAllListeners('exit');

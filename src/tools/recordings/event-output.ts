@@ -12,9 +12,9 @@ import { eventsFromLine, type RrwebEvent } from '../../posthog/snapshots.js';
 import { MAX_EVENT_DEPTH, maskTypedValues, nestedDeeperThan, networkRequests } from './event-privacy.js';
 
 /**
- * A line longer than this is parsed in a worker. Parsing, masking and writing back 1 MB of a
- * page's elements takes about 25 ms here (62 MB: 1.5 s, measured), so no line of the main
- * thread's costs much more than that.
+ * A line longer than this (or inflating past it) is parsed in a worker. Parsing 1 MB of a page's
+ * elements and preparing it for a snapshots page took 15–20 ms once warm (62 MB: 1.1 s,
+ * measured), so no line the main thread parses costs much more than that.
  */
 export const LARGE_LINE_BYTES = 1024 * 1024;
 
