@@ -13,6 +13,8 @@ export const SLOW_TESTS = [
   'test/reproduce-rebuilt.test.ts',
   'test/reproduce-shim.test.ts',
   'test/clients/**/*.test.ts',
+  // Times the server's main loop and another user's calls: alone, not beside another file's work.
+  'test/event-loop-blocks.test.ts',
 ];
 
 export default defineConfig({

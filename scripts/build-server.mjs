@@ -1,7 +1,8 @@
 // Run by `npm run build` after tsc: bundles the server's entry, dist/cli.js (the package's bin),
-// into one file with the MCP SDK, zod and undici inlined, and the digest worker's entry,
-// dist/digest/worker.js, likewise. Node then reads and links one module at start-up instead of
-// some 200 (our modules, the SDK's, zod's); that, not minifying, is what makes it start faster.
+// into one file with the MCP SDK, zod and undici inlined, and the recordings tools' worker entry
+// (digests, reproductions, long lines), dist/tools/recordings/worker.js, likewise. Node then reads
+// and links one module at start-up instead of some 200 (our modules, the SDK's, zod's); that, not
+// minifying, is what makes it start faster.
 // What the first answer does not need stays behind dynamic imports, which become chunks beside
 // cli.js (dist/cli-*.js) loaded on first use: the sandbox, the HTTP transport, the digest runner,
 // the digest's text renderer, undici.
@@ -9,8 +10,8 @@
 // tsc's own output stays in dist/ beside the bundle (tests, the benchmarks and listing-build.ts
 // import it), so every module's files are where tsc put them: `import.meta.url` in our sources is
 // rewritten to the URL of the file tsc emitted for that module, and the files found relative to it
-// (dist/tools/listing.json, dist/app/player.html, dist/digest/worker.js, fixtures/recordings/)
-// resolve as they do unbundled.
+// (dist/tools/listing.json, dist/app/player.html, dist/tools/recordings/worker.js,
+// fixtures/recordings/) resolve as they do unbundled.
 //
 // Kept out of the bundle, loaded from node_modules on first use: @posthog/hogql-parser (sandbox
 // only; a large WebAssembly module) and @redis/client (only with MCP_DIGEST_CACHE=redis).
@@ -99,7 +100,7 @@ await build({
 
 await build({
   ...common,
-  entryPoints: { worker: `${SRC}digest/worker.ts` },
-  outdir: `${ROOT}dist/digest`,
-  plugins: [tscLocations(1), undiciNamed, englishOnlyZod],
+  entryPoints: { worker: `${SRC}tools/recordings/worker.ts` },
+  outdir: `${ROOT}dist/tools/recordings`,
+  plugins: [tscLocations(2), undiciNamed, englishOnlyZod],
 });

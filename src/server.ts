@@ -331,7 +331,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         };
       } catch (thrown) {
         // A call the client cancelled ends as cancelled, whatever its parts threw as they were
-        // stopped (the digest worker: "the digest was stopped"), not as a bug of ours.
+        // stopped (the digest worker: "the worker's job was stopped"), not as a bug of ours.
         const error = extra.signal.aborted && !(thrown instanceof UpstreamUnavailableError) ? new UpstreamUnavailableError('cancelled', `${tool.name} was cancelled by the client.`) : thrown;
         // The last line of defence: whatever upstream text an error carries, the key is not in it.
         const text = unbidiDeep(client.redact(errorMessage(error, tool, input, settings, (m) => log(client.redact(m)), client.callerKey)));

@@ -4,38 +4,65 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserInputError } from '../errors.js';
 import { RemoteFetcher, type RemoteDispatch, type ToRemote } from '../posthog/remote-fetch.js';
-import type { Digest } from './digest.js';
-import type { DigestFeed } from './feed.js';
 import { FairSlots } from './slots.js';
 
-/** A DigestFeed behind an async interface: in a worker thread when one can be started. */
-export interface DigestRunner {
+/**
+ * What runs in a worker thread, or in this thread where no worker can be started: fed a
+ * recording's bytes unit by unit (the digest, a reproduction), or the bytes of one long line,
+ * and asked for its result at the end. In a worker each call is synchronous; in this thread a
+ * feed may return a promise to yield to other calls between slices of its work.
+ */
+export interface Feed<R> {
+  startUnit(after?: number): void;
+  data(chunk: Buffer): void | Promise<void>;
+  endUnit(): void | Promise<void>;
+  note(text: string): void;
+  finish(input?: unknown): R;
+}
+
+/** A Feed behind an async interface: in a worker thread when one can be started. */
+export interface JobRunner<R> {
   startUnit(after?: number): void;
   /** Resolves when there is room for more data (the worker has caught up). */
   data(chunk: Buffer): Promise<void>;
-  endUnit(): void;
+  endUnit(): Promise<void>;
   note(text: string): void;
-  finish(): Promise<Digest>;
+  /** The result; `input` is what the feed needs besides the bytes (a reproduction's exceptions). */
+  finish(input?: unknown): Promise<R>;
   /** Stops the worker; safe to call more than once, and after finish. */
   close(): void;
-  /** Set once the digest itself failed (not the upstream): the call cannot go on. */
+  /** Set once the job itself failed (not the upstream): the call cannot go on. */
   readonly failure: Error | undefined;
   /**
-   * With a worker: the worker's own requests (RequestOptions.via), for block bodies it digests
-   * as they arrive, the main thread never holding their bytes. Undefined in-thread: the bodies
-   * are then read here and handed to data().
+   * With a worker: the worker's own requests (RequestOptions.via), for block bodies it feeds
+   * itself as they arrive, the main thread never holding their bytes. Undefined in-thread: the
+   * bodies are then read here and handed to data().
    */
   readonly via: RemoteDispatch | undefined;
 }
 
+/** What a job is, for startJob. */
+export interface JobSpec<R> {
+  /** The worker's entry (built beside its caller; a job whose entry is not built runs in this thread). */
+  worker: URL;
+  /** Which of the entry's feeds (worker-host.ts). */
+  kind: string;
+  options?: unknown;
+  /** The same feed, made in this thread (tests run from the TypeScript sources, with no worker built). */
+  local: () => Promise<Feed<R>>;
+  /** Said when the worker runs out of its memory (RESOURCE_LIMITS). */
+  outOfMemory: string;
+}
+
 export type ToWorker =
+  | { t: 'job'; kind: string; options?: unknown }
   | { t: 'unit'; after?: number | undefined }
   | { t: 'data'; chunk: Uint8Array }
   | { t: 'end' }
   | { t: 'note'; text: string }
-  | { t: 'finish' };
+  | { t: 'finish'; input?: unknown };
 
-type FromWorker = { t: 'ack' } | { t: 'digest'; digest: Digest };
+export type FromWorker = { t: 'ack' } | { t: 'result'; result: unknown } | { t: 'failed'; error: { message: string; user: boolean } };
 
 /** Chunks (about 64 KB each) in the worker's queue before the reader waits. */
 const MAX_IN_FLIGHT = 8;
@@ -43,34 +70,35 @@ const MAX_IN_FLIGHT = 8;
  * The worker's heap. A small young generation keeps the peak RSS of digesting hundreds of MB low
  * (V8 otherwise grows it to tens of MB under this allocation rate: measured 143-147 MB peak for a
  * 205 MB recording at 1 MB, 151-164 MB at 4-8 MB; bench/README.md). The old generation holds the
- * bounded digest state and one line of at most 8 MB being parsed (feed.ts), with room to spare.
+ * bounded digest state and one line of at most 8 MB being parsed (feed.ts), with room to spare;
+ * a reproduction's or a long line's job, one line of at most 64 MB (MAX_LINE_BYTES): measured,
+ * a 62 MB line of a page's elements, parsed and written back, held about 175 MB of it.
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 512 };
-/** Digests one user may run at once (each is a worker busy on one core); more of theirs wait their turn. */
-const MAX_DIGESTS = Math.max(1, Math.min(4, availableParallelism()));
+/** Jobs one user may run at once (each is a worker busy on one core); more of theirs wait their turn. */
+const MAX_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 /**
- * Digests running at once, all users together. A digest holds its slot while its blocks stream
+ * Jobs running at once, all users together. A digest holds its slot while its blocks stream
  * in (mostly waiting on PostHog), so twice the cores: one user using all of theirs leaves as many
  * for the others, and a free slot goes to whoever has the fewest running (slots.ts).
  */
-const MAX_DIGESTS_IN_ALL = 2 * MAX_DIGESTS;
+const MAX_JOBS_IN_ALL = 2 * MAX_JOBS;
 
-/** The built worker next to this module; absent when running from TypeScript sources (tests). */
-const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
-
-const slots = new FairSlots(MAX_DIGESTS_IN_ALL, MAX_DIGESTS);
+/** Every job (a digest, a reproduction, a long line) holds one of these while it runs. */
+const slots = new FairSlots(MAX_JOBS_IN_ALL, MAX_JOBS);
 
 /**
- * A runner, once `user` (a hash of host and key, PostHogClient.keyIdentity) has one of its digest
+ * A runner, once `user` (a hash of host and key, PostHogClient.keyIdentity) has one of its job
  * slots; the slot is released by close() and goes to the next in line, users taking turns. An
  * abort while waiting gives up the place in the line, and an abort while running stops the worker.
  */
-export async function startDigest(signal: AbortSignal, user = ''): Promise<DigestRunner> {
-  // The digest engine is loaded into this thread only where it runs here (no built worker: tests
+export async function startJob<R>(spec: JobSpec<R>, signal: AbortSignal, user = ''): Promise<JobRunner<R>> {
+  // The job's engine is loaded into this thread only where it runs here (no built worker: tests
   // from sources); with a worker, only the worker loads it.
-  const inThread = existsSync(WORKER_FILE) ? undefined : await import('./feed.js');
+  const file = fileURLToPath(spec.worker);
+  const local = existsSync(file) ? undefined : await spec.local();
   const release = await slots.acquire(user, signal);
-  const runner = inThread ? new InThreadRunner(release, new inThread.DigestFeed()) : new WorkerRunner(release);
+  const runner: JobRunner<R> = local ? new InThreadRunner<R>(release, local) : new WorkerRunner<R>(release, file, spec);
   // An abort stops the worker; a runner closed normally lets go of the call's signal (a triage
   // runs many digests under one call, and each listener would hold its runner until the call ends).
   const onAbort = () => runner.close();
@@ -83,39 +111,49 @@ export async function startDigest(signal: AbortSignal, user = ''): Promise<Diges
   return runner;
 }
 
-class InThreadRunner implements DigestRunner {
-  readonly failure = undefined;
+class InThreadRunner<R> implements JobRunner<R> {
+  failure: Error | undefined;
   readonly via = undefined;
   constructor(
     private readonly release: () => void,
-    private readonly feed: DigestFeed,
+    private readonly feed: Feed<R>,
   ) {}
   startUnit(after?: number): void {
     this.feed.startUnit(after);
   }
-  async data(chunk: Buffer): Promise<void> {
-    this.feed.data(chunk);
+  data(chunk: Buffer): Promise<void> {
+    return this.run(() => this.feed.data(chunk));
   }
-  endUnit(): void {
-    this.feed.endUnit();
+  endUnit(): Promise<void> {
+    return this.run(() => this.feed.endUnit());
   }
   note(text: string): void {
     this.feed.note(text);
   }
-  async finish(): Promise<Digest> {
-    return this.feed.finish();
+  async finish(input?: unknown): Promise<R> {
+    return this.feed.finish(input);
   }
   close(): void {
     this.release();
   }
+  /** A feed that throws (a reproduction past its work budget) fails the job, as in a worker. */
+  private async run(step: () => void | Promise<void>): Promise<void> {
+    if (this.failure) throw this.failure;
+    try {
+      await step();
+    } catch (err) {
+      this.failure = err instanceof Error ? err : new Error(String(err));
+      throw this.failure;
+    }
+  }
 }
 
 /**
- * Workers that finished a digest cleanly wait here for the next one (a triage digests dozens in a
+ * Workers that finished a job cleanly wait here for the next one (a triage digests dozens in a
  * row; starting a worker and loading the digest modules costs tens of ms of CPU each time). They
  * do not keep the process alive, and leave after IDLE_WORKER_MS without work.
  */
-const idleWorkers: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
+const idleWorkers: Array<{ worker: Worker; file: string; timer: NodeJS.Timeout }> = [];
 const IDLE_WORKER_MS = 30_000;
 
 /** Only our own listeners: Worker keeps internal ones (its message port's ref count) on itself. */
@@ -123,23 +161,25 @@ function dropListeners(worker: Worker): void {
   for (const event of ['message', 'error', 'exit'] as const) worker.removeAllListeners(event);
 }
 
-function takeWorker(): Worker {
-  const idle = idleWorkers.pop();
-  if (!idle) return new Worker(WORKER_FILE, { resourceLimits: RESOURCE_LIMITS });
+function takeWorker(file: string): Worker {
+  const at = idleWorkers.findLastIndex((idle) => idle.file === file);
+  if (at === -1) return new Worker(file, { resourceLimits: RESOURCE_LIMITS });
+  const idle = idleWorkers.splice(at, 1)[0]!;
   clearTimeout(idle.timer);
   dropListeners(idle.worker);
   idle.worker.ref();
   return idle.worker;
 }
 
-function parkWorker(worker: Worker): void {
+function parkWorker(worker: Worker, file: string): void {
   dropListeners(worker);
-  if (idleWorkers.length >= MAX_DIGESTS) {
+  if (idleWorkers.length >= MAX_JOBS) {
     void worker.terminate();
     return;
   }
   const entry = {
     worker,
+    file,
     timer: setTimeout(() => {
       const at = idleWorkers.indexOf(entry);
       if (at !== -1) idleWorkers.splice(at, 1);
@@ -157,21 +197,26 @@ function parkWorker(worker: Worker): void {
   idleWorkers.push(entry);
 }
 
-class WorkerRunner implements DigestRunner {
-  private readonly worker = takeWorker();
+class WorkerRunner<R> implements JobRunner<R> {
+  private readonly worker: Worker;
   /** The worker's own block requests, which this thread still gatekeeps (client.ts). */
   readonly via = new RemoteFetcher((message: ToRemote) => {
     // A failed runner sends no new request; an abort after the failure has nothing left to stop.
     if (message.t === 'req' || !this.failure) this.post(message);
   });
   private inFlight = 0;
-  /** The digest came back and nothing failed: the worker may serve the next one. */
+  /** The result came back and nothing failed: the worker may serve the next job. */
   private finished = false;
   failure: Error | undefined;
   private waiting: { resolve: () => void; reject: (error: Error) => void } | undefined;
-  private result: { resolve: (digest: Digest) => void; reject: (error: Error) => void } | undefined;
+  private result: { resolve: (result: R) => void; reject: (error: Error) => void } | undefined;
 
-  constructor(private readonly release: () => void) {
+  constructor(
+    private readonly release: () => void,
+    private readonly file: string,
+    spec: JobSpec<R>,
+  ) {
+    this.worker = takeWorker(file);
     this.worker.on('message', (message: FromWorker) => {
       if (this.via.receive(message)) return;
       if (message.t === 'ack') {
@@ -180,19 +225,17 @@ class WorkerRunner implements DigestRunner {
           this.waiting.resolve();
           this.waiting = undefined;
         }
+      } else if (message.t === 'failed') {
+        // The feed threw (a reproduction past its work budget): said as the feed said it.
+        this.fail(message.error.user ? new UserInputError(message.error.message) : new Error(message.error.message));
       } else {
         this.finished = this.failure === undefined;
-        this.result?.resolve(message.digest);
+        this.result?.resolve(message.result as R);
       }
     });
-    this.worker.on('error', (error: Error & { code?: string }) =>
-      this.fail(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new UserInputError('This recording is too large to digest within the memory the digest may use. Read it in pages with session-recording-snapshots instead.')
-          : error,
-      ),
-    );
+    this.worker.on('error', (error: Error & { code?: string }) => this.fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new UserInputError(spec.outOfMemory) : error));
     this.worker.on('exit', () => this.fail(new Error('the digest worker stopped unexpectedly')));
+    this.post({ t: 'job', kind: spec.kind, options: spec.options });
   }
 
   private fail(error: Error): void {
@@ -221,7 +264,7 @@ class WorkerRunner implements DigestRunner {
     if (this.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject }));
   }
 
-  endUnit(): void {
+  async endUnit(): Promise<void> {
     this.post({ t: 'end' });
   }
 
@@ -229,16 +272,16 @@ class WorkerRunner implements DigestRunner {
     this.post({ t: 'note', text });
   }
 
-  finish(): Promise<Digest> {
-    const digest = new Promise<Digest>((resolve, reject) => (this.result = { resolve, reject }));
-    this.post({ t: 'finish' });
-    return digest;
+  finish(input?: unknown): Promise<R> {
+    const result = new Promise<R>((resolve, reject) => (this.result = { resolve, reject }));
+    this.post({ t: 'finish', input });
+    return result;
   }
 
   close(): void {
     const reusable = this.finished && this.failure === undefined;
-    this.fail(new Error('the digest was stopped'));
-    if (reusable) parkWorker(this.worker);
+    this.fail(new Error("the worker's job was stopped"));
+    if (reusable) parkWorker(this.worker, this.file);
     else {
       this.worker.removeAllListeners('exit');
       void this.worker.terminate();

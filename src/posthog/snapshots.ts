@@ -127,38 +127,50 @@ export function unitQuery(unit: FetchUnit): Record<string, string> {
 }
 
 /**
+ * Thrown by eventsFromLine given `inflateHere`: the line's compressed fields hold more than that
+ * (a small line may inflate to megabytes). The reader parses such a line elsewhere (a worker).
+ */
+export class InflatesTooMuch extends Error {
+  constructor() {
+    super('the line inflates past what is parsed in this thread');
+  }
+}
+
+/**
  * Turns one line of snapshot data into events. Forms: `[windowId, event]` (blob_v2, LTS),
  * `{window_id|windowId, data: [events]}` (legacy blob), a bare event with `windowId` (realtime),
  * and `{snapshots: [...]}` (realtime's JSON body). Returns null for a line that is none of these.
+ * With `inflateHere`, a line whose compressed fields inflate past that many bytes in all throws
+ * InflatesTooMuch.
  */
-export function eventsFromLine(line: string): WindowedEvent[] | null {
+export function eventsFromLine(line: string, inflateHere?: number): WindowedEvent[] | null {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     return null;
   }
-  return eventsFromValue(value, true);
+  return eventsFromValue(value, true, inflateHere === undefined ? undefined : { left: inflateHere });
 }
 
 /** `{snapshots: [...]}` wraps events one level deep, never another wrapper. */
-function eventsFromValue(value: unknown, outer: boolean): WindowedEvent[] | null {
+function eventsFromValue(value: unknown, outer: boolean, here: { left: number } | undefined): WindowedEvent[] | null {
   if (Array.isArray(value)) {
     if (value.length === 2 && (typeof value[0] === 'string' || value[0] === null) && isEvent(value[1])) {
-      return [{ windowId: value[0], event: decompressEvent(value[1]) }];
+      return [{ windowId: value[0], event: decompressEvent(value[1], here) }];
     }
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;
   if (Array.isArray(record.snapshots)) {
-    return outer ? record.snapshots.flatMap((item) => eventsFromValue(item, false) ?? []) : null;
+    return outer ? record.snapshots.flatMap((item) => eventsFromValue(item, false, here) ?? []) : null;
   }
   if (Array.isArray(record.data) && !('type' in record)) {
     const windowId = windowOf(record);
-    return record.data.filter(isEvent).map((event) => ({ windowId, event: decompressEvent(event) }));
+    return record.data.filter(isEvent).map((event) => ({ windowId, event: decompressEvent(event, here) }));
   }
-  if (isEvent(record)) return [{ windowId: windowOf(record), event: decompressEvent(record) }];
+  if (isEvent(record)) return [{ windowId: windowOf(record), event: decompressEvent(record, here) }];
   return null;
 }
 
@@ -183,12 +195,14 @@ export function isEvent(value: unknown): value is RrwebEvent {
  * rule's adds/removes. A field that fails to decompress (corrupt, or past the inflate bound) is
  * never passed on as its bytes: no reader can use them, and no scan for the API key sees into
  * them. A full snapshot's data becomes UNREADABLE_DATA; a mutation's or rule's field, empty.
+ * `here`: what the reader inflates in its own thread (eventsFromLine), shared by a line's events;
+ * past it, InflatesTooMuch.
  */
-export function decompressEvent(event: RrwebEvent): RrwebEvent {
+export function decompressEvent(event: RrwebEvent, here?: { left: number }): RrwebEvent {
   if (!('cv' in event)) return event;
   const { cv: _version, ...rest } = event;
   // One budget for all of an event's fields: four fields must not inflate to four times the cap.
-  const budget = { left: MAX_INFLATED_BYTES };
+  const budget = { left: MAX_INFLATED_BYTES, here };
   if (event.type === FULL_SNAPSHOT && typeof event.data === 'string') {
     return { ...rest, data: unzipField(event.data, budget) ?? UNREADABLE_DATA };
   }
@@ -210,16 +224,21 @@ export const UNREADABLE_DATA = '<compressed data that could not be read>';
 /** The most one event's compressed fields may inflate to, together. */
 const MAX_INFLATED_BYTES = 8 * 1024 * 1024;
 
-function unzipField(text: string, budget: { left: number }): unknown {
+function unzipField(text: string, budget: { left: number; here?: { left: number } | undefined }): unknown {
+  const here = budget.here;
+  // Within what the reader inflates in its own thread, else within the event's bound.
+  const bound = here && here.left < budget.left ? here.left : budget.left;
   try {
     // The bytes are carried one per character; base64 is accepted too, as some exports use it.
     const bytes = text.charCodeAt(0) === 0x1f && text.charCodeAt(1) === 0x8b ? Buffer.from(text, 'latin1') : Buffer.from(text, 'base64');
     // A bounded inflate: a compressed field is small on the wire but could expand without limit.
     // zlib is loaded by the first compressed field, not at start-up (it costs ~2 ms to load).
-    const inflated = process.getBuiltinModule('node:zlib').gunzipSync(bytes, { maxOutputLength: Math.max(1, budget.left) });
+    const inflated = process.getBuiltinModule('node:zlib').gunzipSync(bytes, { maxOutputLength: Math.max(1, bound) });
     budget.left -= inflated.length;
+    if (here) here.left -= inflated.length;
     return JSON.parse(inflated.toString('utf8'));
-  } catch {
+  } catch (err) {
+    if (bound !== budget.left && (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new InflatesTooMuch();
     return undefined;
   }
 }
@@ -230,25 +249,42 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const OVERLONG_LINE = '<line too long>';
 
 /**
+ * A line longer than a reader parses in its own thread (LineSplitter's `largeFrom`): its bytes,
+ * undecoded, for a worker to parse.
+ */
+export interface LargeLine {
+  chunks: Buffer[];
+  bytes: number;
+}
+
+/**
  * Splits bytes into lines as they arrive, holding no more than one line (plus a chunk), and
  * decodes each line whole so multi-byte characters split across chunks stay intact. A line
- * longer than the limit is dropped unread and reported as OVERLONG_LINE.
+ * longer than the limit is dropped unread and reported as OVERLONG_LINE; with `largeFrom`, a
+ * line longer than that is handed over as its bytes (LargeLine), not decoded here.
  */
 export class LineSplitter {
   private carry: Buffer[] = [];
   private carried = 0;
   private overlong = false;
 
-  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+  constructor(
+    private readonly maxLineBytes = MAX_LINE_BYTES,
+    private readonly largeFrom = Infinity,
+  ) {}
 
-  push(chunk: Buffer): string[] {
-    const out: string[] = [];
+  push(chunk: Buffer): string[];
+  push(chunk: Buffer, large: true): Array<string | LargeLine>;
+  push(chunk: Buffer): Array<string | LargeLine> {
+    const out: Array<string | LargeLine> = [];
     let start = 0;
     let newline = chunk.indexOf(0x0a, start);
     while (newline !== -1) {
       if (this.overlong || this.carried + (newline - start) > this.maxLineBytes) {
         this.overlong = false;
         out.push(OVERLONG_LINE);
+      } else if (this.carried + (newline - start) > this.largeFrom) {
+        out.push({ chunks: [...this.carry, chunk.subarray(start, newline)], bytes: this.carried + (newline - start) });
       } else {
         // Most lines lie inside one chunk: decode them in place, without a copy.
         const line = this.carry.length === 0 ? chunk.toString('utf8', start, newline) : Buffer.concat([...this.carry, chunk.subarray(start, newline)]).toString('utf8');
@@ -272,11 +308,16 @@ export class LineSplitter {
   }
 
   /** The last line (a body need not end with a newline). */
-  end(): string[] {
+  end(): string[];
+  end(large: true): Array<string | LargeLine>;
+  end(): Array<string | LargeLine> {
     if (this.overlong) return [OVERLONG_LINE];
-    const last = Buffer.concat(this.carry).toString('utf8');
+    const carry = this.carry;
+    const carried = this.carried;
     this.carry = [];
     this.carried = 0;
+    if (carried > this.largeFrom) return [{ chunks: carry, bytes: carried }];
+    const last = Buffer.concat(carry).toString('utf8');
     return last.trim() ? [last] : [];
   }
 }
@@ -286,6 +327,13 @@ export async function* lines(chunks: AsyncIterable<Buffer>, maxLineBytes = MAX_L
   const splitter = new LineSplitter(maxLineBytes);
   for await (const chunk of chunks) yield* splitter.push(chunk);
   yield* splitter.end();
+}
+
+/** The same, with each line longer than `largeFrom` as its bytes (LargeLine). */
+export async function* linesOrLarge(chunks: AsyncIterable<Buffer>, largeFrom: number, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<string | LargeLine> {
+  const splitter = new LineSplitter(maxLineBytes, largeFrom);
+  for await (const chunk of chunks) yield* splitter.push(chunk, true);
+  yield* splitter.end(true);
 }
 
 /** rrweb's console plugin stringifies each argument (strings arrive JSON-quoted); join them back. */

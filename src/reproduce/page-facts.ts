@@ -59,7 +59,7 @@ export function headingOf(mirror: NodeMirror, budget: WorkBudget): { heading?: s
   for (const node of mirror.all()) {
     budget.tick();
     if (!node.tag || roleOf(node) !== 'heading') continue;
-    const name = accessibleName(mirror, node);
+    const name = accessibleName(mirror, node, budget);
     if (name) headings.push({ level: /^h[1-6]$/.test(node.tag) ? Number(node.tag[1]) : 2, name });
   }
   const counts = new Map<string, number>();

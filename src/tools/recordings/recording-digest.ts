@@ -57,8 +57,8 @@ export interface DigestContext {
  * first digest, not at start-up: a client waits for start-up at every launch, and most sessions
  * never ask for one.
  */
-let runnerModule: Promise<typeof import('../../digest/runner.js')> | undefined;
-const loadRunner = () => (runnerModule ??= import('../../digest/runner.js'));
+let jobsModule: Promise<typeof import('./jobs.js')> | undefined;
+const loadJobs = () => (jobsModule ??= import('./jobs.js'));
 
 /** After this long without new data (and not ongoing), a session is over: posthog-js starts a new one after 30 minutes idle. */
 const SETTLED_AFTER_MS = 30 * 60_000;
@@ -154,7 +154,7 @@ function resolveProject(posthog: PostHogOperations, projectId: string, signal: A
  * digest itself, stops everything.
  */
 async function digestUnits({ posthog, signal, readUntil }: DigestContext, projectId: string, id: string, units: FetchUnit[], meter: RecordingMeter): Promise<RecordingDigest> {
-  const { startDigest } = await loadRunner();
+  const { startDigest } = await loadJobs();
   const runner = await startDigest(signal, posthog.keyIdentity);
   // Past `readUntil`, once enough was read, reading stops where it is (a BudgetExceeded, so the
   // partial result is made as for any other stop).
@@ -195,12 +195,12 @@ async function digestUnits({ posthog, signal, readUntil }: DigestContext, projec
         if (cutThere) throw cut();
         // Fetched by the digest's worker (runner.via), the body never passed here: its size did.
         fed += response.bytesConsumedThere();
-        runner.endUnit();
+        await runner.endUnit();
         read++;
       } catch (err) {
         if (signal.aborted || runner.failure) throw runner.failure ?? err;
         if (err instanceof BudgetExceeded) {
-          runner.endUnit();
+          await runner.endUnit();
           // What was not read: the parts that failed, this one and every later one.
           const missing = [...failed, ...units.slice(index)];
           const notRead = `${missing.length} of ${units.length} parts (${unitNames(missing)})`;

@@ -1,24 +1,17 @@
 import { z } from 'zod';
 import type { StreamedResponse } from '../../posthog/operations/index.js';
 import { FULL_SNAPSHOT } from '../../posthog/rrweb.js';
-import { RecordingMeter, planUnits, type FetchUnit } from '../../posthog/snapshots.js';
+import { RecordingMeter, planUnits, type FetchUnit, type LargeLine } from '../../posthog/snapshots.js';
 import { defineTool } from '../define.js';
 import { plural } from '../../words.js';
 import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.js';
 import { PLAYER_URI } from './player.js';
 import { explainRecordingError } from './not-found.js';
 import { cursorAt, decodeCursor, encodeCursor, resumeFrom } from './snapshot-cursor.js';
-import { maskTypedValues } from './event-privacy.js';
+import { FEED_EVENT_MAX_BYTES, MAX_FEED_NODE_DEPTH, feedEntry, type FeedEntry } from './event-output.js';
 import { walkUnits, type Position } from './unit-walk.js';
 
 const DEFAULT_PAGE_BYTES = 4_000_000;
-/**
- * Elements nested deeper than this in a full snapshot are cut off (their subtree is not sent).
- * Each element level is two levels of JSON, and JSON.stringify recurses: near 2,500 levels it
- * overflows the stack, which failed the whole page. No real page nests this deep; the player
- * rebuilds this depth without trouble.
- */
-export const MAX_FEED_NODE_DEPTH = 500;
 
 /**
  * The player's own feed (MCP Apps: visible to the app only, never to the model): the recording's
@@ -59,7 +52,7 @@ export const sessionRecordingReplayEvents = defineTool({
       plan = planUnits(await posthog.snapshots.sources(projectId, input.id, { signal, meter }));
     }
     const start = state ? resumeFrom(state, plan) : { units: plan ?? [], index: 0, skip: 0 };
-    const page = await readEvents((unit) => posthog.snapshots.blocks(projectId, input.id, unit, { signal, meter }), start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal);
+    const page = await readEvents((unit) => posthog.snapshots.blocks(projectId, input.id, unit, { signal, meter }), start, input.max_bytes ?? DEFAULT_PAGE_BYTES, !state, signal, posthog.keyIdentity);
     const next_cursor = page.next ? encodeCursor(cursorAt(input.id, projectId, page.next)) : null;
     let events = `[${page.events.join(',')}]`;
     // The key is scrubbed from every result as a whole (server.ts), but this field is JSON text:
@@ -92,32 +85,32 @@ interface EventsPage {
  * nothing at all could be served; a budget or throttle stop ends the page early with a cursor,
  * or fails the call when nothing was read.
  */
-async function readEvents(blocks: (unit: FetchUnit) => Promise<StreamedResponse>, start: Position, budget: number, firstPage: boolean, signal: AbortSignal): Promise<EventsPage> {
+async function readEvents(blocks: (unit: FetchUnit) => Promise<StreamedResponse>, start: Position, budget: number, firstPage: boolean, signal: AbortSignal, user: string): Promise<EventsPage> {
   const events: EventsPage['events'] = [];
   let bytes = 0;
   let cut = 0;
   let passedOver = 0;
+  let tooLarge = 0;
   let sawFull = !firstPage;
   // A recording with no full snapshot at all must still end its first page somewhere.
   const hardLimit = budget * 4;
-  const walk = await walkUnits(blocks, start, signal, (windowId, event) => {
+  // A line too long to parse here is parsed, masked and written in a worker (event-output.ts).
+  const large = async (line: LargeLine) => (await import('./jobs.js')).lineEvents<FeedEntry>(line, { for: 'feed' }, signal, user);
+  const walk = await walkUnits<FeedEntry>(blocks, start, signal, (windowId, event, prepared) => {
     // What users typed (fields, Input events, request bodies) and secrets in URLs, masked.
-    maskTypedValues(event);
-    if (event.type === FULL_SNAPSHOT && cutDeepNodes((event.data as { node?: unknown } | undefined)?.node, MAX_FEED_NODE_DEPTH)) cut++;
-    let json: string;
-    try {
-      json = `[${JSON.stringify(windowId)},${JSON.stringify(event)}]`;
-    } catch (err) {
-      // Nested too deep to write as JSON (not a DOM tree, or not one the cut reaches): passed over.
-      if (!(err instanceof RangeError)) throw err;
-      passedOver++;
+    const entry = prepared ?? feedEntry(windowId, event);
+    if (entry.cut) cut++;
+    const json = entry.json;
+    if (json === undefined) {
+      if (entry.tooLarge) tooLarge++;
+      else passedOver++;
       return 'more';
     }
     events.push(json);
     bytes += json.length;
     if (event.type === FULL_SNAPSHOT) sawFull = true;
     return bytes >= hardLimit || (bytes >= budget && sawFull) ? 'last' : 'more';
-  });
+  }, large);
   if (walk.stopped && events.length === 0) throw walk.stopped;
   // Nothing of the recording could be served at all: that is PostHog's answer, not an empty recording.
   if (events.length === 0 && firstPage && walk.next === null && walk.unavailable) throw walk.unavailable;
@@ -125,27 +118,6 @@ async function readEvents(blocks: (unit: FetchUnit) => Promise<StreamedResponse>
   const notes = walk.stopped ? [...walk.notes, `Stopped early: ${walk.stopped.message} Not read yet: ${walk.notRead}.`] : [...walk.notes];
   if (cut > 0) notes.push(`${plural(cut, 'page snapshot')} nested more than ${MAX_FEED_NODE_DEPTH} elements deep: what lies deeper is not shown.`);
   if (passedOver > 0) notes.push(`${plural(passedOver, 'event')} nested too deep to send ${passedOver === 1 ? 'was' : 'were'} passed over.`);
+  if (tooLarge > 0) notes.push(`${plural(tooLarge, 'event')} larger than ${FEED_EVENT_MAX_BYTES / 1_000_000} MB ${tooLarge === 1 ? 'was' : 'were'} passed over: too large to send.`);
   return { events, bytes, skippedLines: walk.skippedLines, next: walk.next, notes };
-}
-
-/**
- * Cuts a snapshot's DOM tree below `maxDepth` elements (their children are dropped), in place and
- * without recursion (the tree may be thousands deep). Whether anything was cut.
- */
-export function cutDeepNodes(root: unknown, maxDepth: number): boolean {
-  let cut = false;
-  const stack: Array<{ node: unknown; depth: number }> = [{ node: root, depth: 0 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    const children = (node as { childNodes?: unknown }).childNodes;
-    if (!Array.isArray(children) || children.length === 0) continue;
-    if (depth >= maxDepth) {
-      (node as { childNodes: unknown[] }).childNodes = [];
-      cut = true;
-      continue;
-    }
-    for (const child of children) stack.push({ node: child, depth: depth + 1 });
-  }
-  return cut;
 }

@@ -6,9 +6,12 @@ import { projectIdField, recordingIdField, resolveProjectId } from '../schemas.j
 import { partialOf } from './recording-digest.js';
 import { explainRecordingError } from './not-found.js';
 import { readSessionExceptions } from './session-exceptions.js';
-import { walkUnits } from './unit-walk.js';
+import { streamUnits } from './unit-walk.js';
 import { quote } from '../../digest/quote.js';
 import type { Rendered } from '../../reproduce/code.js';
+import type { ReproductionInput, ReproductionRead } from '../../reproduce/feed.js';
+import type { ExceptionEvent } from '../../reproduce/journey.js';
+import type { JobRunner } from '../../digest/runner.js';
 import { RECORDED_DATA_NOTICE } from '../format.js';
 
 export const sessionRecordingReproduce = defineTool({
@@ -37,11 +40,11 @@ export const sessionRecordingReproduce = defineTool({
   async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const meta = await posthog.recordings.get(projectId, input.id, { signal });
-    const [{ Reproducer }, { renderSpec }] = await Promise.all([import('../../reproduce/session.js'), import('../../reproduce/code.js')]);
-    const reproducer = new Reproducer();
-    const [read, exceptions] = await Promise.all([readRecording(posthog, projectId, input.id, signal, reproducer), readSessionExceptions(posthog.query, projectId, input.id, meta, signal)]);
-    if (exceptions.events) reproducer.addExceptions(exceptions.events);
-    const rendered = renderSpec(reproducer.finish(), { recordingId: input.id, projectId, copyTypedValues: input.copy_typed_values, failure: input.failure });
+    const [{ startReproduction }, { renderSpec }] = await Promise.all([import('./jobs.js'), import('../../reproduce/code.js')]);
+    // The reproduction is made in a worker (jobs.ts): however large a recorded page, no other call waits for it.
+    const job = await startReproduction(signal, posthog.keyIdentity);
+    const { read, exceptions, made } = await readRecording(posthog, projectId, input.id, signal, job, readSessionExceptions(posthog.query, projectId, input.id, meta, signal)).finally(() => job.close());
+    const rendered = renderSpec(made.reproduction, { recordingId: input.id, projectId, copyTypedValues: input.copy_typed_values, failure: input.failure });
     const skipped = [...read.notes, ...(exceptions.unread ? [`Exceptions not asserted: ${exceptions.unread}.`] : []), ...rendered.skipped];
     const partial = read.stopped ? partialOf(read.stopped, read.notRead) : undefined;
     if (partial) skipped.unshift(`PARTIAL: ${partial.message}${partial.not_read ? ` Not read: ${partial.not_read}.` : ''} The test covers the recording up to where reading stopped${partial.retry_after_seconds !== undefined ? `; call again in about ${partial.retry_after_seconds} s for all of it` : ''}.`);
@@ -51,42 +54,26 @@ export const sessionRecordingReproduce = defineTool({
   explainError: (error, input, { defaultProjectId }) => explainRecordingError(error, input.id, input.project_id ?? defaultProjectId),
 });
 
-/** The longest stretch of reproducer work before other calls get a turn. */
-const SLICE_MS = 10;
-
-/** Every event of the recording through the reproducer, with the shared bounded reader. */
-async function readRecording(posthog: PostHogOperations, projectId: string, id: string, signal: AbortSignal, reproducer: { push(w: string | null, e: { type: number; timestamp: number; data?: unknown }): void }) {
+/**
+ * Every event of the recording through the reproduction, with the shared bounded reader, while
+ * the session's exceptions are read; then the reproduction, given them.
+ */
+async function readRecording<X extends { events?: ExceptionEvent[] | undefined }>(posthog: PostHogOperations, projectId: string, id: string, signal: AbortSignal, job: JobRunner<ReproductionRead>, exceptionsRead: Promise<X>) {
   // At most MAX_REQUESTS_PER_RECORDING requests for the recording, as every reader of one.
   const meter = new RecordingMeter();
-  // A throttle before anything could be read is thrown: an empty test would be a wrong answer.
-  const units = planUnits(await posthog.snapshots.sources(projectId, id, { signal, meter }));
-  let events = 0;
-  // The reproducer's work runs in slices: past SLICE_MS the reader lets the event loop turn
-  // (setImmediate: after pending I/O), so other calls and /healthz are answered meanwhile.
-  let slice = performance.now();
-  const walk = await walkUnits(
-    (unit) => posthog.snapshots.blocks(projectId, id, unit, { signal, meter }),
-    { units, index: 0, skip: 0 },
-    signal,
-    (windowId, event) => {
-      events++;
-      reproducer.push(windowId, event);
-      if (performance.now() - slice < SLICE_MS) return 'more';
-      return new Promise<'more'>((resolve) =>
-        setImmediate(() => {
-          slice = performance.now();
-          resolve('more');
-        }),
-      );
-    },
-  );
-  if (walk.stopped && events === 0) throw walk.stopped;
-  if (events === 0 && walk.unavailable) throw walk.unavailable;
+  const read = async () => {
+    // A throttle before anything could be read is thrown: an empty test would be a wrong answer.
+    const units = planUnits(await posthog.snapshots.sources(projectId, id, { signal, meter }));
+    return streamUnits((unit) => posthog.snapshots.blocks(projectId, id, unit, { signal, meter, via: job.via }), units, signal, job);
+  };
+  const [walk, exceptions] = await Promise.all([read(), exceptionsRead]);
+  const made = await job.finish({ exceptions: exceptions.events } satisfies ReproductionInput);
+  if (walk.stopped && made.events === 0) throw walk.stopped;
+  if (made.events === 0 && walk.unavailable) throw walk.unavailable;
   const notes = [...walk.notes];
-  if (walk.skippedLines > 0) notes.push(`${walk.skippedLines} line(s) of snapshot data were not events and were skipped.`);
-  return { stopped: walk.stopped, notRead: walk.notRead, notes };
+  if (made.skippedLines > 0) notes.push(`${made.skippedLines} line(s) of snapshot data were not events and were skipped.`);
+  return { read: { stopped: walk.stopped, notRead: walk.notRead, notes }, exceptions, made };
 }
-
 
 /**
  * The text says what the structured view holds, in the same order a reader needs it: what the test
