@@ -199,3 +199,15 @@ describe('with a filter only the list applies', () => {
     expect(data.sequence_match?.recordings).toBe(ids.size);
   });
 });
+
+it('without the query:read scope: the scope a sequence needs said, after one refused query and no replay request', async () => {
+  const bare = await startHarness({ sandbox: { scale: true, now: NOW, scopes: ['session_recording:read', 'project:read', 'organization:read'] } });
+  try {
+    const r = await bare.call('session-recordings-triage', { ...WEEK, sequence: SEQUENCE });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain("API key missing required scope 'query:read'");
+    expect(apiRequests(bare.sandbox).map((q) => `${q.method} ${q.path}`)).toEqual([`POST /api/projects/${SCALE.projectId}/query/`]);
+  } finally {
+    await bare.close();
+  }
+});
