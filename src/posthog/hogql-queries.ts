@@ -257,6 +257,8 @@ export interface PeriodOptions {
   to: Date;
   /** The list's person_uuid filter, when given. */
   personUuid?: string | undefined;
+  /** Only these sessions (a sequence's matching recordings), when given. */
+  within?: readonly string[] | undefined;
 }
 
 /** Events and console lines of those recordings are read up to a day past the period: a session started at its end runs on. */
@@ -280,7 +282,14 @@ function recordedIn(column: string, options: PeriodOptions, values: Record<strin
   values.date_to = isoUtc(options.to);
   const person = options.personUuid !== undefined ? ' AND person_id = {person_uuid}' : '';
   if (options.personUuid !== undefined) values.person_uuid = options.personUuid;
-  return `${column} IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to}) AND ${KEPT}${person})`;
+  return `${column} IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to}) AND ${KEPT}${person}${withinCondition(options, values)})`;
+}
+
+/** " AND session_id IN {only_sessions}" when the period is narrowed to given sessions (their ids one list value). */
+function withinCondition(options: PeriodOptions, values: Record<string, unknown>): string {
+  if (options.within === undefined) return '';
+  values.only_sessions = [...new Set(options.within)];
+  return ' AND session_id IN {only_sessions}';
 }
 
 /**
@@ -298,7 +307,8 @@ export function recordedSessionsQuery(options: PeriodOptions & { after?: string 
     values.after = options.after;
     conditions.push('session_id > {after}');
   }
-  const query = `SELECT session_id, person_id FROM session_replay_events WHERE ${conditions.join(' AND ')} ORDER BY session_id ASC LIMIT ${POPULATION_ROWS}`;
+  const within = withinCondition(options, values);
+  const query = `SELECT session_id, person_id FROM session_replay_events WHERE ${conditions.join(' AND ')}${within} ORDER BY session_id ASC LIMIT ${POPULATION_ROWS}`;
   return seal(query, values);
 }
 

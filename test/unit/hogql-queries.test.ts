@@ -80,10 +80,18 @@ const SAMPLES: Samples = {
     { from: FROM, to: TO },
     ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value, after: value })),
     ...HOSTILE.map((value) => ({ from: FROM, to: TO, after: value })),
+    // A sequence's matching recordings: the period narrowed to them (one list value, with a person and a page or not).
+    ...HOSTILE.map((value) => ({ from: FROM, to: TO, within: [value, `${value} 2`], after: value })),
+    { from: FROM, to: TO, personUuid: HOSTILE[1]!, within: HOSTILE },
   ],
-  periodExceptionsQuery: [{ from: FROM, to: TO }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value }))],
-  periodClicksQuery: [{ from: FROM, to: TO }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value }))],
-  periodConsoleErrorsQuery: [{ from: new Date(0), to: new Date('2999-12-31T00:00:00Z') }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value }))],
+  periodExceptionsQuery: [{ from: FROM, to: TO }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value })), ...HOSTILE.map((value) => ({ from: FROM, to: TO, within: [value] })), { from: FROM, to: TO, personUuid: HOSTILE[2]!, within: HOSTILE }],
+  periodClicksQuery: [{ from: FROM, to: TO }, ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value })), ...HOSTILE.map((value) => ({ from: FROM, to: TO, within: [value] })), { from: FROM, to: TO, personUuid: HOSTILE[2]!, within: HOSTILE }],
+  periodConsoleErrorsQuery: [
+    { from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
+    ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value })),
+    ...HOSTILE.map((value) => ({ from: FROM, to: TO, within: [value] })),
+    { from: FROM, to: TO, within: Array.from({ length: 200 }, (_, i) => `019a0000-0000-7000-8000-${String(i).padStart(12, '0')}`) },
+  ],
   chainEventsQuery: [...HOSTILE.map((value) => ({ from: FROM, to: TO, sessionIds: [value] })), { from: FROM, to: TO, sessionIds: HOSTILE }],
   chainConsoleQuery: [...HOSTILE.map((value) => ({ from: FROM, to: TO, sessionIds: [value] })), { from: FROM, to: TO, sessionIds: HOSTILE }],
 };

@@ -15,7 +15,10 @@ import { filterParams, recordingFilterFields } from './filters.js';
 import { DEFAULT_TRIAGE_REPLAY_BUDGET } from '../../call-limits.js';
 import { MAX_REQUESTS_PER_RECORDING, RecordingBoundReached, RecordingMeter } from '../../posthog/snapshots.js';
 import { countPopulation, evidenceOf, withEvidence } from './triage-population.js';
-import { renderTriage, type TriageFound, type Unread } from './triage-render.js';
+import { renderTriage, type SequenceScope, type TriageFound, type Unread } from './triage-render.js';
+import { matchSequence, parseSequence, sequenceField, sequenceLabel, sequencePeriod, unrecordedLine } from './sequence.js';
+import { quote } from '../../digest/quote.js';
+import type { PostHogOperations } from '../../posthog/operations/index.js';
 
 /** Recordings one call reads at most (each costs PostHog replay requests: a listing and its blocks). */
 export const TRIAGE_MAX = 50;
@@ -35,6 +38,13 @@ const CONCURRENCY = 6;
 const CONCURRENCY_PACED = 1;
 /** A recording is started only while the call may still make this many requests (its listing and a block range). */
 const REQUESTS_TO_START = 2;
+/**
+ * A sequence's matching recordings the counting is narrowed to at most (the latest first steps
+ * first): their ids travel as one list value of each query, a few hundred kilobytes at most.
+ */
+const MAX_SEQUENCE_POPULATION = 10_000;
+/** Of them, the ids one list request names, where recordings are chosen from the list (PostHog's largest page). */
+const LISTED_SEQUENCE_IDS = 100;
 
 
 interface Candidate {
@@ -106,7 +116,7 @@ export const sessionRecordingsTriage = defineTool({
   name: 'session-recordings-triage',
   title: 'Find what went wrong across many recordings',
   toolset: 'recordings',
-  description: `Ranks what went wrong across a period's recordings (filtered as in session-recordings-list): counts exceptions, console errors, rage/dead clicks over every recording via PostHog's query API (sessions, people hit, session ids; one failure's symptoms as one problem), then digests a few that show them (failed requests, page messages). Without the query API, digests only. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
+  description: `Ranks what went wrong across a period's recordings (filtered as in session-recordings-list, sequence too): counts exceptions, console errors, rage/dead clicks over every recording via PostHog's query API (sessions, people hit, session ids; one failure's symptoms as one problem), then digests a few that show them (failed requests, page messages). Without the query API, digests only. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   recordedData: true,
   inputSchema: (options) =>
@@ -122,6 +132,7 @@ export const sessionRecordingsTriage = defineTool({
       max_chars: maxCharsField,
       cursor: z.string().max(20_000).optional().describe('Previous next_cursor (same filters).'),
       ...recordingFilterFields(true),
+      sequence: sequenceField.optional().describe('As in session-recordings-list: only the recordings that went through these steps.'),
     }),
   // Declared: what a next step reads. Also returned, when there is something to say: cached,
   // not_read, notes, clean, pages, sessions, unread, left_out, partial, more (renderTriage).
@@ -134,11 +145,14 @@ export const sessionRecordingsTriage = defineTool({
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
     const maxRecordings = input.max_recordings ?? TRIAGE_DEFAULT;
+    // With a sequence, the recordings triaged are its matches (one query); its dates are checked before any request.
+    const sequencePeriodOf = input.sequence ? sequencePeriod(input.date_from, input.date_to) : undefined;
+    const sequence = input.sequence && sequencePeriodOf ? await sequenceScope(posthog, projectId, input.sequence, sequencePeriodOf, input.session_ids, signal) : undefined;
     // 0. Query-first: every recording of the period counted through the query API (not for a
     // cursor's continuation, nor named session ids, nor a period of no more recordings than this
     // call reads: those are read whole); where it cannot, the recordings read are all the triage
     // sees, and it says why.
-    const counting = cursor || input.session_ids ? undefined : await countPopulation(posthog, projectId, { ...input, ...filterParams(input) }, signal, maxRecordings);
+    const counting = cursor || input.session_ids ? undefined : await countPopulation(posthog, projectId, { ...input, ...filterParams(input) }, signal, maxRecordings, sequence?.ids.slice(0, MAX_SEQUENCE_POPULATION));
     const counted = counting && 'population' in counting ? counting.population : undefined;
     // The replay budget binds the evidence digests, unless the caller asked for a number of recordings.
     const replay = counted ? { left: input.max_recordings === undefined ? (posthog.budget?.limits.triageReplayBudget ?? DEFAULT_TRIAGE_REPLAY_BUDGET) : Infinity, spent: 0 } : undefined;
@@ -175,8 +189,10 @@ export const sessionRecordingsTriage = defineTool({
         // period (PostHog counts a request, not its rows) and the most promising are read first;
         // the rest wait in the cursor, said as not read. With an order, the caller's first rows.
         const want = input.order === undefined ? scanOf(room) : room;
-        const limit = input.session_ids ? Math.min(want, input.session_ids.length) : want;
-        const page = await posthog.recordings.list(projectId, { ...filters, session_ids: input.session_ids, limit, offset }, { signal, patient: true });
+        // With a sequence, the list is asked for its matches only (the latest of them), and not at all when none matched.
+        const scope = sequence ? sequence.ids.slice(0, LISTED_SEQUENCE_IDS) : input.session_ids;
+        const limit = scope ? Math.min(want, scope.length) : want;
+        const page = limit === 0 ? { results: [], has_more: false, next_offset: null } : await posthog.recordings.list(projectId, { ...filters, session_ids: scope, limit, offset }, { signal, patient: true });
         const listed = page.results.map(candidateOf).filter((c) => !candidates.some((d) => d.id === c.id));
         if (input.order === undefined) listed.sort((a, b) => b.promise - a.promise);
         candidates.push(...listed.slice(0, room));
@@ -282,6 +298,8 @@ export const sessionRecordingsTriage = defineTool({
       : exceptions?.limited
         ? ['Exceptions: only the first the query asks for were read (100 a recording on average); the recordings may have more.']
         : [];
+    // Where the list chose the recordings read, it chose among the latest matches only.
+    if (sequence && !counted && sequence.ids.length > LISTED_SEQUENCE_IDS) notes.push(`The recordings read were chosen among the latest ${LISTED_SEQUENCE_IDS} of the ${sequence.ids.length} matching recordings.`);
 
     // Continue with what is left: retryable unread recordings and the rest of the list.
     const pending = unread.filter((u) => u.reason === 'throttled' || u.reason === 'budget' || u.reason === 'not-started').map((u) => u.id);
@@ -292,6 +310,7 @@ export const sessionRecordingsTriage = defineTool({
       searchedDefault: input.date_from === undefined && input.session_ids === undefined,
       ...(counted ? { population: withEvidence(counted, inputs), replay: { spent: replay!.spent, budget: replay!.left } } : {}),
       ...(counting && 'unavailable' in counting ? { fallback: counting.unavailable } : {}),
+      ...(sequence ? { sequence: sequence.view } : {}),
       read: digests.size,
       cached: cachedCount,
       problems: triage.problems,
@@ -311,6 +330,18 @@ export const sessionRecordingsTriage = defineTool({
   },
   explainError: (error) => (error.status === 404 ? 'Check the project id with projects-list.' : undefined),
 });
+
+/** A sequence's matching recordings (among `session_ids` when given, the latest first steps first), and how both views say them. */
+async function sequenceScope(posthog: PostHogOperations, projectId: string, raw: readonly unknown[], period: { from: Date; to: Date }, sessionIds: readonly string[] | undefined, signal: AbortSignal): Promise<{ ids: string[]; view: SequenceScope }> {
+  const parsed = parseSequence(raw).sequence;
+  const match = await matchSequence(posthog, projectId, parsed, period, signal);
+  const ids = sessionIds ? match.recordedIds.filter((id) => sessionIds.includes(id)) : match.recordedIds;
+  const partial = [
+    match.truncated ? 'PostHog cut the sequence query at its row limit: the matches are a floor; narrow the dates.' : '',
+    ids.length > MAX_SEQUENCE_POPULATION ? `${ids.length} recordings matched; the counts are over the latest ${MAX_SEQUENCE_POPULATION}.` : '',
+  ].filter(Boolean).join(' ');
+  return { ids, view: { steps: sequenceLabel(parsed, quote), recordings: ids.length, unrecorded_sessions: match.unrecorded, unrecorded_reasons: match.reasons, unrecorded: unrecordedLine(match), ...(partial ? { partial } : {}) } };
+}
 
 function candidateOf(row: Record<string, unknown>): Candidate {
   const n = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);

@@ -71,22 +71,27 @@ export async function countPopulation(
   signal: AbortSignal,
   /** Recordings this call would read anyway: a period of no more is read whole, and not counted apart. */
   readsAll: number,
+  /** A sequence's matching recordings: the period's recordings among them only (the `sequence` filter applied). */
+  within?: readonly string[],
 ): Promise<{ population: Population } | { unavailable: string } | { few: number }> {
   const now = Date.now();
   let period: PeriodOptions;
   try {
     const from = resolveDate(typeof input.date_from === 'string' ? input.date_from : '-3d', now);
     const to = typeof input.date_to === 'string' ? resolveDate(input.date_to, now) : new Date(now);
-    period = { from, to, ...(typeof input.person_uuid === 'string' ? { personUuid: input.person_uuid } : {}) };
+    period = { from, to, ...(typeof input.person_uuid === 'string' ? { personUuid: input.person_uuid } : {}), ...(within ? { within } : {}) };
   } catch (error) {
     if (error instanceof UserInputError) return { unavailable: 'the dates given are not ones a query can be bounded by' };
     throw error;
   }
+  const counts = (key: string) => COUNTED_FILTERS.has(key) || (key === 'sequence' && within !== undefined);
   const given = Object.keys(input).filter((key) => input[key] !== undefined && input[key] !== null && !IGNORED.has(key));
   // A filter the counting cannot apply would count recordings the caller excluded: those calls
   // read the recordings PostHog's list chooses, as before, and say so.
-  const uncounted = given.filter((key) => !COUNTED_FILTERS.has(key));
+  const uncounted = given.filter((key) => !counts(key));
   if (uncounted.length > 0) return { unavailable: `${uncounted.join(', ')} ${uncounted.length === 1 ? 'is a filter' : 'are filters'} only PostHog's recordings list applies, not the counting` };
+  // No session went through the sequence: nothing to count, and no query to ask it.
+  if (within?.length === 0) return { population: { recordings: 0, people: 0, complete: true, period: { from: period.from.toISOString(), to: period.to.toISOString() }, applied: given, notApplied: [], problems: [], queries: 0 } };
   const options = { signal };
   const ops = posthog.population;
   try {
@@ -158,8 +163,8 @@ export async function countPopulation(
         people: new Set(recorded.people.values()).size,
         complete: recorded.complete,
         period: { from: period.from.toISOString(), to: period.to.toISOString() },
-        applied: given.filter((key) => COUNTED_FILTERS.has(key)),
-        notApplied: given.filter((key) => !COUNTED_FILTERS.has(key)),
+        applied: given,
+        notApplied: [],
         problems,
         queries,
       },

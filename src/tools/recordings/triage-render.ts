@@ -28,6 +28,9 @@ function kindWords(p: Pick<Problem, 'kind' | 'handled'>): string {
   return p.handled ? 'handled exception' : 'uncaught exception';
 }
 
+/** A sequence's matches as the triage says them: the steps (quoted), the recordings, and the matching sessions without one, apart. */
+export type SequenceScope = { steps: string; recordings: number; unrecorded_sessions: number; unrecorded_reasons: Record<string, number>; unrecorded: string; partial?: string };
+
 /** What one triage call found, before it is written out for the model. */
 export type TriageFound = {
   project_id: string;
@@ -46,6 +49,8 @@ export type TriageFound = {
   replay?: { spent: number; budget: number };
   /** Why the query API could not count the period: the triage is of the recordings read only. */
   fallback?: string;
+  /** The call's sequence: its matching recordings are the only ones triaged. */
+  sequence?: SequenceScope;
   next_cursor: string | null;
   partial?: { reason: string; message: string; retry_after_seconds?: number };
 };
@@ -68,8 +73,9 @@ export function renderTriage(found: TriageFound, maxChars: number) {
   const readLine = `${plural(found.read, 'recording')}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}`;
   const budgetWords = found.replay ? ` (${found.replay.spent} list + snapshot requests${Number.isFinite(found.replay.budget) ? ` of the replay budget ${found.replay.budget}` : ''})` : '';
   const head = population
-    ? [`Triage of project ${found.project_id}, ${population.period.from.slice(0, 16)} to ${population.period.to.slice(0, 16)} UTC: ${plural(population.recordings, 'recording')} from ${plural(population.people, 'person', 'people')} looked at, counted over every recording through PostHog's query API${population.complete ? '' : ' (only the first pages of recordings: counts are of those)'}; ${readLine} digested for evidence${budgetWords}.`, countedWith(population), RECORDED_DATA_NOTICE]
+    ? [`Triage of project ${found.project_id}, ${population.period.from.slice(0, 16)} to ${population.period.to.slice(0, 16)} UTC: ${plural(population.recordings, 'recording')} from ${plural(population.people, 'person', 'people')} looked at, counted over ${found.sequence ? 'every matching recording' : 'every recording'} through PostHog's query API${population.complete ? '' : ' (only the first pages of recordings: counts are of those)'}; ${readLine} digested for evidence${budgetWords}.`, countedWith(population), RECORDED_DATA_NOTICE]
     : [`Triage of ${readLine} in project ${found.project_id}.`, RECORDED_DATA_NOTICE];
+  if (found.sequence) head.splice(1, 0, ...sequenceLines(found.sequence));
   if (clean) head.push(clean);
   for (const note of notes) head.push(`Note: ${note}`);
   const retry = found.partial?.retry_after_seconds;
@@ -80,7 +86,7 @@ export function renderTriage(found: TriageFound, maxChars: number) {
 
   const sections: Array<{ name: 'problems' | 'evidence' | 'pages' | 'sessions' | 'unread'; heading: string; entries: Entry[] }> = [
     population
-      ? { name: 'problems', heading: 'Problems across every recording of the period, by sessions hit:', entries: population.problems.map(countedEntry) }
+      ? { name: 'problems', heading: `Problems across every ${found.sequence ? 'matching ' : ''}recording of the period, by sessions hit:`, entries: population.problems.map(countedEntry) }
       : { name: 'problems', heading: 'Problems, by sessions hit:', entries: found.problems.map(problemEntry) },
     ...(population ? [{ name: 'evidence' as const, heading: `What only the ${plural(found.read, 'recording')} read show (counts over them):`, entries: found.problems.filter((p) => !COUNTED_KINDS.has(p.kind)).map(problemEntry) }] : []),
     {
@@ -119,6 +125,7 @@ export function renderTriage(found: TriageFound, maxChars: number) {
     const data = {
       project_id: found.project_id,
       ...(population ? { population: { recordings: population.recordings, people: population.people, from: population.period.from, to: population.period.to, counted_with: population.applied, digests_only: population.notApplied, ...(population.complete ? {} : { complete: false }) } } : {}),
+      ...(found.sequence ? { sequence_match: sequenceData(found.sequence) } : {}),
       ...(found.replay ? { replay_requests: found.replay.spent, ...(Number.isFinite(found.replay.budget) ? { replay_budget: found.replay.budget } : {}) } : {}),
       read: found.read,
       ...(found.cached ? { cached: found.cached } : {}),
@@ -223,6 +230,15 @@ function sessionEntry(s: SessionTrouble & { tail?: Tail }): Entry {
 
 /** Kinds the query API counts over the period; the others only the digests see. */
 const COUNTED_KINDS = new Set<Problem['kind']>(['exception', 'console-error', 'rage-click', 'dead-click']);
+
+/** "Sequence "a" → "b" never after: 212 matching recordings, …": the population, and the sessions without a recording apart. */
+function sequenceLines(s: SequenceScope): string[] {
+  return [`Sequence ${s.steps}: ${plural(s.recordings, 'matching recording')} in the period; only they are triaged.`, s.unrecorded, s.partial ?? ''].filter(Boolean);
+}
+
+function sequenceData(s: SequenceScope) {
+  return { recordings: s.recordings, unrecorded_sessions: s.unrecorded_sessions, unrecorded_reasons: s.unrecorded_reasons, ...(s.partial ? { partial: s.partial } : {}) };
+}
 
 /** Which of the caller's filters the counting applied, and which only the recordings read honour. */
 function countedWith(population: Population): string {
