@@ -98,4 +98,15 @@ describe('maskSecretsInBody', () => {
     expect(maskSecretsInBody('401: Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig rejected')).toBe('401: Authorization: Bearer *** rejected');
     expect(maskSecretsInBody('{"password":"hunter\\"2"}')).toBe('{"password":"***"}');
   });
+
+  it('reads a bounded head of a body, in time linear in it, whatever its shape', () => {
+    for (const hostile of ['a:'.repeat(500_000), '"a":"'.repeat(200_000), 'x'.repeat(1_000_000), `${'token='.repeat(100_000)}`, '{"k":'.repeat(200_000)]) {
+      const started = performance.now();
+      const masked = maskSecretsInBody(hostile);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(masked.length).toBeLessThanOrEqual(4_000);
+    }
+    // A secret field cut off by the bound is masked to its end.
+    expect(maskSecretsInBody(`{"msg":"x","token":"${'t'.repeat(10_000)}"}`)).toBe('{"msg":"x","token":"***"');
+  });
 });
