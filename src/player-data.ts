@@ -33,6 +33,8 @@ export type Moment = {
   method?: string;
   status?: number;
   error?: string;
+  /** request-failed: the response body the recording kept (the server's reason), secrets masked, at most 300 characters */
+  body?: string;
   /** rage-click, dead-click: the element, as the timeline names it */
   target?: string;
   /** console-error, console-warn: the message */

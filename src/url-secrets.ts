@@ -156,3 +156,34 @@ function firstOf(text: string, characters: string): number {
   }
   return first;
 }
+
+/** Where a response body is read up to before it is masked and cut: well past what is shown. */
+const BODY_READ_MAX = 4_000;
+/**
+ * A secret-named field written as `"name": "value"` (JSON), `name: value` or `name=value`, the
+ * name quoted or not: its value runs to the closing quote (or the end, where the text was cut
+ * inside it), or to the next separator.
+ */
+const NAMED_VALUE = /(["']?)([A-Za-z_$][\w$.-]{0,80})\1(\s*[:=]\s*)(?:"((?:[^"\\]|\\.)*)"?|'([^'\\]*)'?|([^\s,;&{}[\]"'<>][^\s,;&}\]"'<>]*))/g;
+/** An HTTP credential written out: `Bearer <token>`, `Basic <base64>`. */
+const CREDENTIAL = /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/gi;
+const CREDENTIAL_SCHEME = /^(?:Bearer|Basic|Token)$/i;
+
+/**
+ * A server's words as a recording kept them (a failed request's response body): the values of
+ * secret-named fields masked as URL parameters of those names are (`"token":"***"`,
+ * `access_token: ***`), and URLs in it masked as recorded URLs are; the rest as sent. Read up to
+ * BODY_READ_MAX characters.
+ */
+export function maskSecretsInBody(text: string): string {
+  const head = text.length > BODY_READ_MAX ? text.slice(0, BODY_READ_MAX) : text;
+  const credentials = head.replace(CREDENTIAL, (_whole, scheme: string) => `${scheme} ${MASKED_URL_VALUE}`);
+  const named = credentials.replace(NAMED_VALUE, (whole, q: string, name: string, sep: string, dq?: string, sq?: string, bare?: string) => {
+    const value = dq ?? sq ?? bare ?? '';
+    // `Authorization: Bearer ***`: the scheme stays, its credential was masked above.
+    if (!isSecretParam(name) || value === '' || value === MASKED_URL_VALUE || (bare !== undefined && CREDENTIAL_SCHEME.test(value))) return whole;
+    const masked = dq !== undefined ? `"${MASKED_URL_VALUE}"` : sq !== undefined ? `'${MASKED_URL_VALUE}'` : MASKED_URL_VALUE;
+    return `${q}${name}${q}${sep}${masked}`;
+  });
+  return maskUrlSecretsInText(named);
+}

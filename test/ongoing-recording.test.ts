@@ -38,6 +38,29 @@ describe('an ongoing recording', () => {
     });
   }
 
+  // Issue 44 item 5: the events PostHog already has after the last block. The sandbox's Chloé
+  // opened /cart at 3:06, after the blocks' 2:52: a page view with no replay data yet.
+  it('session-recording-summary: lists the events after the last block (the /cart page view) as events without replay data, in both views', async () => {
+    const r = await h.call('session-recording-summary', { project_id: P, id: CHLOE });
+    expect(r.isError, text(r)).toBeFalsy();
+    const after = (r.structuredContent as { after_last_block?: { note: string; events: Array<{ at: string; event: string; url?: string }> } }).after_last_block;
+    expect(after?.note).toContain('After the last stored block (2:52 into the recording), PostHog already has 1 event of this session: events without replay data');
+    expect(after?.events).toEqual([{ at: '3:06', event: '$pageview', url: 'https://shop.example.com/cart' }]);
+    const lines = text(r).split('\n');
+    const at = lines.indexOf(after!.note);
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^<<recorded-data [0-9a-f]+>>$/);
+    expect(lines[at + 2]).toBe('  3:06 page view "https://shop.example.com/cart"');
+    // Not a timeline entry: the timeline holds what the replay data shows.
+    expect((r.structuredContent as { timeline: string[] }).timeline.some((l) => l.includes('/cart') && l.startsWith('3:06'))).toBe(false);
+  });
+
+  it('session-recording-summary of a finished recording reads no events after it (no query)', async () => {
+    const r = await h.call('session-recording-summary', { project_id: P, id: DEMO.recordingIds.checkoutFailure });
+    expect((r.structuredContent as { after_last_block?: unknown }).after_last_block).toBeUndefined();
+    expect(text(r)).not.toContain('After the last stored block');
+  });
+
   it('session-recordings-triage: the session\'s line says it, in both views', async () => {
     const r = await h.call('session-recordings-triage', { project_id: P, session_ids: [CHLOE], max_chars: 20_000 });
     expect(r.isError, text(r)).toBeFalsy();
@@ -71,5 +94,23 @@ describe('the tail has not arrived, though PostHog no longer says ongoing', () =
     expect(r.isError, text(r)).toBeFalsy();
     expect(text(r)).toContain('The tail has not arrived: PostHog lists 4:31 and 8 clicks; the blocks so far hold 2:52 and 5 clicks.');
     expect((r.structuredContent as { ongoing?: boolean }).ongoing).toBeUndefined();
+  });
+});
+
+describe('the events after the last block, with a key that may not query', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // The sandbox key's scopes are the setting under test.
+    h = await startHarness({ sandbox: { scopes: ['session_recording:read', 'project:read'] } });
+  });
+  afterAll(() => h.close());
+
+  it('the summary still answers, and says in both views why they were not read', async () => {
+    const r = await h.call('session-recording-summary', { project_id: P, id: CHLOE });
+    expect(r.isError, text(r)).toBeFalsy();
+    const after = (r.structuredContent as { after_last_block?: { note: string; events: unknown[] } }).after_last_block;
+    expect(after).toEqual({ note: 'Events after the last stored block not read: the key may not use the query API (add the query:read scope to read them).', events: [] });
+    expect(text(r).split('\n')).toContain(after!.note);
+    expect((r.structuredContent as { counts: { clicks: number } }).counts.clicks).toBe(5);
   });
 });

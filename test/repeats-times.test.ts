@@ -46,7 +46,8 @@ describe('repeated requests keep their first and last time', () => {
   it("Olivia's checkout: the 500s from 1:11 to 1:14, before the rage click at 1:15, in both views", async () => {
     const r = await h.call('session-recording-summary', { project_id: P, id: CHECKOUT });
     const timeline = (r.structuredContent as { timeline: string[] }).timeline;
-    const failed = timeline.find((l) => /request failed POST .*\/api\/checkout.* → 500 ×2$/.test(l))!;
+    // The first answer's body follows the count (issue 44: failed requests with their reason).
+    const failed = timeline.find((l) => /request failed POST .*\/api\/checkout.* → 500 ×2 body ".*Upstream payment provider timed out.*"$/.test(l))!;
     expect(failed).toMatch(/^1:11–1:14 /);
     expect(text(r).split('\n')).toContain(failed);
     expect(timeline.find((l) => /RAGE CLICK/.test(l))).toMatch(/^1:15 /);

@@ -176,7 +176,7 @@ function momentWords(moment: Moment): string[] {
     case 'page':
       return [JSON.stringify(moment.url ?? '')];
     case 'request-failed':
-      return [moment.method ?? '', moment.url ?? '', moment.status !== undefined ? String(moment.status) : JSON.stringify(moment.error ?? 'failed')];
+      return [moment.method ?? '', moment.url ?? '', moment.status !== undefined ? String(moment.status) : JSON.stringify(moment.error ?? 'failed'), moment.body ? JSON.stringify(moment.body) : ''];
     case 'console-error':
     case 'console-warn':
       return [JSON.stringify(moment.message ?? '')];

@@ -50,9 +50,9 @@ function createHash(algorithm: string) {
  * before they are stored (version 1 could hold one decoded from gzipped recording data). 3: entries
  * are per key and per resolved project (version 2 shared them between keys, and under "@current").
  * 4: repeated errors and requests keep their last time (`last_t`). 5: page messages that tell of
- * trouble say so (`trouble`), for the triage.
+ * trouble say so (`trouble`), for the triage. 6: failed requests keep their response body (`request.body`).
  */
-export const DIGEST_CACHE_VERSION = 5;
+export const DIGEST_CACHE_VERSION = 6;
 
 /** Stable and short: the raw parts can be long (a 200-character id) and carry a host name. */
 export function digestCacheId(key: DigestCacheKey): string {

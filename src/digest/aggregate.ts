@@ -71,6 +71,8 @@ export type Problem = {
   examples: ProblemExample[];
   /** An exception's: as its events say it (uncaught: false); absent when they do not. */
   handled?: boolean;
+  /** A failed request's: the first response body the digests kept for it (the server's reason, masked). */
+  body?: string;
 };
 
 export interface PageTrouble {
@@ -122,6 +124,7 @@ interface Group {
   last: number | null;
   examples: ProblemExample[];
   handled?: boolean | undefined;
+  body?: string | undefined;
 }
 
 export function aggregate(inputs: readonly TriageInput[], options: AggregateOptions = {}): Triage {
@@ -148,13 +151,14 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
     };
     // One example per session and problem: the first moment it happened there.
     const seenHere = new Set<string>();
-    const add = (kind: ProblemKind, t: number, count: number, page: string | null, { signature, sample }: { signature: string; sample: string }, handled?: boolean) => {
+    const add = (kind: ProblemKind, t: number, count: number, page: string | null, { signature, sample }: { signature: string; sample: string }, handled?: boolean, body?: string) => {
       const groupKey = `${kind}\u0000${signature}\u0000${handled === undefined ? '' : String(handled)}`;
       let group = groups.get(groupKey);
       if (!group) {
         group = { kind, signature, sample, sessions: new Set(), people: new Set(), occurrences: 0, first: null, last: null, examples: [], handled };
         groups.set(groupKey, group);
       }
+      group.body ??= body;
       group.sessions.add(id);
       group.people.add(person ?? `session:${id}`);
       group.occurrences += count;
@@ -197,7 +201,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       // digest's counts do); a rage click is one however many clicks its burst had, and so is a dead click.
       const count = kind === 'rage-click' || kind === 'dead-click' ? 1 : (item.count ?? 1);
       const page = pageAt(digest, item);
-      add(kind, item.t, count, page, signatureOf(kind, item, page));
+      add(kind, item.t, count, page, signatureOf(kind, item, page), undefined, item.request?.body);
     }
     for (const exception of exceptions ?? []) {
       const page = exception.w === undefined ? null : pageAt(digest, { w: exception.w, t: exception.t });
@@ -223,6 +227,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
         last_seen: iso(g.last),
         examples: g.examples,
         ...(g.handled !== undefined ? { handled: g.handled } : {}),
+        ...(g.body !== undefined ? { body: g.body } : {}),
       }))
       .sort((a, b) => b.sessions - a.sessions || WEIGHT[b.kind] - WEIGHT[a.kind] || b.occurrences - a.occurrences || a.signature.localeCompare(b.signature)),
     pages: [...pages.entries()]

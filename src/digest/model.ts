@@ -51,8 +51,8 @@ export interface TimelineItem {
   last_t?: number;
   /** a page message that tells the person something went wrong (rules/messages.ts tellsTrouble) */
   trouble?: true;
-  /** a failed request's parts (its target is `METHOD url`) */
-  request?: { method?: string; url: string; status?: number; error?: string };
+  /** a failed request's parts (its target is `METHOD url`); `body`: the response body the recording kept, masked and cut (rules/network.ts) */
+  request?: { method?: string; url: string; status?: number; error?: string; body?: string };
 }
 
 export interface PageVisit {

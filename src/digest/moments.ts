@@ -29,6 +29,7 @@ export function toMoment(item: TimelineItem & { kind: MomentKind }): Moment {
       moment.url = item.request?.url ?? item.target ?? '';
       if (item.request?.status !== undefined) moment.status = item.request.status;
       if (item.request?.error) moment.error = item.request.error;
+      if (item.request?.body) moment.body = item.request.body;
       break;
     case 'console-error':
     case 'console-warn':

@@ -286,6 +286,8 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
       if (item.detail) parts.push(item.detail);
   }
   if (item.count && item.count > 1) parts.push(`×${item.count}`);
+  // What the server answered (the first of repeats): its own words, recorded data like the URL.
+  if (item.kind === 'request-failed' && item.request?.body) parts.push(`body ${quote(item.request.body)}`);
   return parts.filter((p) => p.length > 0).join(' ');
 }
 

@@ -177,6 +177,32 @@ export function sessionRecorderStateQuery(options: SessionRecorderStateOptions):
   return seal(query, { session_id: options.sessionId, date_from: isoUtc(options.from), date_to: isoUtc(options.to) });
 }
 
+/** Most events read after a recording's last stored block: an ongoing session's last minutes. */
+export const MAX_EVENTS_AFTER = 50;
+
+export interface SessionEventsAfterOptions {
+  sessionId: string;
+  /** The end of the recording's stored blocks: only events after it. */
+  after: Date;
+  to: Date;
+}
+
+/**
+ * One session's page views, screens, exceptions and custom events (names without `$`) after the
+ * recording's stored blocks end, up to `to`, oldest first: what PostHog's events already hold of
+ * an ongoing session that its replay data does not yet. Columns: event, timestamp, url, window_id,
+ * type and message (an exception's, '' for other events).
+ */
+export function sessionEventsAfterQuery(options: SessionEventsAfterOptions): BuiltQuery {
+  const query = [
+    `SELECT event, timestamp, properties.$current_url AS url, properties.$window_id AS window_id, ${EXCEPTION_TYPE} AS type, ${EXCEPTION_MESSAGE} AS message FROM events`,
+    'WHERE $session_id = {session_id} AND timestamp > toDateTime({after}) AND timestamp <= toDateTime({date_to})',
+    "AND (event IN {events} OR NOT startsWith(event, '$'))",
+    `ORDER BY timestamp ASC LIMIT ${MAX_EVENTS_AFTER}`,
+  ].join(' ');
+  return seal(query, { session_id: options.sessionId, after: isoUtc(options.after), date_to: isoUtc(options.to), events: ['$pageview', '$screen', '$exception'] });
+}
+
 /** Most sessions one sequence query reads: PostHog's cap on a query's rows. */
 export const MAX_SEQUENCE_SESSIONS = 50_000;
 
@@ -429,6 +455,7 @@ export const HOGQL_BUILDERS = {
   sessionPropertiesQuery,
   sessionExceptionsQuery,
   sessionRecorderStateQuery,
+  sessionEventsAfterQuery,
   sequenceSessionsQuery,
   personLookupQuery,
   recordedSessionsQuery,

@@ -122,6 +122,21 @@ describe('digest', () => {
     expect(d.timeline.find((i) => i.kind === 'request-failed')).toEqual(expect.objectContaining({ t: 900, target: 'POST https://shop.test/api/orders', detail: '500' }));
   });
 
+  it("keeps a failed request's response body: posthog-js's responseBody or rrweb's response.body, a JSON value as its text, whitespace folded, none when empty", () => {
+    const requests = [
+      { name: 'https://shop.test/api/a', method: 'POST', responseStatus: 500, timestamp: T0 + 100, responseBody: '{\n  "error": "down",\n  "api_key": "k-123"\n}' },
+      { name: 'https://shop.test/api/b', method: 'GET', responseStatus: 404, timestamp: T0 + 200, response: { body: { detail: 'Not found.' } } },
+      { name: 'https://shop.test/api/c', method: 'GET', responseStatus: 503, timestamp: T0 + 300, responseBody: '   ' },
+    ];
+    const d = digestOf([meta(0, 'https://shop.test/'), { type: 6, timestamp: T0 + 1000, data: { plugin: 'rrweb/network@1', payload: { requests } } }]);
+    const failed = d.timeline.filter((i) => i.kind === 'request-failed').map((i) => i.request);
+    expect(failed).toEqual([
+      { method: 'POST', url: 'https://shop.test/api/a', status: 500, body: '{ "error": "down", "api_key": "***" }' },
+      { method: 'GET', url: 'https://shop.test/api/b', status: 404, body: '{"detail":"Not found."}' },
+      { method: 'GET', url: 'https://shop.test/api/c', status: 503 },
+    ]);
+  });
+
   it('tracks pages from Meta events and $pageview, scroll depth, resizes, windows and active time', () => {
     const events = [
       meta(0, 'https://shop.test/'),

@@ -59,6 +59,10 @@ const SAMPLES: Samples = {
     ...HOSTILE.map((value) => ({ sessionId: value, from: FROM, to: TO })),
     { sessionId: '019a0000-0000-7000-8000-000000000000', from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
   ],
+  sessionEventsAfterQuery: [
+    ...HOSTILE.map((value) => ({ sessionId: value, after: FROM, to: TO })),
+    { sessionId: '019a0000-0000-7000-8000-000000000000', after: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
+  ],
   sequenceSessionsQuery: [
     ...HOSTILE.map((value) => ({ steps: [{ event: value, properties: [] }, { event: `${value} then`, properties: [] }], lastAbsent: false, from: FROM, to: TO })),
     ...HOSTILE.map((value) => ({ steps: [{ event: 'checkout_started', properties: [{ key: value, exact: [JSON.stringify(value), value] }] }, { event: value, properties: [{ key: `$${value}`, icontains: `${value} part` }] }], lastAbsent: true, from: FROM, to: TO })),

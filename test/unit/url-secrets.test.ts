@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretParam, maskUrlSecrets, maskUrlSecretsInText } from '../../src/url-secrets.js';
+import { isSecretParam, maskSecretsInBody, maskUrlSecrets, maskUrlSecretsInText } from '../../src/url-secrets.js';
 
 describe('maskUrlSecrets', () => {
   it('masks the values of secret-named query and fragment parameters, keeping their names and the rest', () => {
@@ -84,5 +84,29 @@ describe('maskUrlSecrets', () => {
       'https://a.test/reset/choose-a-new-password-here',
       'https://reset.example.com/some-long-path-2024/x',
     ]) expect(maskUrlSecrets(url)).toBe(url);
+  });
+});
+
+describe('maskSecretsInBody', () => {
+  it('masks secret-named fields (JSON, `name: value`, `name=value`), credentials and URLs, and leaves the server\'s other words as sent', () => {
+    const plain = '{"error":"payment_intent_failed","message":"Upstream payment provider timed out","error_code":"E_UPSTREAM"}';
+    expect(maskSecretsInBody(plain)).toBe(plain);
+    expect(maskSecretsInBody('{"error":"expired","access_token":"abc123","code":123456,"session":{"id":"s1"},"user":{"email":"ada@example.com"}}')).toBe(
+      '{"error":"expired","access_token":"***","code":***,"session":{"id":"s1"},"user":{"email":"***"}}',
+    );
+    expect(maskSecretsInBody("retry with token: 'q1w2e3r4' or apiKey=sk_live_123, see https://a.test/r?sig=zz&x=1")).toBe("retry with token: '***' or apiKey=***, see https://a.test/r?sig=***&x=1");
+    expect(maskSecretsInBody('401: Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig rejected')).toBe('401: Authorization: Bearer *** rejected');
+    expect(maskSecretsInBody('{"password":"hunter\\"2"}')).toBe('{"password":"***"}');
+  });
+
+  it('reads a bounded head of a body, in time linear in it, whatever its shape', () => {
+    for (const hostile of ['a:'.repeat(500_000), '"a":"'.repeat(200_000), 'x'.repeat(1_000_000), `${'token='.repeat(100_000)}`, '{"k":'.repeat(200_000)]) {
+      const started = performance.now();
+      const masked = maskSecretsInBody(hostile);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(masked.length).toBeLessThanOrEqual(4_000);
+    }
+    // A secret field cut off by the bound is masked to its end.
+    expect(maskSecretsInBody(`{"msg":"x","token":"${'t'.repeat(10_000)}"}`)).toBe('{"msg":"x","token":"***"');
   });
 });

@@ -1,6 +1,6 @@
 /** Requests recorded by posthog-js's network plugin (`rrweb/network@1`): which failed, and how. */
 
-import { maskUrlSecretsInText } from '../../url-secrets.js';
+import { maskSecretsInBody, maskUrlSecretsInText } from '../../url-secrets.js';
 import { clip } from '../../words.js';
 import { shownUrl } from './pages.js';
 
@@ -11,7 +11,12 @@ export interface FailedRequest {
   url: string;
   status?: number;
   error?: string;
+  /** What the server answered, as the recording kept it: secrets masked, cut to RESPONSE_BODY_MAX. */
+  body?: string;
 }
+
+/** The most of a failed request's response body a digest keeps: the server's reason, not a page of HTML. */
+export const RESPONSE_BODY_MAX = 300;
 
 /** The requests of one network event: how many, and the failed ones. */
 export function readRequests(payload: Record<string, unknown>): { total: number; failed: FailedRequest[] } {
@@ -33,6 +38,7 @@ export function readRequests(payload: Record<string, unknown>): { total: number;
       url: shownUrl(String(r.name ?? r.url ?? '?')),
       ...(Number.isFinite(status) && status > 0 && status < 1000 ? { status: Math.trunc(status) } : {}),
       ...(error ? { error } : {}),
+      ...bodyOf(r),
     });
   }
   return { total, failed };
@@ -41,4 +47,24 @@ export function readRequests(payload: Record<string, unknown>): { total: number;
 /** How a failed request's outcome reads in the timeline: the status, else the error, else "failed". */
 export function outcomeOf(request: Omit<FailedRequest, 'at'>): string {
   return request.status !== undefined ? String(request.status) : (request.error ?? 'failed');
+}
+
+/**
+ * A failed request's response body, where posthog-js kept one (payload capture on): its
+ * `responseBody`, or `response.body` in rrweb's own plugin's shape; a JSON value as its JSON text.
+ * Whitespace runs are one space, so a pretty-printed error reads on one line.
+ */
+function bodyOf(r: Record<string, unknown>): { body?: string } {
+  const response = typeof r.response === 'object' && r.response !== null ? (r.response as Record<string, unknown>).body : undefined;
+  const raw = r.responseBody ?? response;
+  if (raw === undefined || raw === null) return {};
+  let text: string;
+  try {
+    text = typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '');
+  } catch {
+    // Nested too deep to write out (a hostile body): none shown.
+    return {};
+  }
+  const body = clip(maskSecretsInBody(text).replace(/\s+/g, ' ').trim(), RESPONSE_BODY_MAX);
+  return body ? { body } : {};
 }

@@ -25,7 +25,7 @@ export type { ChainConsoleLine, ChainEvent, ClickGroup, ConsoleGroup, ExceptionG
 export type { Organization, PersonalApiKey, ProjectListQuery, ProjectOperations, User } from './projects.js';
 export type { HogQLRows, QueryOperations } from './query.js';
 export type { Answered, Match, MatchingEventsRequest, RecordingListQuery, RecordingOperations, SessionProperties } from './recordings.js';
-export type { SessionOperations, SessionRecorderState } from './sessions.js';
+export type { SessionEvent, SessionOperations, SessionRecorderState } from './sessions.js';
 export type { SnapshotOperations, SnapshotSource, StreamedResponse } from './snapshots.js';
 export type { Page } from '../pagination.js';
 export type { Person, Project, ProjectListItem, Recording } from '../resources.js';

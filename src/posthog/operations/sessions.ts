@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { asText } from '../../words.js';
-import { sessionRecorderStateQuery } from '../hogql-queries.js';
+import { MAX_EVENTS_AFTER, sessionEventsAfterQuery, sessionRecorderStateQuery } from '../hogql-queries.js';
 import type { CallOptions } from './options.js';
 import type { QueryOperations } from './query.js';
 import { parseAnswer, unusable } from './parse.js';
@@ -27,7 +27,25 @@ export interface SessionRecorderState {
   reasons: string[];
 }
 
+/** An event PostHog has of a session (not its replay data): a page view, a screen, an exception or a custom event. */
+export interface SessionEvent {
+  /** Epoch ms. */
+  at: number;
+  event: string;
+  url?: string | undefined;
+  windowId?: string | undefined;
+  /** An exception's type and message, as its event gives them. */
+  type?: string | undefined;
+  message?: string | undefined;
+}
+
 export interface SessionOperations {
+  /**
+   * The session's page views, screens, exceptions and custom events after `after` (the end of its
+   * recording's stored blocks) and up to `to`, oldest first, at most MAX_EVENTS_AFTER (`limited`
+   * when there may be more).
+   */
+  eventsAfter(projectId: string, sessionId: string, after: Date, to: Date, options?: CallOptions): Promise<{ events: SessionEvent[]; limited: boolean }>;
   /**
    * The recorder's state over all of a session's events, within the window its id gives; null
    * when the id carries no start time (not a UUIDv7), so no bounded query can be made.
@@ -60,6 +78,16 @@ const time = z.unknown().transform((v) => {
   const ms = Date.parse(asText(v));
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 });
+const optionalText = z.unknown().transform((v) => (v === null || v === undefined || v === '' ? undefined : asText(v)));
+const eventRow = z.object({
+  event: z.unknown().transform((v) => asText(v)),
+  timestamp: z.unknown().transform((v) => Date.parse(asText(v))),
+  url: optionalText,
+  window_id: optionalText,
+  type: optionalText,
+  message: optionalText,
+});
+
 const stateRow = z.object({
   events: z.coerce.number().int().nonnegative(),
   first_seen: time,
@@ -73,6 +101,25 @@ const stateRow = z.object({
 
 export function sessionOperations(query: QueryOperations): SessionOperations {
   return {
+    async eventsAfter(projectId, sessionId, after, to, options = {}) {
+      const { rows } = await query.hogql(projectId, sessionEventsAfterQuery({ sessionId, after, to }), options);
+      const events: SessionEvent[] = [];
+      // The query's LIMIT, kept here too: an upstream answering more rows grows nothing.
+      for (const raw of rows.slice(0, MAX_EVENTS_AFTER)) {
+        const row = parseAnswer(eventRow, raw, () => unusable("a session's events", 'that are not the columns asked for'));
+        if (!Number.isFinite(row.timestamp) || row.event === '') continue;
+        const exception = row.event === '$exception';
+        events.push({
+          at: row.timestamp,
+          event: row.event,
+          ...(row.url !== undefined ? { url: row.url } : {}),
+          ...(row.window_id !== undefined ? { windowId: row.window_id } : {}),
+          ...(exception && row.type !== undefined ? { type: row.type } : {}),
+          ...(exception && row.message !== undefined ? { message: row.message } : {}),
+        });
+      }
+      return { events, limited: rows.length >= MAX_EVENTS_AFTER };
+    },
     async recorderState(projectId, sessionId, options = {}) {
       const window = sessionWindow(sessionId);
       if (!window) return null;

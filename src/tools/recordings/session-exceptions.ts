@@ -99,11 +99,20 @@ export async function readExceptionsOf(
     return { bySession, limited: rows.length >= MAX_SESSION_EXCEPTIONS * asked.size };
   } catch (err) {
     if (signal.aborted) throw err;
-    if (err instanceof UpstreamError && err.status === 403) return { unread: "the key may not use the query API (add the query:read scope to read the session's $exception events)" };
-    if (err instanceof UpstreamError && (err.status === 404 || err.status === 405)) return { unread: 'this PostHog has no query API to read $exception events from' };
-    if (err instanceof BudgetExceeded) return { unread: err.message.replace(/\.$/, '') };
-    return { unread: `the query for them failed (${err instanceof Error ? err.message.slice(0, 160) : String(err)})` };
+    return { unread: whyNotQueried(err, "the session's $exception events", '$exception events') };
   }
+}
+
+/**
+ * Why a query beside the recording could not be read, as a phrase after "… not read:": a key
+ * without query:read, a PostHog without the query API, a spent call budget, or the failure.
+ * `what` names what the scope would read, `from` what the query API would have given.
+ */
+export function whyNotQueried(err: unknown, what: string, from: string): string {
+  if (err instanceof UpstreamError && err.status === 403) return `the key may not use the query API (add the query:read scope to read ${what})`;
+  if (err instanceof UpstreamError && (err.status === 404 || err.status === 405)) return `this PostHog has no query API to read ${from} from`;
+  if (err instanceof BudgetExceeded) return err.message.replace(/\.$/, '');
+  return `the query for them failed (${err instanceof Error ? err.message.slice(0, 160) : String(err)})`;
 }
 
 /** An exception on its recording's clock, as the summary returns it and the triage counts it. */

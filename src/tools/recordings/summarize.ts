@@ -9,6 +9,7 @@ import { clip, clock, plural } from '../../words.js';
 import { digestRecording, partialOf, type DigestContext } from './recording-digest.js';
 import { onRecordingClock, readSessionExceptions, type ExceptionOnClock } from './session-exceptions.js';
 import { tailOf } from './tail.js';
+import { eventsAfterBlock, readEventsAfter } from './tail-events.js';
 
 // One recording's digest as a summary: what session-recording-summary returns, and what
 // session-recording-replay returns beside its player.
@@ -29,7 +30,12 @@ export async function summarizeRecording(
   { posthog, defaultProjectId, signal, cache }: ToolContext,
   readUntil?: DigestContext['readUntil'],
   /** Also read the session's `$exception` events (query API), beside the recording: the summary does; the replay, which must answer at once, does not. */
-  options: { exceptions?: boolean; partialSaidBy?: 'summary' | 'caller' } = {},
+  options: {
+    exceptions?: boolean;
+    partialSaidBy?: 'summary' | 'caller';
+    /** Where the blocks stop short of what PostHog lists, read the session's events after them (query API): the summary does. */
+    eventsAfter?: boolean;
+  } = {},
 ) {
   const projectId = resolveProjectId(input.project_id, defaultProjectId);
   // The metadata first: it names the person, shows the key may read the recording, and for a
@@ -67,6 +73,8 @@ export async function summarizeRecording(
       : [];
   // Still recording, or its tail not arrived: said first, where PostHog's list and the blocks differ (tail.ts).
   const tail = tailOf(meta, result.digest, stopped !== undefined);
+  // What PostHog's events already hold after the last block (tail-events.ts): one bounded query.
+  const after = options.eventsAfter && tail && !stopped ? await readEventsAfter(posthog, projectId, input.id, result.digest, signal) : undefined;
   // A copy when there is a note to add: the digest may be the cache's.
   const digest = unreadNote.length || tail ? { ...result.digest, notes: [...(tail ? [tail.says] : []), ...result.digest.notes, ...unreadNote] } : result.digest;
   const shown: ExceptionOnClock[] = exceptions?.events ? onRecordingClock(exceptions.events, digest) : [];
@@ -82,15 +90,21 @@ export async function summarizeRecording(
   // facts (JSON's keys and escapes): when it does not fit, both are rendered again, smaller.
   const compose = (budget: number) => {
     const block = exceptionsBlock(shown, multiWindow, Math.floor(budget * EXCEPTIONS_SHARE));
-    const rendered = renderDigest(digest, { id: input.id, projectId, person, notice: RECORDED_DATA_NOTICE, maxChars: input.max_chars }, budget - (block.text ? block.text.length + 1 : 0) - (partialLine ? partialLine.length + 1 : 0));
+    const afterBlock = after ? eventsAfterBlock(after, digest, Math.floor(budget * AFTER_SHARE)) : undefined;
+    const rendered = renderDigest(
+      digest,
+      { id: input.id, projectId, person, notice: RECORDED_DATA_NOTICE, maxChars: input.max_chars },
+      budget - (block.text ? block.text.length + 1 : 0) - (afterBlock ? afterBlock.text.length + 1 : 0) - (partialLine ? partialLine.length + 1 : 0),
+    );
     const data = {
       ...rendered.view,
       ...(tail?.ongoing ? { ongoing: true } : {}),
+      ...(afterBlock ? { after_last_block: afterBlock.view } : {}),
       ...(block.listed.length ? { exceptions: block.listed } : {}),
       ...(block.more ? { exceptions_left_out: block.more } : {}),
       ...(partialView ? { partial: partialView } : {}),
     };
-    const text = [rendered.text, ...(block.text ? [block.text] : []), ...(partialLine ? [partialLine] : [])].join('\n');
+    const text = [rendered.text, ...(afterBlock ? [afterBlock.text] : []), ...(block.text ? [block.text] : []), ...(partialLine ? [partialLine] : [])].join('\n');
     return { data, text };
   };
   let view = compose(input.max_chars);
@@ -109,6 +123,8 @@ export async function summarizeRecording(
 
 /** The most of max_chars the exceptions take; the digest has the rest. */
 const EXCEPTIONS_SHARE = 0.4;
+/** The most of max_chars the events after the last block take. */
+const AFTER_SHARE = 0.2;
 
 /**
  * The exceptions for the text, fenced as the digest's recorded data is (a nonce of its own):

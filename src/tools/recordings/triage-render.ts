@@ -191,9 +191,11 @@ function problemEntry(p: Problem): Entry {
   // One example: PostHog's player at its moment (its URL names the recording, and the summary and
   // replay tools take it as an id), or the recording and the moment where no link can be made.
   const shown = example ? (example.link ?? `${example.session_id} at ${clock(example.at_s * 1000)}`) : undefined;
+  // A failed request's reason as the digest keeps it (the server's words, masked).
+  const body = p.body ? clip(p.body, 160) : undefined;
   return {
-    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${kindWords(p)} ${quote(signature)}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
-    item: { kind: p.kind, ...(p.handled !== undefined ? { handled: p.handled } : {}), signature, sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
+    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${kindWords(p)} ${quote(signature)}${body ? ` body ${quote(body)}` : ''}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
+    item: { kind: p.kind, ...(p.handled !== undefined ? { handled: p.handled } : {}), signature, ...(body ? { body } : {}), sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
   };
 }
 
