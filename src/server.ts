@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { DigestCache } from './cache/index.js';
 import type { Config } from './config.js';
-import { ConfigurationError, UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
+import { ConfigurationError, protocolError, UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits.js';
 import { CallBudget, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
@@ -286,14 +286,6 @@ async function callTool(
     }
   }
   return result;
-}
-
-/**
- * A JSON-RPC error for the SDK to send as it is. Not an McpError: that puts "MCP error <code>:"
- * into its message, which the SDK sends, and the client's McpError adds the prefix again.
- */
-function protocolError(code: ErrorCode, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code });
 }
 
 function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined, operations: (client: PostHogClient) => PostHogOperations): RegisteredTool {
