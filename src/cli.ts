@@ -213,7 +213,8 @@ function banner(config: Config, toolCount: { model: number; appOnly: number }, b
     .filter(Boolean)
     .join(', ');
   const tools = `${toolCount.model} tools${toolCount.appOnly ? ` (and ${toolCount.appOnly} that only the in-chat player calls)` : ''}`;
-  return `${PRODUCT_NAME} ${VERSION}: ${tools} against ${target}${mode ? ` (${mode})` : ''}.`;
+  // log() already starts the line with the name.
+  return `version ${VERSION}, ${tools} against ${target}${mode ? ` (${mode})` : ''}.`;
 }
 
 main().catch((error) => {
