@@ -14,6 +14,18 @@ describe.each<SandboxApi>(['today', '2024'])('recording tools against the sandbo
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
+  it('session-recordings-list echoes the period it applied, in both views', async () => {
+    const given = await h.call('session-recordings-list', { project_id: P, limit: 1, date_from: '-30d', date_to: '2030-01-01' });
+    expect((given.structuredContent as { period: unknown }).period).toEqual({ date_from: '-30d', date_to: '2030-01-01', time_zone: 'project' });
+    expect(text(given)).toContain("Period: -30d to 2030-01-01, in the project's time zone.");
+    expect(apiRequests(h.sandbox).at(-1)!.query.date_from).toBe('-30d');
+    const defaulted = await h.call('session-recordings-list', { project_id: P, limit: 1 });
+    expect((defaulted.structuredContent as { period: unknown }).period).toEqual({ date_from: '-3d', date_to: 'now', time_zone: 'project' });
+    expect(text(defaulted)).toContain("Period: -3d to now, in the project's time zone.");
+    // Not sent: "-3d" is PostHog's own default, which the echo names.
+    expect(apiRequests(h.sandbox).at(-1)!.query).not.toHaveProperty('date_from');
+  });
+
   it('session-recordings-list returns a trimmed page with has_more/next_offset and pages to the end', async () => {
     const first = await h.call('session-recordings-list', { project_id: P, limit: 3, date_from: '-30d' });
     expect(first.isError).toBeFalsy();
