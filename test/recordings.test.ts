@@ -26,6 +26,30 @@ describe.each<SandboxApi>(['today', '2024'])('recording tools against the sandbo
     expect(apiRequests(h.sandbox).at(-1)!.query).not.toHaveProperty('date_from');
   });
 
+  it('filter_test_accounts says how many recordings of the period it left out, in both views, in any envelope', async () => {
+    const ids = async (args: Record<string, unknown>) => ((await h.call('session-recordings-list', { project_id: P, date_from: '-30d', limit: 100, ...args })).structuredContent as { results: Array<{ id: string }> }).results.map((r) => r.id);
+    const all = await ids({});
+    const kept = await ids({ filter_test_accounts: true });
+    const removed = all.filter((id) => !kept.includes(id));
+    expect(removed).toContain(R.internalQa);
+    const drf = await startHarness({ sandbox: { api, recordingsEnvelope: 'drf' } });
+    try {
+      for (const [harness, limit] of [[h, 100], [h, 1], [drf, 1]] as const) {
+        const before = apiRequests(harness.sandbox).length;
+        const r = await harness.call('session-recordings-list', { project_id: P, date_from: '-30d', limit, filter_test_accounts: true });
+        expect(r.isError, text(r)).toBeFalsy();
+        expect((r.structuredContent as { test_accounts: unknown }).test_accounts, `limit ${limit}`).toEqual({ left_out: removed.length, exact: true });
+        expect(text(r)).toContain(`filter_test_accounts left out ${removed.length} recording${removed.length === 1 ? '' : 's'} of the period.`);
+        // The listing, then the count: one page without the filter and, when the filtered page was not all of them, those asked again with it.
+        expect(apiRequests(harness.sandbox).length - before, `limit ${limit}`).toBe(limit === 100 ? 2 : harness === drf ? 2 : 3);
+      }
+    } finally {
+      await drf.close();
+    }
+    const unasked = await h.call('session-recordings-list', { project_id: P, date_from: '-30d', limit: 1 });
+    expect(unasked.structuredContent).not.toHaveProperty('test_accounts');
+  });
+
   it('session-recordings-list returns a trimmed page with has_more/next_offset and pages to the end', async () => {
     const first = await h.call('session-recordings-list', { project_id: P, limit: 3, date_from: '-30d' });
     expect(first.isError).toBeFalsy();
