@@ -135,12 +135,15 @@ async function refuseToServe(error: ConfigurationError): Promise<void> {
   }
   log(`${error.message} (Serving over stdio anyway so the MCP client shows this: every tool call answers with it, and nothing is sent to PostHog.)`);
   onStopSignal(async () => process.exit(0));
-  await serveStdio(createMisconfiguredServer({ error, settings: refusal.tools }));
+  const { command, args } = howToStartAgain(process.argv[1] ?? 'dist/cli.js');
+  const doctor = [command, ...args, 'doctor'].map((word) => (/\s/.test(word) ? JSON.stringify(word) : word)).join(' ');
+  await serveStdio(createMisconfiguredServer({ error, settings: refusal.tools, doctor }));
   process.exit(0);
 }
 
 /**
- * The command that starts this server again, for the sandbox's banner. Started by npx, the path
+ * The command that starts this server again, for the sandbox's banner and the doctor a refused
+ * setting recommends (the package is not published: from a clone it is node and this path). Started by npx, the path
  * is npx's cache: name what npx was given instead, which npx records in the cache folder's
  * package.json: the package's name when it came from the registry, the tarball's path when it
  * came from `npm pack` (the name alone would fetch a package that is not published).
@@ -210,7 +213,8 @@ function banner(config: Config, toolCount: { model: number; appOnly: number }, b
     .filter(Boolean)
     .join(', ');
   const tools = `${toolCount.model} tools${toolCount.appOnly ? ` (and ${toolCount.appOnly} that only the in-chat player calls)` : ''}`;
-  return `${PRODUCT_NAME} ${VERSION}: ${tools} against ${target}${mode ? ` (${mode})` : ''}.`;
+  // log() already starts the line with the name.
+  return `version ${VERSION}, ${tools} against ${target}${mode ? ` (${mode})` : ''}.`;
 }
 
 main().catch((error) => {

@@ -71,3 +71,12 @@ export class UpstreamUnavailableError extends Error {
     super(message);
   }
 }
+
+/**
+ * A JSON-RPC error for the SDK to send as it is (its code, this message). Not the SDK's McpError:
+ * that puts "MCP error <code>:" into the message it sends, and the client's McpError adds the
+ * prefix again, so the user would read it twice.
+ */
+export function protocolError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}

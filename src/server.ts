@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { DigestCache } from './cache/index.js';
 import type { Config } from './config.js';
-import { ConfigurationError, UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
+import { ConfigurationError, protocolError, UpstreamError, UpstreamUnavailableError, UserInputError } from './errors.js';
 import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits.js';
 import { CallBudget, type ProgressReporter } from './posthog/budget.js';
 import type { PostHogClient } from './posthog/client.js';
@@ -176,11 +176,11 @@ export function wantsCompact(mode: ServerSettings['toolSchemas'], clientName: st
  * every tool call, resource read and completion answers with that error. It has no PostHog client:
  * nothing is sent upstream, not even a warm-up.
  */
-export function createMisconfiguredServer({ error, settings }: { error: ConfigurationError; settings: ServerSettings }): McpServer {
+export function createMisconfiguredServer({ error, settings, doctor }: { error: ConfigurationError; settings: ServerSettings; doctor?: string }): McpServer {
   const selected = selectTools(settings);
   const toolNames: ReadonlySet<string> = new Set(selected.map((tool) => tool.name));
   const listing = loadListing(selected, { defaultProjectId: settings.defaultProjectId });
-  const text = misconfiguredText(error);
+  const text = misconfiguredText(error, doctor);
   const server = new McpServer(
     { name: PRODUCT_NAME, version: VERSION, title: SERVER_TITLE, icons: SERVER_ICONS },
     { instructions: `${text}\n\n${INSTRUCTIONS}`, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator: lazyValidator() },
@@ -198,11 +198,14 @@ export function createMisconfiguredServer({ error, settings }: { error: Configur
   return server;
 }
 
-/** The configuration error as the chat reads it: what is wrong, how to fix it, that nothing was sent. */
-export function misconfiguredText(error: ConfigurationError): string {
+/**
+ * The configuration error as the chat reads it: what is wrong, how to fix it, that nothing was sent.
+ * `doctor` is the command that checks the settings, as this server was started (cli.ts knows how).
+ */
+export function misconfiguredText(error: ConfigurationError, doctor = 'node /path/to/dist/cli.js doctor'): string {
   return [
     `This server is not configured correctly, so it sends nothing to PostHog and every tool call answers with this message: ${error.message}`,
-    'To fix it: change the setting named above where this server is configured (the "env" or "args" of its entry in the MCP client\'s configuration), then restart the server or reload the client. `npx posthog-replay-mcp doctor` (or `node dist/cli.js doctor` in a clone), run with the same settings, checks them.',
+    `To fix it: change the setting named above where this server is configured (the "env" or "args" of its entry in the MCP client's configuration), then restart the server or reload the client. \`${doctor}\`, run with the same settings, checks them.`,
     'Tell the user this error and the fix; calling the tools again will not help until the configuration is changed.',
   ].join('\n');
 }
@@ -286,14 +289,6 @@ async function callTool(
     }
   }
   return result;
-}
-
-/**
- * A JSON-RPC error for the SDK to send as it is. Not an McpError: that puts "MCP error <code>:"
- * into its message, which the SDK sends, and the client's McpError adds the prefix again.
- */
-function protocolError(code: ErrorCode, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code });
 }
 
 function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined, operations: (client: PostHogClient) => PostHogOperations): RegisteredTool {

@@ -1,7 +1,8 @@
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type CallToolResult, type CreateTaskResult, type Request, type RequestId, type Result, type ServerNotification, type ServerRequest, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type CreateTaskResult, type Request, type RequestId, type Result, type ServerNotification, type ServerRequest, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { protocolError } from './errors.js';
 
 /**
  * Long tool calls as MCP tasks (protocol revision 2025-11-25, the SDK's experimental tasks API):
@@ -54,19 +55,19 @@ export class ToolTasks implements TaskStore {
    * that created the task is over when it is answered); its result becomes the task's.
    */
   async start(extra: Extra, requested: { ttl?: number | undefined }, work: (signal: AbortSignal) => Promise<CallToolResult>): Promise<CreateTaskResult> {
-    if (!extra.taskStore) throw new McpError(ErrorCode.InternalError, 'Tasks are not enabled on this server.');
+    if (!extra.taskStore) throw protocolError(ErrorCode.InternalError, 'Tasks are not enabled on this server.');
     if (this.running.size >= MAX_RUNNING) {
-      throw new McpError(ErrorCode.InvalidRequest, `${MAX_RUNNING} tasks are already running in this session: wait for one to finish (tasks/get) or cancel one (tasks/cancel).`);
+      throw protocolError(ErrorCode.InvalidRequest, `${MAX_RUNNING} tasks are already running in this session: wait for one to finish (tasks/get) or cancel one (tasks/cancel).`);
     }
     if (this.store.getAllTasks().length >= MAX_KEPT) {
-      throw new McpError(
+      throw protocolError(
         ErrorCode.InvalidRequest,
         `This session already keeps ${MAX_KEPT} tasks (running, or finished and kept for their ttl): start the next once the oldest's ttl has run out (ask a short ttl, from one minute, for tasks you collect at once), or call without "task".`,
       );
     }
     const asked = requested.ttl;
     if (asked !== undefined && (typeof asked !== 'number' || !Number.isFinite(asked) || asked < 0)) {
-      throw new McpError(ErrorCode.InvalidParams, `task.ttl must be a number of milliseconds, 0 or more (got ${String(asked).slice(0, 40)}); leave it out for ${DEFAULT_TTL_MS / 60_000} minutes.`);
+      throw protocolError(ErrorCode.InvalidParams, `task.ttl must be a number of milliseconds, 0 or more (got ${String(asked).slice(0, 40)}); leave it out for ${DEFAULT_TTL_MS / 60_000} minutes.`);
     }
     const ttl = Math.min(Math.max(asked ?? DEFAULT_TTL_MS, MIN_TTL_MS), MAX_TTL_MS);
     const task = await extra.taskStore.createTask({ ttl, pollInterval: POLL_INTERVAL_MS });

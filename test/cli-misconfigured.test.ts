@@ -84,6 +84,9 @@ describe('over stdio, a configuration error reaches the chat and nothing reaches
       expect(instructions).toMatch(/not configured correctly/);
       expect(instructions).toMatch(error);
       expect(instructions).toMatch(/To fix it: /);
+      // The package is not published: the check it recommends is this very CLI, as it was started.
+      expect(instructions).toContain(`\`node ${CLI} doctor\`, run with the same settings, checks them.`);
+      expect(instructions).not.toContain('npx');
       const tools = list.result?.tools ?? [];
       expect(tools.map((t) => t.name)).toContain('session-recordings-list');
       // A safety setting it cannot read lists no tool that writes.

@@ -34,7 +34,9 @@ describe('--sandbox, first call', () => {
       const main = DEMO.projects.find((p) => p.id === DEMO.mainProjectId)!;
       expect(stderr()).toContain(`default project ${main.id} "${main.name}", the sandbox's demo project`);
       // The banner counts the tools this client's model is shown (no MCP Apps: not the player's own).
-      expect(stderr()).toMatch(new RegExp(`: ${tools.length} tools \\(and 1 that only the in-chat player calls\\) against`));
+      expect(stderr()).toMatch(new RegExp(`, ${tools.length} tools \\(and 1 that only the in-chat player calls\\) against`));
+      // The name once, as every stderr line starts: not "posthog-replay-mcp: posthog-replay-mcp 0.1.0: …".
+      expect(stderr()).toMatch(new RegExp(`^posthog-replay-mcp: version \\d+\\.\\d+\\.\\d+\\S*, ${tools.length} tools `, 'm'));
     } finally {
       await client.close();
     }

@@ -77,7 +77,7 @@ describe('the built CLI', () => {
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(0);
       expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
-      expect(stderr).toMatch(new RegExp(`: ${tools.length} tools .*\\(read-only, `));
+      expect(stderr).toMatch(new RegExp(`: version \\S+, ${tools.length} tools .*\\(read-only, `));
     } finally {
       await client.close();
     }

@@ -169,6 +169,21 @@ describe('recording-filter-options', () => {
     expect(text(r)).toContain('"DE"');
   });
 
+  it('values_of alone means an event property; kind names a person property instead; a kind without values refuses it', async () => {
+    const r = await h.call('recording-filter-options', { project_id: P, values_of: '$device_type' });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as { values: string[] }).values).toEqual(expect.arrayContaining(['Desktop', 'Mobile']));
+    expect(text(r)).toMatch(/common values? of event property "\$device_type"/);
+    expect(apiRequests(h.sandbox).at(-1)!.path).toBe(`/api/projects/${P}/events/values/`);
+    const before = apiRequests(h.sandbox).length;
+    for (const kind of ['events', 'session_properties']) {
+      const refused = await h.call('recording-filter-options', { project_id: P, kind, values_of: '$device_type' });
+      expect(refused.isError, kind).toBe(true);
+      expect(text(refused)).toMatch(/values_of works with kind "event_properties" \(its default\) or "person_properties"/);
+    }
+    expect(apiRequests(h.sandbox)).toHaveLength(before);
+  });
+
   it('keeps the structured result within 1.3 times the text', async () => {
     for (const args of [{}, { kind: 'event_properties' }, { kind: 'person_properties', values_of: '$geoip_country_code' }]) {
       const r = await h.call('recording-filter-options', { project_id: P, ...args });

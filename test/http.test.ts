@@ -175,8 +175,14 @@ describe('stateless Streamable HTTP with per-user keys', () => {
     s.sandbox.reset();
     const res = await raw(s.http.url, { headers: MCP_HEADERS, body: PING });
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
-    expect(rpcError(res).message).toMatch(/Authorization: Bearer phx_/);
+    const message = rpcError(res).message;
+    expect(message).toBe('Unauthorized: /mcp has no sign-in: add the header "Authorization: Bearer phx_…" with your PostHog personal API key to this server\'s entry in your MCP client. The key is used for your requests only.');
+    // The same words in the challenge, for clients that show it rather than the body; no
+    // resource_metadata, so no client is led into a sign-in.
+    expect(res.headers['www-authenticate']).toBe(`Bearer error="invalid_token", error_description="${message.replaceAll('"', "'").replace('…', '...')}"`);
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/mcp/.well-known/oauth-protected-resource', '/register']) {
+      expect((await raw(s.http.url, { method: 'GET', path })).status, path).toBe(404);
+    }
     expect(apiRequests(s.sandbox)).toHaveLength(0);
   });
 

@@ -300,7 +300,7 @@ describe('MCP_OAUTH under attack', () => {
     for (const credential of [pair.access_token, pair.refresh_token, 'rmcp_at_short']) {
       const r = await mcp('/mcp', credential);
       expect(r.status).toBe(401);
-      expect(r.headers.get('www-authenticate')).toBe('Bearer');
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Unauthorized: that is an OAuth token from a sign-in, not a PostHog key: [^"]+"$/);
       const body = (await r.json()) as { error: { message: string } };
       expect(body.error.message).toContain(`${origin}/oauth/mcp`);
       expect(body.error.message).not.toContain(credential);

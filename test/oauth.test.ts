@@ -148,7 +148,8 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
     // /mcp's 401 names no metadata: a client there keeps sending its header.
     const bare = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(bare.status).toBe(401);
-    expect(bare.headers.get('www-authenticate')).toBe('Bearer');
+    expect(bare.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Unauthorized: \/mcp has no sign-in: [^"]*, or use http:[^"]*\/oauth\/mcp, which signs you in\. [^"]*"$/);
+    expect(bare.headers.get('www-authenticate')).not.toContain('resource_metadata');
     // /oauth/mcp's 401 does, whatever the method: a client opening with a GET meets it too.
     for (const method of ['POST', 'GET']) {
       const guarded = await fetch(http.oauthUrl!, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });

@@ -300,11 +300,10 @@ describe('projects-list says which projects record', () => {
     const r = await h.call('projects-list');
     expect(r.isError, text(r)).toBeFalsy();
     const [shop, marketing, staging] = rowsOf(r);
-    expect(shop).toMatchObject({ id: 1001, recording: 'on' });
-    expect(shop).not.toHaveProperty('sample_rate'); // '1.00': every session
+    expect(shop).toMatchObject({ id: 1001, recording: 'on', sample_rate: 1 }); // '1.00': every session
     expect(marketing).toMatchObject({ id: 1002, recording: 'on', sample_rate: 0.5 });
     expect(staging).toMatchObject({ id: 1003, recording: 'off' });
-    expect(text(r)).toMatch(/^1001 "Acme Shop" .* recording on$/m);
+    expect(text(r)).toMatch(/^1001 "Acme Shop" .* recording on for all sessions$/m);
     expect(text(r)).toMatch(/^1002 "Acme Marketing Site" .* recording on for 50% of sessions$/m);
     expect(text(r)).toMatch(/^1003 "Staging" .* recording off$/m);
     const paths = apiRequests(h.sandbox).map((q) => q.path).sort();

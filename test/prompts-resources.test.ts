@@ -29,6 +29,8 @@ async function rpcError(promise: Promise<unknown>): Promise<McpError> {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(McpError);
+  // The client adds "MCP error <code>:" once; a server that sent it too would show it twice.
+  expect((error as McpError).message).toMatch(/^MCP error -?\d+: (?!MCP error)/);
   return error as McpError;
 }
 
@@ -233,7 +235,9 @@ describe('resources', () => {
     expect(h.sandbox.requests).toHaveLength(0);
     const unknown = await rpcError(h.client.readResource({ uri: 'posthog://dashboards/1' }));
     expect(unknown.code).toBe(-32602);
-    expect(unknown.message).toMatch(/not found/);
+    expect(unknown.message).toBe('MCP error -32602: Resource "posthog://dashboards/1" not found: resources/templates/list names the URIs this server reads.');
+    const notAUri = await rpcError(h.client.readResource({ uri: 'not a uri' }));
+    expect(notAUri.code).toBe(-32602);
   });
 
   it('session-recordings-list and projects-list results carry resource links that resolve', async () => {

@@ -14,6 +14,42 @@ describe.each<SandboxApi>(['today', '2024'])('recording tools against the sandbo
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
+  it('session-recordings-list echoes the period it applied, in both views', async () => {
+    const given = await h.call('session-recordings-list', { project_id: P, limit: 1, date_from: '-30d', date_to: '2030-01-01' });
+    expect((given.structuredContent as { period: unknown }).period).toEqual({ date_from: '-30d', date_to: '2030-01-01', time_zone: 'project' });
+    expect(text(given)).toContain("Period: -30d to 2030-01-01, in the project's time zone.");
+    expect(apiRequests(h.sandbox).at(-1)!.query.date_from).toBe('-30d');
+    const defaulted = await h.call('session-recordings-list', { project_id: P, limit: 1 });
+    expect((defaulted.structuredContent as { period: unknown }).period).toEqual({ date_from: '-3d', date_to: 'now', time_zone: 'project' });
+    expect(text(defaulted)).toContain("Period: -3d to now, in the project's time zone.");
+    // Not sent: "-3d" is PostHog's own default, which the echo names.
+    expect(apiRequests(h.sandbox).at(-1)!.query).not.toHaveProperty('date_from');
+  });
+
+  it('filter_test_accounts says how many recordings of the period it left out, in both views, in any envelope', async () => {
+    const ids = async (args: Record<string, unknown>) => ((await h.call('session-recordings-list', { project_id: P, date_from: '-30d', limit: 100, ...args })).structuredContent as { results: Array<{ id: string }> }).results.map((r) => r.id);
+    const all = await ids({});
+    const kept = await ids({ filter_test_accounts: true });
+    const removed = all.filter((id) => !kept.includes(id));
+    expect(removed).toContain(R.internalQa);
+    const drf = await startHarness({ sandbox: { api, recordingsEnvelope: 'drf' } });
+    try {
+      for (const [harness, limit] of [[h, 100], [h, 1], [drf, 1]] as const) {
+        const before = apiRequests(harness.sandbox).length;
+        const r = await harness.call('session-recordings-list', { project_id: P, date_from: '-30d', limit, filter_test_accounts: true });
+        expect(r.isError, text(r)).toBeFalsy();
+        expect((r.structuredContent as { test_accounts: unknown }).test_accounts, `limit ${limit}`).toEqual({ left_out: removed.length, exact: true });
+        expect(text(r)).toContain(`filter_test_accounts left out ${removed.length} recording${removed.length === 1 ? '' : 's'} of the period.`);
+        // The listing, then the count: one page without the filter and, when the filtered page was not all of them, those asked again with it.
+        expect(apiRequests(harness.sandbox).length - before, `limit ${limit}`).toBe(limit === 100 ? 2 : harness === drf ? 2 : 3);
+      }
+    } finally {
+      await drf.close();
+    }
+    const unasked = await h.call('session-recordings-list', { project_id: P, date_from: '-30d', limit: 1 });
+    expect(unasked.structuredContent).not.toHaveProperty('test_accounts');
+  });
+
   it('session-recordings-list returns a trimmed page with has_more/next_offset and pages to the end', async () => {
     const first = await h.call('session-recordings-list', { project_id: P, limit: 3, date_from: '-30d' });
     expect(first.isError).toBeFalsy();

@@ -104,7 +104,7 @@ describe('session-recordings-triage as a task', () => {
     const before = (await h.client.experimental.tasks.listTasks()).tasks.length;
     const negative = await h.client.request({ method: 'tools/call', params: { ...TRIAGE, task: { ttl: -5 } } }, CreateTaskResultSchema).catch((e: unknown) => e);
     expect((negative as McpError).code).toBe(-32602);
-    expect((negative as McpError).message).toMatch(/task\.ttl must be a number of milliseconds, 0 or more \(got -5\)/);
+    expect((negative as McpError).message).toMatch(/^MCP error -32602: task\.ttl must be a number of milliseconds, 0 or more \(got -5\)/);
     expect(h.sandbox.requests).toHaveLength(0);
     expect((await h.client.experimental.tasks.listTasks()).tasks).toHaveLength(before);
     const short = await h.client.request({ method: 'tools/call', params: { ...TRIAGE, task: { ttl: 0 } } }, CreateTaskResultSchema);
@@ -146,7 +146,7 @@ describe('a session that starts tasks and never collects them', () => {
       for (const id of ids) await settle(h, id);
       const refused = await start().catch((e: unknown) => e);
       expect((refused as McpError).code).toBe(-32600);
-      expect((refused as McpError).message).toMatch(new RegExp(`already keeps ${MAX_KEPT} tasks .*start the next once the oldest's ttl has run out .*, or call without "task"`));
+      expect((refused as McpError).message).toMatch(new RegExp(`^MCP error -32600: This session already keeps ${MAX_KEPT} tasks .*start the next once the oldest's ttl has run out .*, or call without "task"`));
       const plain = (await h.client.callTool(TRIAGE)) as CallToolResult;
       expect(plain.isError, text(plain)).toBeFalsy();
     } finally {

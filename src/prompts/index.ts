@@ -4,11 +4,11 @@ import {
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
-  McpError,
   type CompleteResult,
   type GetPromptResult,
   type ListPromptsResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { protocolError } from '../errors.js';
 import { complete, ProjectsSeen, RecentRecordings, type CompletionKind } from '../resources/completions.js';
 import { DIGEST_TEMPLATE, PROJECT_TEMPLATE, RECORDING_TEMPLATE, offersTemplate, type Extra, type ToolCaller } from '../resources/index.js';
 import { investigateRecording } from './investigate-recording.js';
@@ -60,7 +60,7 @@ export function registerPrompts(server: McpServer, deps: PromptsDependencies): v
         const where = issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
         return `${where}${issue.message}`;
       });
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${issues.join('; ')}`);
+      throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${issues.join('; ')}`);
     }
     return { description: prompt.description, messages: prompt.messages(parsed.data, deps) };
   });
@@ -77,24 +77,24 @@ function find(prompts: readonly PromptDefinition[], name: string): PromptDefinit
   const prompt = prompts.find((p) => p.name === name);
   if (prompt) return prompt;
   const offered = prompts.map((p) => p.name).join(', ') || 'none in this configuration';
-  throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(clip(name, 100))}. prompts/list names the prompts this server offers: ${offered}.`);
+  throw protocolError(ErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(clip(name, 100))}. prompts/list names the prompts this server offers: ${offered}.`);
 }
 
 function promptArgumentKind(prompts: readonly PromptDefinition[], name: string, argument: string, context: PromptContext): CompletionKind | undefined {
   const prompt = find(prompts, name);
   const arg = prompt.arguments(context).find((a) => a.name === argument);
-  if (!arg) throw new McpError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(clip(argument, 60))}; it takes ${prompt.arguments(context).map((a) => a.name).join(', ')}.`);
+  if (!arg) throw protocolError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(clip(argument, 60))}; it takes ${prompt.arguments(context).map((a) => a.name).join(', ')}.`);
   return arg.complete;
 }
 
 function templateVariableKind(uri: string, variable: string, tools: ReadonlySet<string>): CompletionKind | undefined {
   const templates = [PROJECT_TEMPLATE, RECORDING_TEMPLATE, DIGEST_TEMPLATE].filter((t) => offersTemplate(t, tools));
   if (!templates.includes(uri)) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown resource template ${JSON.stringify(clip(uri, 200))}. resources/templates/list names the templates this server offers.`);
+    throw protocolError(ErrorCode.InvalidParams, `Unknown resource template ${JSON.stringify(clip(uri, 200))}. resources/templates/list names the templates this server offers.`);
   }
   if (variable === 'project_id') return 'project_id';
   if (variable === 'recording_id' && uri !== PROJECT_TEMPLATE) return 'recording_id';
-  throw new McpError(ErrorCode.InvalidParams, `The template ${uri} has no variable ${JSON.stringify(clip(variable, 60))}.`);
+  throw protocolError(ErrorCode.InvalidParams, `The template ${uri} has no variable ${JSON.stringify(clip(variable, 60))}.`);
 }
 
 function clip(text: string, max: number): string {

@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type CallToolResult, type ReadResourceResult, type ResourceLink, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ReadResourceRequestSchema, type CallToolResult, type ReadResourceResult, type ResourceLink, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { protocolError } from '../errors.js';
 import { PROJECT_ID_PATTERN } from '../settings.js';
 import { DIGEST_ICONS, PROJECT_ICONS, RECORDING_ICONS } from '../icons.js';
 import { RECORDING_ID_PATTERN } from '../tools/schemas.js';
@@ -60,7 +61,7 @@ const TEMPLATES: readonly TemplateDefinition[] = [
     icons: PROJECT_ICONS,
     tool: 'project-get',
     read: async (vars, extra, context) => {
-      if (!/^\d+$/.test(vars.project_id)) throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI: a project resource names the project by its number, like ${projectUri(12345)} (projects-list names them).`);
+      if (!/^\d+$/.test(vars.project_id)) throw protocolError(ErrorCode.InvalidParams, `Invalid resource URI: a project resource names the project by its number, like ${projectUri(12345)} (projects-list names them).`);
       const result = await run(context, 'project-get', { id: Number(vars.project_id), include_settings: true }, extra);
       return { text: JSON.stringify((result.structuredContent as { project: unknown }).project, null, 1) };
     },
@@ -95,19 +96,35 @@ const TEMPLATES: readonly TemplateDefinition[] = [
 
 /** The templates this configuration offers (a template reads through a tool; no tool, no template). */
 export function registerResources(server: McpServer, context: ResourceContext): void {
+  const offered: Array<{ template: ResourceTemplate; definition: TemplateDefinition }> = [];
   for (const definition of TEMPLATES) {
     if (!context.tools.has(definition.tool)) continue;
+    const template = new ResourceTemplate(definition.template, { list: undefined });
+    offered.push({ template, definition });
     server.registerResource(
       definition.name,
-      new ResourceTemplate(definition.template, { list: undefined }),
+      template,
       { title: definition.title, description: definition.description, mimeType: definition.mimeType, icons: definition.icons },
-      async (uri, variables, extra): Promise<ReadResourceResult> => {
-        const vars = checkVariables(uri.href, variables);
-        const { text } = await definition.read(vars, extra, context);
-        return { contents: [{ uri: uri.href, mimeType: definition.mimeType, text }] };
-      },
+      (uri, variables, extra) => readTemplate(definition, uri, variables, extra, context),
     );
   }
+  if (offered.length === 0) return;
+  // resources/read in place of the SDK's, whose refusal of a URI no template matches is an McpError
+  // (its "MCP error -32602:" prefix reaches the user twice).
+  server.server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const uri = URL.canParse(request.params.uri) ? new URL(request.params.uri) : undefined;
+    for (const { template, definition } of uri ? offered : []) {
+      const variables = template.uriTemplate.match(uri!.toString());
+      if (variables) return readTemplate(definition, uri!, variables, extra, context);
+    }
+    throw protocolError(ErrorCode.InvalidParams, `Resource ${clipUri(request.params.uri)} not found: resources/templates/list names the URIs this server reads.`);
+  });
+}
+
+async function readTemplate(definition: TemplateDefinition, uri: URL, variables: Record<string, string | string[]>, extra: Extra, context: ResourceContext): Promise<ReadResourceResult> {
+  const vars = checkVariables(uri.href, variables);
+  const { text } = await definition.read(vars, extra, context);
+  return { contents: [{ uri: uri.href, mimeType: definition.mimeType, text }] };
 }
 
 /** True when this configuration serves the template (so a link to it would resolve). */
@@ -122,18 +139,18 @@ function checkVariables(uri: string, variables: Record<string, string | string[]
     try {
       return decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
     } catch {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: its ${name} has a broken percent escape.`);
+      throw protocolError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: its ${name} has a broken percent escape.`);
     }
   };
   const projectId = one('project_id');
   // As long as the tools take it (15 digits), so a longer one is refused here, not by the tool as an internal error.
   if (!PROJECT_ID_PATTERN.test(projectId) || projectId.length > 15) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: the project id must be a number like 12345 (projects-list names them).`);
+    throw protocolError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: the project id must be a number like 12345 (projects-list names them).`);
   }
   if (!('recording_id' in variables)) return { project_id: projectId };
   const recordingId = one('recording_id');
   if (!RECORDING_ID_PATTERN.test(recordingId)) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: a recording id is 1-200 letters, digits, "_" or "-" (session-recordings-list names them).`);
+    throw protocolError(ErrorCode.InvalidParams, `Invalid resource URI ${clipUri(uri)}: a recording id is 1-200 letters, digits, "_" or "-" (session-recordings-list names them).`);
   }
   return { project_id: projectId, recording_id: recordingId };
 }
@@ -148,8 +165,8 @@ async function run(context: ResourceContext, name: string, args: Record<string, 
   if (!result.isError) return result;
   const message = textOf(result);
   // server.ts words every upstream error as "PostHog answered <status> …".
-  if (/^PostHog answered 404\b/.test(message)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found. ${message}`);
-  throw new McpError(ErrorCode.InternalError, message);
+  if (/^PostHog answered 404\b/.test(message)) throw protocolError(RESOURCE_NOT_FOUND, `Resource not found. ${message}`);
+  throw protocolError(ErrorCode.InternalError, message);
 }
 
 function textOf(result: CallToolResult): string {

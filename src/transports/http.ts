@@ -228,16 +228,17 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     } else if (client.hasApiKey) {
       if (options.authToken !== undefined && !tokenMatches(options.authToken, credential)) {
         const why = credential === undefined ? 'requires an access token' : 'did not accept the access token';
-        return reply(res, 401, SERVER_ERROR, `Unauthorized: this server ${why}: send "Authorization: Bearer <the server's MCP_AUTH_TOKEN>".`, { 'www-authenticate': 'Bearer' });
+        return unauthorized(res, `Unauthorized: this server ${why}: send "Authorization: Bearer <the server's MCP_AUTH_TOKEN>".`);
       }
     } else {
       // This server's own OAuth tokens (rmcp_at_…) are no PostHog key: said here, never sent there.
       if (/^Bearer +rmcp_/i.test(req.headers.authorization ?? '')) {
         const where = oauth ? `use them at ${oauth.resource}` : 'this server does not take them (MCP_OAUTH is off)';
-        return reply(res, 401, SERVER_ERROR, `Unauthorized: that is an OAuth token from a sign-in, not a PostHog key: ${where}. ${path} takes your PostHog personal API key as "Authorization: Bearer phx_…".`, { 'www-authenticate': 'Bearer' });
+        return unauthorized(res, `Unauthorized: that is an OAuth token from a sign-in, not a PostHog key: ${where}. ${path} takes your PostHog personal API key as "Authorization: Bearer phx_…".`);
       }
       if (credential === undefined) {
-        return reply(res, 401, SERVER_ERROR, 'Unauthorized: send your PostHog personal API key as "Authorization: Bearer phx_…"; it is used for your requests only.', { 'www-authenticate': 'Bearer' });
+        const signIn = oauth ? `, or use ${oauth.resource}, which signs you in` : '';
+        return unauthorized(res, `Unauthorized: ${path} has no sign-in: add the header "Authorization: Bearer phx_…" with your PostHog personal API key to this server's entry in your MCP client${signIn}. The key is used for your requests only.`);
       }
       client = client.withApiKey(credential);
     }
@@ -291,7 +292,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (oauthMcp && oauth) {
       return reply(res, 401, SERVER_ERROR, 'Unauthorized: PostHog no longer accepts the key this sign-in was made with; sign in again.', { 'www-authenticate': oauth.challenge('invalid_token', 'PostHog refused the key') });
     }
-    reply(res, 401, SERVER_ERROR, 'Unauthorized: PostHog did not accept this key (it was checked while the server was busy); send a valid personal API key as "Authorization: Bearer phx_…".', { 'www-authenticate': 'Bearer' });
+    unauthorized(res, 'Unauthorized: PostHog did not accept this key (it was checked while the server was busy); send a valid personal API key as "Authorization: Bearer phx_…".');
   }
 
   // Node's own limits, the backstop for a client that trickles its headers (the body has ours,
@@ -405,6 +406,17 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs: n
 }
 
 /** Every refusal is a JSON-RPC error body (id null: the request was never read as a message). */
+/**
+ * The 401 of /mcp, which takes a key in the header and offers no sign-in: no resource_metadata, so
+ * a client is not led into OAuth discovery (every discovery path here is a 404). The reason is
+ * also the challenge's error_description (RFC 6750 §3), for clients that show the header, not the
+ * body, when they give up; its quoted-string allows only printable ASCII without '"' or '\'.
+ */
+function unauthorized(res: ServerResponse, message: string): void {
+  const description = message.replace(/…/g, '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?');
+  reply(res, 401, SERVER_ERROR, message, { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` });
+}
+
 function reply(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });

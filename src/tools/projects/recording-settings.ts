@@ -47,9 +47,10 @@ function recordingSettingsOf(p: Project, id: number): Partial<ProjectRow> {
   if (p.id !== id) return { settings_not_read: `PostHog answered with project ${p.id}, not ${id}` };
   const found: Partial<ProjectRow> = {};
   if (typeof p.session_recording_opt_in === 'boolean') found.recording = p.session_recording_opt_in ? 'on' : 'off';
-  // Served as a decimal string ("0.50"); null records every session.
-  const rate = p.session_recording_sample_rate === null || p.session_recording_sample_rate === undefined ? NaN : Number(p.session_recording_sample_rate);
-  if (Number.isFinite(rate) && rate >= 0 && rate < 1) found.sample_rate = rate;
+  // Served as a decimal string ("0.50"); null records every session, said as 1 (all sessions).
+  const served = p.session_recording_sample_rate;
+  const rate = served === null ? 1 : served === undefined ? NaN : Number(served);
+  if (Number.isFinite(rate) && rate >= 0 && rate <= 1) found.sample_rate = rate;
   if (p.is_pending_deletion === true) found.pending_deletion = true;
   if (found.recording === undefined) found.settings_not_read = 'its record has no session_recording_opt_in';
   return found;

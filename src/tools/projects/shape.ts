@@ -28,7 +28,7 @@ export const projectOutput = projectSchema;
 /** A projects-list row: PostHog's list item as sent, and beside it what the project's own record adds (tools/projects/recording-settings.ts). */
 export const projectRowOutput = projectListItemSchema.extend({
   recording: z.enum(['on', 'off']).optional().describe("session_recording_opt_in, from the project's own record."),
-  sample_rate: z.number().optional().describe('session_recording_sample_rate as a fraction, when below 1 (null records all).'),
+  sample_rate: z.number().optional().describe('session_recording_sample_rate as a fraction; 1 (or null) records all sessions.'),
   pending_deletion: z.literal(true).optional(),
   settings_not_read: z.string().optional().describe("Why the project's own record was not read."),
 });
@@ -48,7 +48,7 @@ export function projectLabel(p: { id?: unknown; name?: unknown }): string {
 /** One line for a project: a list row, or a project PostHog returned (no recording fields). */
 export function projectLine(row: Record<string, unknown>): string {
   const p = row as Partial<ProjectRow>;
-  const share = p.sample_rate !== undefined ? ` for ${Math.round(p.sample_rate * 100)}% of sessions` : '';
+  const share = p.sample_rate === undefined ? '' : p.sample_rate >= 1 ? ' for all sessions' : ` for ${Math.round(p.sample_rate * 100)}% of sessions`;
   return joinParts([
     projectLabel(p),
     p.timezone ? `timezone ${asText(p.timezone)}` : '',

@@ -326,3 +326,23 @@ export function filterParams(input: FilterInput): Record<string, unknown> {
 export function hasFilters(input: FilterInput): boolean {
   return Object.values(filterParams(input)).some((v) => v !== undefined);
 }
+
+/** The period a list applied, as both views echo it (SPEC §1 "What the model reads"). */
+export const periodOutput = z
+  .looseObject({ date_from: z.string(), date_to: z.string(), time_zone: z.string() })
+  .optional()
+  .describe('The dates the list applied: date_from as given or PostHog\'s default "-3d", date_to as given or "now"; absolute dates in the project\'s time zone.');
+
+export type AppliedPeriod = { date_from: string; date_to: string; time_zone: string };
+
+/**
+ * PostHog reads the dates in the project's time zone (relative ones count back from now), which
+ * this call does not know without another request: named as the project's, not guessed.
+ */
+export function appliedPeriod(dateFrom: string | undefined, dateTo: string | undefined): AppliedPeriod {
+  return { date_from: dateFrom ?? '-3d', date_to: dateTo ?? 'now', time_zone: 'project' };
+}
+
+export function periodLine(period: AppliedPeriod): string {
+  return `Period: ${period.date_from} to ${period.date_to}, in the project's time zone.`;
+}

@@ -40,14 +40,15 @@ export const recordingFilterOptions = defineTool({
     z
       .strictObject({
         project_id: projectIdField(options),
-        kind: z.enum(KINDS).default('events').describe('What to list.'),
+        kind: z.enum(KINDS).optional().describe('Default events; with values_of, event_properties.'),
         search: z.string().min(1).max(200).optional().describe('Names containing every word.'),
         values_of: z.string().min(1).max(400).optional().describe('An event or person property key: its common values.'),
         limit: limitField(100),
         offset: offsetField,
       })
-      .refine((v) => v.values_of === undefined || v.kind === 'event_properties' || v.kind === 'person_properties', {
-        message: 'values_of works with kind "event_properties" or "person_properties" (PostHog serves common values for those)',
+      // values_of alone means an event property; kind names a person property instead.
+      .refine((v) => v.values_of === undefined || v.kind === undefined || v.kind === 'event_properties' || v.kind === 'person_properties', {
+        message: 'values_of works with kind "event_properties" (its default) or "person_properties" (PostHog serves common values for those)',
         path: ['values_of'],
       }),
   // Also returned: names (events), by_type (property keys by PostHog's type) or values, and use.
@@ -58,19 +59,20 @@ export const recordingFilterOptions = defineTool({
   async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     if (input.values_of !== undefined) return valuesOf(input.values_of, input.kind === 'person_properties' ? 'persons' : 'events');
+    const kind = input.kind ?? 'events';
 
     const query = { search: input.search, limit: input.limit, offset: input.offset };
-    const page = input.kind === 'events' ? await posthog.definitions.events(projectId, query, { signal }) : await posthog.definitions.properties(projectId, PROPERTY_TYPE[input.kind], query, { signal });
+    const page = kind === 'events' ? await posthog.definitions.events(projectId, query, { signal }) : await posthog.definitions.properties(projectId, PROPERTY_TYPE[kind], query, { signal });
     const names = page.results.map((d) => asText(d.name)).filter(Boolean);
     const { results: _, ...paging } = page;
-    const [one, many] = input.kind === 'events' ? ['event name', 'event names'] : [`${PROPERTY_TYPE[input.kind]} property`, `${PROPERTY_TYPE[input.kind]} properties`];
+    const [one, many] = kind === 'events' ? ['event name', 'event names'] : [`${PROPERTY_TYPE[kind]} property`, `${PROPERTY_TYPE[kind]} properties`];
     const matching = input.search ? ` matching ${quote(clip(input.search, 80))}` : '';
     const header = names.length
       ? `${names.length} ${names.length === 1 ? one : many}${matching} in project ${projectId}${page.count !== undefined ? ` (${input.offset + 1}-${input.offset + names.length} of ${page.count})` : ''}:`
       : `No ${many}${matching} in project ${projectId}${input.offset ? ` at offset ${input.offset}` : ''}.`;
-    const footer = [names.length ? USE[input.kind] : '', page.has_more ? `More: call again with offset=${page.next_offset}.` : ''].filter(Boolean).join(' ');
+    const footer = [names.length ? USE[kind] : '', page.has_more ? `More: call again with offset=${page.next_offset}.` : ''].filter(Boolean).join(' ');
 
-    if (input.kind === 'events') {
+    if (kind === 'events') {
       const data = { project_id: projectId, ...paging, names, use: USE.events };
       return { data, text: [RECORDED_DATA_NOTICE, header, names.map((name) => quote(name)).join(', '), footer].filter(Boolean).join('\n') };
     }
@@ -82,7 +84,7 @@ export const recordingFilterOptions = defineTool({
       const type = typeof d.property_type === 'string' && d.property_type ? d.property_type : 'untyped';
       (byType[type] ??= []).push(name);
     }
-    const data = { project_id: projectId, ...paging, by_type: byType, use: USE[input.kind] };
+    const data = { project_id: projectId, ...paging, by_type: byType, use: USE[kind] };
     const lines = Object.entries(byType).map(([type, keys]) => `${type}: ${keys.map((key) => quote(key)).join(', ')}`);
     return { data, text: [RECORDED_DATA_NOTICE, header, ...lines, footer].filter(Boolean).join('\n') };
 

@@ -6,11 +6,12 @@ import { quote, unbidi } from '../../digest/quote.js';
 import { UserInputError } from '../../errors.js';
 import type { FoundPerson, Page, Recording } from '../../posthog/operations/index.js';
 import { clip, RECORDED_DATA_NOTICE } from '../format.js';
-import { filterParams, hasFilters, recordingFilterFields } from './filters.js';
+import { appliedPeriod, filterParams, hasFilters, periodLine, periodOutput, recordingFilterFields } from './filters.js';
 import { personField, personParams, resolvePerson, type PersonResolution } from './person-search.js';
 import { matchSequence, MAX_SEQUENCE_LISTED, parseSequence, sequenceField, sequenceLabel, sequencePage, sequencePeriod, unrecordedLine } from './sequence.js';
 import { personPropertiesLine, personPropertiesNote, recordingLine, recordingOutput, recordingView } from './shape.js';
 import { sessionContexts } from './session-context.js';
+import { testAccountsLeftOut, testAccountsLine, testAccountsOutput } from './test-accounts.js';
 
 export const sessionRecordingsList = defineTool({
   name: 'session-recordings-list',
@@ -46,6 +47,8 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     person_properties_note: z.string().optional(),
     sequence_match: z.looseObject({ unrecorded_sessions: z.number().int(), unrecorded_reasons: z.record(z.string(), z.number().int()), partial: z.string().optional() }).optional(),
     person_match: z.looseObject({ people: z.array(z.looseObject({ uuid: z.string(), distinct_ids: z.array(z.string()) })), elsewhere: z.array(z.looseObject({ project_id: z.number() })).optional() }).optional(),
+    period: periodOutput,
+    test_accounts: testAccountsOutput,
   }),
   async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
@@ -83,6 +86,8 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     } else {
       page = await posthog.recordings.list(projectId, { limit: input.limit, offset: input.offset, order: input.order, order_direction: input.order_direction, ...params }, { signal });
     }
+    // What the filter removed, so the agent need not list again without it (a sequence's page comes from a query).
+    const testAccounts = input.filter_test_accounts && !input.sequence ? await testAccountsLeftOut(posthog, projectId, params, { page, offset: input.offset }, signal) : undefined;
     let results = page.results.map((r) => recordingView(r, { personProperties: input.include_person_properties }));
     // A person's or a sequence's rows say where the session itself ran, where the person's record does not.
     const context = input.person || input.sequence ? await sessionContexts(posthog, projectId, results, signal) : undefined;
@@ -92,10 +97,13 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     // A project that records more than one site says so (its start URLs' hosts), in both views.
     const hosts = hostCounts(results.map((r) => r.start_url));
     const cut = [personPropertiesNote(results), context?.note].filter(Boolean).join(' ') || undefined;
+    const applied = appliedPeriod(input.date_from, input.date_to);
     const data = {
       project_id: projectId,
       ...page,
       results,
+      period: applied,
+      ...(testAccounts ? { test_accounts: testAccounts } : {}),
       ...(hosts ? { start_hosts: hosts } : {}),
       ...(note ? { note } : {}),
       ...(cut ? { person_properties_note: cut } : {}),
@@ -111,7 +119,7 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
     const rows = results.flatMap((r) => [recordingLine(r), personPropertiesLine(r, input.include_person_properties)]);
     const mixed = hosts ? `Start URLs on ${Object.keys(hosts).length} hosts: ${Object.entries(hosts).map(([host, n]) => `${quote(host)} ×${n}`).join(', ')}.` : '';
-    return { data, text: [RECORDED_DATA_NOTICE, personLine, ...sequenceLines, header, ...rows, mixed, cut, footer].filter(Boolean).join('\n') };
+    return { data, text: [RECORDED_DATA_NOTICE, personLine, ...sequenceLines, header, ...rows, mixed, cut, periodLine(applied), testAccounts ? testAccountsLine(testAccounts) : '', footer].filter(Boolean).join('\n') };
   },
 });
 
