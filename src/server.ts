@@ -21,7 +21,7 @@ import { PRODUCT_NAME, VERSION } from './version.js';
 import { SERVER_ICONS } from './icons.js';
 import { registerPrompts } from './prompts/index.js';
 import { RecentRecordings } from './resources/completions.js';
-import { registerResources, resourceLinks, type ToolCaller } from './resources/index.js';
+import { registerResources, resourceLinks, type FixedResource, type ToolCaller } from './resources/index.js';
 import { TASK_EXECUTION, TASK_TOOLS, TASKS_CAPABILITY, ToolTasks } from './tasks.js';
 
 export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
@@ -128,8 +128,8 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
       }
       return result;
     });
-    for (const resource of resources) registerAppResource(server, resource);
-    registerResources(server, { callTool: internalCall, tools: toolNames });
+    const apps = resources.map((resource) => registerAppResource(server, resource));
+    registerResources(server, { callTool: internalCall, tools: toolNames }, apps);
     registerPrompts(server, { callTool: internalCall, tools: toolNames, recent, defaultProjectId: settings.defaultProjectId });
     // The SDK would convert every zod schema to JSON Schema again at each tools/list; ours are
     // converted once (at build time when possible) and made lean (tools/listing.ts).
@@ -192,8 +192,8 @@ export function createMisconfiguredServer({ error, settings, doctor }: { error: 
     const compact = wantsCompact(settings.toolSchemas, server.server.getClientVersion()?.name, extra.requestInfo?.headers['user-agent']);
     return { tools: forClient(compact ? listings.compact : listings.full, server.server.getClientCapabilities()) };
   });
-  for (const resource of ALL_APP_RESOURCES.filter((r) => selected.some((tool) => uiOf(tool)?.resourceUri === r.uri))) registerAppResource(server, resource);
-  registerResources(server, { callTool: refuse, tools: toolNames });
+  const apps = ALL_APP_RESOURCES.filter((r) => selected.some((tool) => uiOf(tool)?.resourceUri === r.uri)).map((resource) => registerAppResource(server, resource));
+  registerResources(server, { callTool: refuse, tools: toolNames }, apps);
   registerPrompts(server, { callTool: refuse, tools: toolNames, recent: new RecentRecordings(), defaultProjectId: settings.defaultProjectId });
   return server;
 }
@@ -409,14 +409,11 @@ function forClient<T extends { _meta?: Record<string, unknown> }>(tools: T[], cl
   return tools.filter((tool) => uiOf(tool)?.visibility?.includes('model') ?? !uiOf(tool)?.visibility);
 }
 
-/** An MCP Apps view (ui://…, text/html;profile=mcp-app), with its CSP and border preference in `_meta.ui`. */
-function registerAppResource(server: McpServer, resource: AppResource): void {
-  server.registerResource(
-    resource.name,
-    resource.uri,
-    { title: resource.title, description: resource.description, mimeType: resource.mimeType, _meta: resource.meta },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: resource.mimeType, text: await resource.read(), _meta: resource.meta }] }),
-  );
+/** An MCP Apps view (ui://…, text/html;profile=mcp-app), with its CSP and border preference in `_meta.ui`; returned for resources/read. */
+function registerAppResource(server: McpServer, resource: AppResource): FixedResource {
+  const read = async (uri: URL) => ({ contents: [{ uri: uri.href, mimeType: resource.mimeType, text: await resource.read(), _meta: resource.meta }] });
+  server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: resource.mimeType, _meta: resource.meta }, read);
+  return { uri: resource.uri, read };
 }
 
 /** Our bugs are errors; PostHog out of reach or failing is a warning; a refused request is information. */

@@ -94,8 +94,17 @@ const TEMPLATES: readonly TemplateDefinition[] = [
   },
 ];
 
-/** The templates this configuration offers (a template reads through a tool; no tool, no template). */
-export function registerResources(server: McpServer, context: ResourceContext): void {
+/** A resource registered with the SDK by its fixed URI (the player's ui://), which our resources/read must still serve. */
+export interface FixedResource {
+  uri: string;
+  read: (uri: URL) => Promise<ReadResourceResult>;
+}
+
+/**
+ * The templates this configuration offers (a template reads through a tool; no tool, no template).
+ * `fixed`: the resources registered by URI elsewhere, which the resources/read below answers too.
+ */
+export function registerResources(server: McpServer, context: ResourceContext, fixed: readonly FixedResource[] = []): void {
   const offered: Array<{ template: ResourceTemplate; definition: TemplateDefinition }> = [];
   for (const definition of TEMPLATES) {
     if (!context.tools.has(definition.tool)) continue;
@@ -113,6 +122,8 @@ export function registerResources(server: McpServer, context: ResourceContext): 
   // (its "MCP error -32602:" prefix reaches the user twice).
   server.server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const uri = URL.canParse(request.params.uri) ? new URL(request.params.uri) : undefined;
+    const known = uri ? fixed.find((resource) => resource.uri === uri.toString()) : undefined;
+    if (known) return known.read(uri!);
     for (const { template, definition } of uri ? offered : []) {
       const variables = template.uriTemplate.match(uri!.toString());
       if (variables) return readTemplate(definition, uri!, variables, extra, context);
