@@ -4,7 +4,8 @@
 import createHogQLParser from '@posthog/hogql-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parserLoaded } from '../../src/sandbox/hogql-parse.js';
-import { DEMO, SANDBOX_API_KEY, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { DEMO, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { request } from '../support/sandbox-http.js';
 
 const MAIN = DEMO.mainProjectId;
 const R = DEMO.recordingIds;
@@ -18,14 +19,6 @@ async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 afterAll(async () => {
   await Promise.all(open.map((sb) => sb.close()));
 });
-
-async function request(sb: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${SANDBOX_API_KEY}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(sb.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
 
 const hogql = (sb: Sandbox, query: string, values: Record<string, unknown> = {}, project: number = MAIN) =>
   request(sb, 'POST', `/api/projects/${project}/query/`, { query: { kind: 'HogQLQuery', query, values } });

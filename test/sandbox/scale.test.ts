@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_API_KEY, SCALE, scaleTruth, startSandbox, type Sandbox, type SandboxOptions, type ScaleTruth } from '../../src/sandbox/index.js';
+import { request } from '../support/sandbox-http.js';
 
 const NOW = new Date('2026-11-20T10:20:00Z');
 const open: Sandbox[] = [];
@@ -18,14 +19,6 @@ async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 afterAll(async () => {
   await Promise.all(open.map((sb) => sb.close()));
 });
-
-async function request(sb: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${SANDBOX_API_KEY}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(sb.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
 
 async function hogql(sb: Sandbox, query: string, values: Record<string, unknown> = {}, project: number = SCALE.projectId): Promise<any[][]> {
   const res = await request(sb, 'POST', `/api/projects/${project}/query/`, { query: { kind: 'HogQLQuery', query, values } });
