@@ -18,7 +18,8 @@ describe('operations against the sandbox', () => {
   let posthog: PostHogOperations;
   beforeAll(async () => {
     sandbox = await startSandbox();
-    client = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 20_000, maxRetries: 0 });
+    // The CLI's defaults (POSTHOG_TIMEOUT_MS 30 s, its retries): every fault here is a 200 answer, so retries never apply.
+    client = new PostHogClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 30_000 });
     posthog = operationsOver(client);
   });
   afterAll(async () => {
