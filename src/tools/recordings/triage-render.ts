@@ -70,11 +70,12 @@ export function renderTriage(found: TriageFound, maxChars: number) {
   if (found.read === 0 && found.unread.length === 0 && !found.partial && (found.population?.recordings ?? 0) === 0) notes.push(`No recordings matched these filters${found.searchedDefault ? ' (PostHog searched the last 3 days; pass date_from, e.g. "-30d", to look further back)' : ''}.`);
   const clean = found.read > 0 && found.problems.length === 0 ? 'No console errors or warnings, exceptions, failed requests, error messages on the page, rage or dead clicks in them.' : undefined;
   const population = found.population;
-  const readLine = `${plural(found.read, 'recording')}${found.cached ? ` (${found.cached} from the digest cache)` : ''}${found.unread.length ? `; ${found.unread.length} not read` : ''}`;
+  const readLine = `${plural(found.read, 'recording')}${found.cached ? ` (${found.cached} from the digest cache)` : ''}`;
+  const unreadWords = found.unread.length ? `, ${found.unread.length} not read` : '';
   const budgetWords = found.replay ? ` (${found.replay.spent} list + snapshot requests${Number.isFinite(found.replay.budget) ? ` of the replay budget ${found.replay.budget}` : ''})` : '';
   const head = population
-    ? [`Triage of project ${found.project_id}, ${population.period.from.slice(0, 16)} to ${population.period.to.slice(0, 16)} UTC: ${plural(population.recordings, 'recording')} from ${plural(population.people, 'person', 'people')} looked at, counted over ${found.sequence ? 'every matching recording' : 'every recording'} through PostHog's query API${population.complete ? '' : ' (only the first pages of recordings: counts are of those)'}; ${readLine} digested for evidence${budgetWords}.`, countedWith(population), RECORDED_DATA_NOTICE]
-    : [`Triage of ${readLine} in project ${found.project_id}.`, RECORDED_DATA_NOTICE];
+    ? [`Triage of project ${found.project_id}, ${population.period.from.slice(0, 16)} to ${population.period.to.slice(0, 16)} UTC: ${plural(population.recordings, 'recording')} from ${plural(population.people, 'person', 'people')} looked at, counted over ${found.sequence ? 'every matching recording' : 'every recording'} through PostHog's query API${population.complete ? '' : ' (only the first pages of recordings: counts are of those)'}; ${readLine} digested for evidence${unreadWords}${budgetWords}.`, countedWith(population), RECORDED_DATA_NOTICE]
+    : [`Triage of ${readLine} in project ${found.project_id}${unreadWords}.`, RECORDED_DATA_NOTICE];
   if (found.sequence) head.splice(1, 0, ...sequenceLines(found.sequence));
   if (clean) head.push(clean);
   for (const note of notes) head.push(`Note: ${note}`);
