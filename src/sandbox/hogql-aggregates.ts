@@ -4,7 +4,7 @@
 // order first seen (ClickHouse promises no order) so answers are stable.
 
 import type { CallExpr } from './hogql-ast.js';
-import { AggState, compare, kindDefault, queryError, stateError, truthy, valueKey, type Kind, type Value } from './hogql-values.js';
+import { AggState, compare, kindDefault, queryError, truthy, valueKey, type Kind, type Value } from './hogql-values.js';
 
 type RowFn = (row: never) => Value;
 export type Aggregate = (rows: readonly never[]) => Value;
@@ -176,10 +176,4 @@ export function compileAggregate(call: CallExpr, args: RowFn[], argKinds: Kind[]
       };
     }
   }
-}
-
-/** A state read where a value is needed is PostHog's error, not a value. */
-export function refuseState(value: Value): Value {
-  if (value instanceof AggState) throw stateError(value);
-  return value;
 }

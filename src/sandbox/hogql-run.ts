@@ -7,7 +7,7 @@ import { compileAggregate, aggregateBase, aggregateKind } from './hogql-aggregat
 import { exprText, fieldsOf, inlineAliases, type CallExpr, type Expr, type SelectQuery } from './hogql-ast.js';
 import { callsOf, compile, type Compiled, type CompileEnv, type Fn } from './hogql-compile.js';
 import type { FnContext } from './hogql-functions.js';
-import { openTable, withoutTableName, type Table } from './hogql-tables.js';
+import { openTable, withoutTableName } from './hogql-tables.js';
 import { compare, notEvaluated, queryError, truthy, valueKey, type Kind, type Value } from './hogql-values.js';
 import type { ProjectData } from './project-data.js';
 
