@@ -117,6 +117,9 @@ export function explainQueryError(error: UpstreamError): string | undefined {
  */
 export const DATE_PATTERN = /^(-\d{1,5}[sMhdwmy]|\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?)$/;
 
+/** Where PostHog's recordings list starts when no date_from is given (posthog-api-facts.md §1): the tools that count or match over the same period start there too. */
+export const RECORDINGS_DEFAULT_FROM = '-3d';
+
 const UNIT_MS: Record<string, number> = { s: 1_000, M: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
 /**

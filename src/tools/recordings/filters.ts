@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clip, didYouMean } from '../../words.js';
+import { RECORDINGS_DEFAULT_FROM } from '../../posthog/hogql.js';
 
 /**
  * PostHog's recording filters, as session-recordings-list and -triage take them (SPEC §1,
@@ -340,7 +341,7 @@ export type AppliedPeriod = { date_from: string; date_to: string; time_zone: str
  * this call does not know without another request: named as the project's, not guessed.
  */
 export function appliedPeriod(dateFrom: string | undefined, dateTo: string | undefined): AppliedPeriod {
-  return { date_from: dateFrom ?? '-3d', date_to: dateTo ?? 'now', time_zone: 'project' };
+  return { date_from: dateFrom ?? RECORDINGS_DEFAULT_FROM, date_to: dateTo ?? 'now', time_zone: 'project' };
 }
 
 export function periodLine(period: AppliedPeriod): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserInputError } from '../../errors.js';
-import { resolveDate } from '../../posthog/hogql.js';
+import { RECORDINGS_DEFAULT_FROM, resolveDate } from '../../posthog/hogql.js';
 import type { EventPropertyCondition, PostHogOperations, Recording, SequenceStep } from '../../posthog/operations/index.js';
 import { clip } from '../../words.js';
 import { eventEntityIssues, type Issue } from './filters.js';
@@ -137,7 +137,7 @@ export function sequencePeriod(dateFrom: string | undefined, dateTo: string | un
   // An absolute date is in the project's time zone, which the query's UTC bound may be up to a
   // day off from: the list applies the exact dates to the recordings afterwards.
   const widen = (value: string, date: Date, sign: number) => (/^\d{4}-/.test(value) ? new Date(date.getTime() + sign * 86_400_000) : date);
-  const from = dateFrom ? widen(dateFrom, resolveDate(dateFrom, nowMs), -1) : resolveDate('-3d', nowMs);
+  const from = dateFrom ? widen(dateFrom, resolveDate(dateFrom, nowMs), -1) : resolveDate(RECORDINGS_DEFAULT_FROM, nowMs);
   let to = new Date(nowMs);
   if (dateTo) {
     try {

@@ -6,7 +6,7 @@
 
 import { UpstreamError, UpstreamUnavailableError, UserInputError } from '../../errors.js';
 import { BudgetExceeded } from '../../posthog/budget.js';
-import { resolveDate } from '../../posthog/hogql.js';
+import { RECORDINGS_DEFAULT_FROM, resolveDate } from '../../posthog/hogql.js';
 import type { ChainConsoleLine, ChainEvent, PeriodOptions, PostHogOperations } from '../../posthog/operations/index.js';
 import { aggregate, type TriageInput } from '../../digest/aggregate.js';
 import { clip } from '../format.js';
@@ -77,7 +77,7 @@ export async function countPopulation(
   const now = Date.now();
   let period: PeriodOptions;
   try {
-    const from = resolveDate(typeof input.date_from === 'string' ? input.date_from : '-3d', now);
+    const from = resolveDate(typeof input.date_from === 'string' ? input.date_from : RECORDINGS_DEFAULT_FROM, now);
     const to = typeof input.date_to === 'string' ? resolveDate(input.date_to, now) : new Date(now);
     period = { from, to, ...(typeof input.person_uuid === 'string' ? { personUuid: input.person_uuid } : {}), ...(within ? { within } : {}) };
   } catch (error) {
