@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TIMEZONES } from '../src/posthog/timezones.js';
+import { shownBytes, shownToModel } from '../src/tools/listing-shown.js';
 import { startHarness, text, type Harness, type HarnessOptions } from './harness.js';
 
 const ALL = [
@@ -30,11 +31,17 @@ function fieldsOf(schema: unknown, path = ''): Array<{ path: string; description
   if (schema === null || typeof schema !== 'object') return [];
   const node = schema as Record<string, unknown>;
   const out: Array<{ path: string; description: unknown }> = [];
-  for (const [key, field] of Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)) {
-    out.push({ path: `${path}.${key}`, description: field.description }, ...fieldsOf(field, `${path}.${key}`));
+  for (const key of ['properties', 'patternProperties']) {
+    for (const [name, field] of Object.entries((node[key] ?? {}) as Record<string, Record<string, unknown>>)) {
+      out.push({ path: `${path}.${name}`, description: field.description }, ...fieldsOf(field, `${path}.${name}`));
+    }
   }
-  for (const key of ['anyOf', 'oneOf', 'allOf']) for (const branch of (node[key] ?? []) as unknown[]) out.push(...fieldsOf(branch, path));
-  if (node.items) out.push(...fieldsOf(node.items, `${path}[]`));
+  // Where a schema's fields can hide besides properties: union branches, array items (one schema or
+  // a tuple's), a map's values, and definitions a $ref points to.
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) for (const branch of (node[key] ?? []) as unknown[]) out.push(...fieldsOf(branch, key === 'prefixItems' ? `${path}[]` : path));
+  for (const items of [node.items].flat()) out.push(...fieldsOf(items, `${path}[]`));
+  if (typeof node.additionalProperties === 'object') out.push(...fieldsOf(node.additionalProperties, `${path}.*`));
+  for (const key of ['$defs', 'definitions']) for (const [name, definition] of Object.entries((node[key] ?? {}) as Record<string, unknown>)) out.push(...fieldsOf(definition, `${path}#${name}`));
   return out;
 }
 
@@ -76,6 +83,8 @@ describe('tools/list', () => {
   it('the description check finds an undescribed field deep in a schema', () => {
     const schema = { type: 'object', properties: { a: { description: 'A.', anyOf: [{ type: 'object', properties: { b: { type: 'string' } } }, { type: 'null' }] }, c: { description: 'C.', type: 'array', items: { type: 'object', properties: { d: { type: 'integer' } } } } } };
     expect(fieldsOf(schema, 't').filter((f) => !f.description).map((f) => f.path)).toEqual(['t.a.b', 't.c[].d']);
+    const elsewhere = { type: 'object', properties: { m: { description: 'M.', type: 'object', additionalProperties: { type: 'object', properties: { e: { type: 'string' } } } }, t: { description: 'T.', type: 'array', prefixItems: [{ type: 'object', properties: { f: { type: 'string' } } }] } }, $defs: { D: { type: 'object', properties: { g: { type: 'string' } } } } };
+    expect(fieldsOf(elsewhere, 't').filter((f) => !f.description).map((f) => f.path)).toEqual(['t.m.*.e', 't.t[].f', 't#D.g']);
   });
 
   it('marks safety as SPEC §1 says', () => {
@@ -126,10 +135,6 @@ const SCHEMA_BUDGET_CHARS = 14_000;
 const COMPACT_SCHEMA_BYTES = 5_000;
 /** The 439-value timezone enum, in project-create and project-update alike (SPEC §1 demands all of it). */
 const TIMEZONE_ENUM = /"enum":\[[^\]]{4000,}\]/g;
-/** The tools/list result as a model is shown it: names, titles, descriptions, input schemas, annotations. */
-function shownToModel(result: { tools: Tool[] }): unknown {
-  return { ...result, tools: result.tools.map(({ outputSchema: _o, _meta: _m, ...shown }) => shown) };
-}
 
 const APPS: HarnessOptions['clientCapabilities'] = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
@@ -148,19 +153,45 @@ describe('tools/list stays within its budget', () => {
         const result = await h.client.listTools();
         const shown = JSON.stringify(shownToModel(result));
         expect(shown).not.toMatch(/"outputSchema"|"_meta"/);
-        const bytes = Buffer.byteLength(shown);
+        const bytes = shownBytes(result);
+        expect(bytes).toBe(Buffer.byteLength(shown));
         expect(bytes, `tools/list is ${bytes} B`).toBeLessThanOrEqual(LIST_BUDGET_BYTES);
         for (const tool of result.tools) {
           const chars = JSON.stringify(tool.inputSchema).length;
           expect(chars, `${tool.name}'s input schema is ${chars} characters`).toBeLessThan(SCHEMA_BUDGET_CHARS);
-          expect(fieldsOf(tool.inputSchema, tool.name).filter((f) => typeof f.description !== 'string').map((f) => f.path)).toEqual([]);
+          expect(fieldsOf(tool.inputSchema, tool.name).filter((f) => typeof f.description !== 'string' || f.description.trim() === '').map((f) => f.path)).toEqual([]);
         }
-        expect(JSON.stringify(result).match(TIMEZONE_ENUM) ?? []).toHaveLength(2);
+        // Both enums whole, in what the model is shown (not only in what the client keeps).
+        expect(shown.match(TIMEZONE_ENUM) ?? []).toHaveLength(2);
+        for (const name of ['project-create', 'project-update']) {
+          const timezone = (result.tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { anyOf?: Array<{ enum?: string[] }> }>).timezone;
+          expect(timezone?.anyOf?.[0]?.enum, name).toEqual([...TIMEZONES]);
+        }
       } finally {
         await h.close();
       }
     });
   }
+
+  // Clients cache the prompt that holds the tool list: a list that changes order, or any byte,
+  // between two asks or two starts of the same configuration misses the cache every time.
+  it('lists the tools in the same order, byte for byte, on two lists and across two server starts', async () => {
+    const options: HarnessOptions = { toolsets: ['recordings', 'projects'], readOnly: false, clientCapabilities: APPS, defaultProjectId: '1' };
+    const lists: string[] = [];
+    for (let start = 0; start < 2; start++) {
+      const h = await startHarness(options);
+      try {
+        lists.push(JSON.stringify((await h.client.listTools()).tools), JSON.stringify((await h.client.listTools()).tools));
+      } finally {
+        await h.close();
+      }
+    }
+    expect(new Set(lists).size).toBe(1);
+    // The order is the registry's (the first test pins it at the defaults), the app-only tool among them.
+    const names = (JSON.parse(lists[0]!) as Tool[]).map((t) => t.name);
+    expect(names.filter((name) => ALL.includes(name))).toEqual(ALL);
+    expect(names).toContain('session-recording-replay-events');
+  });
 });
 
 /** A field that may be left out: listed with a null branch, as OpenAI strict-mode hosts need. */
