@@ -125,7 +125,7 @@ export class OAuthServer {
     if (/^ph[a-z]_/.test(credential)) {
       return { ok: false, message: `Unauthorized: ${this.resource} takes OAuth access tokens, not PostHog keys; to use a key in the Authorization header, connect to ${this.origin}/mcp.`, challenge: this.challenge('invalid_token', 'a PostHog key is not an access token here') };
     }
-    const token = this.sealer.open('access', credential);
+    const token = await this.sealer.open('access', credential);
     if (!token || typeof token.k !== 'string' || token.res !== this.resource || typeof token.exp !== 'number') {
       return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: this.challenge('invalid_token', 'unknown token') };
     }
@@ -201,7 +201,7 @@ export class OAuthServer {
     // overrides would reorder the sentence around the name, so it reads as something else).
     const name = typeof m.client_name === 'string' ? m.client_name.replace(/\p{Cc}/gu, ' ').replace(/\p{Cf}/gu, '').trim().slice(0, 120) : undefined;
     const issuedAt = Math.floor(this.now() / 1000);
-    const clientId = this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
+    const clientId = await this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
     if (clientId.length > MAX_CLIENT_ID_CHARS) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The redirect URIs and client name are too long together: register fewer or shorter ones.' });
     const answer: Json = {
       client_id: clientId,
@@ -216,8 +216,8 @@ export class OAuthServer {
     sendJson(res, 201, answer);
   }
 
-  private client(clientId: string | undefined): { id: string; redirectUris: string[]; method: string; name?: string } | undefined {
-    const c = this.sealer.open('client', clientId);
+  private async client(clientId: string | undefined): Promise<{ id: string; redirectUris: string[]; method: string; name?: string } | undefined> {
+    const c = await this.sealer.open('client', clientId);
     if (!c || !Array.isArray(c.r) || typeof c.a !== 'string') return undefined;
     return { id: clientId!, redirectUris: c.r.filter((u): u is string => typeof u === 'string'), method: c.a, ...(typeof c.n === 'string' ? { name: c.n } : {}) };
   }
@@ -227,10 +227,10 @@ export class OAuthServer {
     return resource === undefined || resource.replace(/\/+$/, '') === this.resource;
   }
 
-  private authorizeGet(req: IncomingMessage, res: ServerResponse): void {
+  private async authorizeGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const q = new URL(req.url ?? '/', this.origin).searchParams;
     const single = (name: string) => (q.getAll(name).length > 1 ? null : (q.get(name) ?? undefined));
-    const client = this.client(single('client_id') ?? undefined);
+    const client = await this.client(single('client_id') ?? undefined);
     if (!client) return sendHtml(res, 400, problemPage('Unknown app', 'The app asking to connect is not registered with this server (its client_id is missing, wrong, or from another server or secret). Remove the connector from the app and add it again.'));
     const redirectUri = single('redirect_uri');
     // Given twice, neither can be trusted (nor sent an error).
@@ -248,7 +248,7 @@ export class OAuthServer {
     if (single('code_challenge_method') !== 'S256') return refuse('code_challenge_method must be S256.');
     const resource = single('resource') ?? undefined;
     if (!this.resourceOk(resource)) return refuse(`This server issues tokens for ${this.resource} only.`);
-    const request = this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
+    const request = await this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
     // The form would post back a request that no longer opens: say so now.
     if (request.length > MAX_SEALED_CHARS) return refuse('Its state is too long.');
     sendHtml(res, 200, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request }));
@@ -258,8 +258,8 @@ export class OAuthServer {
     const body = await readForm(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendHtml(res, 400, problemPage('The form did not arrive', bodyProblem(body.kind)));
     const form = new URLSearchParams(body.text);
-    const consent = this.sealer.open('consent', form.get('request') ?? undefined);
-    const client = consent ? this.client(typeof consent.c === 'string' ? consent.c : undefined) : undefined;
+    const consent = await this.sealer.open('consent', form.get('request') ?? undefined);
+    const client = consent ? await this.client(typeof consent.c === 'string' ? consent.c : undefined) : undefined;
     if (!consent || !client || typeof consent.r !== 'string' || typeof consent.cc !== 'string' || typeof consent.exp !== 'number') {
       return sendHtml(res, 400, problemPage('This sign-in page is not valid', 'Start again from the app: the form was altered, or comes from another server.'));
     }
@@ -294,7 +294,7 @@ export class OAuthServer {
     const exp = Math.floor(this.now() / 1000) + CODE_TTL_S;
     // Shared with the replicas before the browser carries it anywhere: a code counts only while the store holds it.
     await this.memory.issueCode(id, exp * 1000);
-    const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: id, exp });
+    const code = await this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: id, exp });
     this.toApp(res, redirect, state, { code });
   }
 
@@ -317,7 +317,7 @@ export class OAuthServer {
       if (!pair) return tokenError(res, 401, 'invalid_client', 'Malformed Basic credentials.');
       [clientId, secret] = pair;
     }
-    const client = this.client(clientId);
+    const client = await this.client(clientId);
     if (!client) return tokenError(res, 401, 'invalid_client', 'Unknown client_id: register again.');
     if (client.method !== 'none' && !this.sealer.clientSecretMatches(client.id, secret)) return tokenError(res, 401, 'invalid_client', 'The client secret is missing or wrong.');
     if (!this.resourceOk(form.get('resource') ?? undefined)) return tokenError(res, 400, 'invalid_target', `This server issues tokens for ${this.resource} only.`);
@@ -328,7 +328,7 @@ export class OAuthServer {
   }
 
   private async codeGrant(res: ServerResponse, form: URLSearchParams, clientId: string): Promise<void> {
-    const code = this.sealer.open('code', form.get('code') ?? undefined);
+    const code = await this.sealer.open('code', form.get('code') ?? undefined);
     const now = this.now();
     if (!code || code.c !== clientId || typeof code.k !== 'string' || typeof code.j !== 'string' || typeof code.exp !== 'number' || typeof code.cc !== 'string') {
       return tokenError(res, 400, 'invalid_grant', 'The code is not valid for this client.');
@@ -346,11 +346,11 @@ export class OAuthServer {
     // The sign-in's family is named after its code, so a second use of the code can revoke it.
     const next = randomId();
     await this.memory.startSignIn(code.j, next, now + REFRESH_TTL_S * 1000);
-    this.issueTokens(res, clientId, code.k, code.j, next);
+    await this.issueTokens(res, clientId, code.k, code.j, next);
   }
 
   private async refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): Promise<void> {
-    const token = this.sealer.open('refresh', form.get('refresh_token') ?? undefined);
+    const token = await this.sealer.open('refresh', form.get('refresh_token') ?? undefined);
     const now = this.now();
     if (!token || token.c !== clientId || typeof token.k !== 'string' || typeof token.j !== 'string' || typeof token.f !== 'string' || typeof token.exp !== 'number' || token.res !== this.resource) {
       return tokenError(res, 400, 'invalid_grant', 'The refresh token is not valid for this client.');
@@ -365,13 +365,13 @@ export class OAuthServer {
       await this.memory.revoke(token.f, now + REFRESH_TTL_S * 1000);
       return tokenError(res, 400, 'invalid_grant', 'The refresh token was already used; this sign-in is revoked: sign in again.');
     }
-    this.issueTokens(res, clientId, token.k, token.f, next);
+    await this.issueTokens(res, clientId, token.k, token.f, next);
   }
 
-  private issueTokens(res: ServerResponse, clientId: string, key: string, family: string, refreshId: string): void {
+  private async issueTokens(res: ServerResponse, clientId: string, key: string, family: string, refreshId: string): Promise<void> {
     const now = Math.floor(this.now() / 1000);
-    const access = this.sealer.seal('access', { c: clientId, k: key, res: this.resource, f: family, exp: now + ACCESS_TTL_S });
-    const refresh = this.sealer.seal('refresh', { c: clientId, k: key, res: this.resource, f: family, j: refreshId, exp: now + REFRESH_TTL_S });
+    const access = await this.sealer.seal('access', { c: clientId, k: key, res: this.resource, f: family, exp: now + ACCESS_TTL_S });
+    const refresh = await this.sealer.seal('refresh', { c: clientId, k: key, res: this.resource, f: family, j: refreshId, exp: now + REFRESH_TTL_S });
     sendJson(res, 200, { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh });
   }
 }
