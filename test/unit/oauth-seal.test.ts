@@ -39,7 +39,7 @@ describe('Sealer: what opens and what does not', () => {
     for (const i of [2, 3, 4]) {
       const parts = code.slice('rmcp_code_'.length).split('.');
       const bytes = Buffer.from(parts[i]!, 'base64url');
-      bytes[0] ^= 1;
+      bytes[0] = bytes[0]! ^ 1;
       parts[i] = bytes.toString('base64url');
       expect(await sealer.open('code', `rmcp_code_${parts.join('.')}`), `part ${i}`).toBeUndefined();
     }
