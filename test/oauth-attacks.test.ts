@@ -159,7 +159,7 @@ describe('MCP_OAUTH under attack', () => {
     // The same request without the fault shows the consent page (so the faults above were what was refused).
     expect((await fetch(`${origin}/oauth/authorize?${new URLSearchParams(good)}`, { redirect: 'manual' })).status).toBe(200);
     // A consent form whose request has expired: a page too, not a trip to the client's address.
-    const expired = new Sealer([SECRET]).seal('consent', { c: client, r: trap, cc: challenge, s: 's', exp: Math.floor(Date.now() / 1000) - 1 });
+    const expired = await new Sealer([SECRET]).seal('consent', { c: client, r: trap, cc: challenge, s: 's', exp: Math.floor(Date.now() / 1000) - 1 });
     const late = await post({ request: expired, api_key: sandbox.apiKey });
     expect(late.status).toBe(400);
     expect(late.headers.get('location')).toBeNull();

@@ -196,7 +196,7 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
     const token = provider.saved!.access_token;
     const flipped = token.slice(0, 20) + (token[20] === 'A' ? 'B' : 'A') + token.slice(21);
     // Sealed the same way for this very resource, with another server's secret.
-    const foreign = new Sealer(['z'.repeat(40)]).seal('access', { c: provider.info!.client_id, k: sandbox.apiKey, res: `${origin}/oauth/mcp`, f: 'f', exp: Math.floor(Date.now() / 1000) + 3600 });
+    const foreign = await new Sealer(['z'.repeat(40)]).seal('access', { c: provider.info!.client_id, k: sandbox.apiKey, res: `${origin}/oauth/mcp`, f: 'f', exp: Math.floor(Date.now() / 1000) + 3600 });
     sandbox.requests.length = 0;
     for (const credential of [flipped, token + 'x', foreign, sandbox.apiKey, 'rmcp_at_AAAA', provider.saved!.refresh_token!]) {
       const r = await fetch(http.oauthUrl!, { method: 'POST', headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
@@ -281,7 +281,7 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
   it('an access token past its hour is refused; a token sealed with a previous secret still opens after rotation', async () => {
     let now = Date.parse('2026-11-26T10:00:00Z');
     const old = new OAuthServer({ secrets: ['o'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
-    const token = new Sealer(['o'.repeat(40)]).seal('access', { c: 'x', k: 'phx_k', res: `${origin}/oauth/mcp`, f: 'f', exp: Math.floor(now / 1000) + 3600 });
+    const token = await new Sealer(['o'.repeat(40)]).seal('access', { c: 'x', k: 'phx_k', res: `${origin}/oauth/mcp`, f: 'f', exp: Math.floor(now / 1000) + 3600 });
     expect(await old.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });
     const rotated = new OAuthServer({ secrets: ['n'.repeat(40), 'o'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
     expect(await rotated.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });

@@ -7,10 +7,12 @@
 // itself, not the person behind it.
 
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { UpstreamError } from '../errors.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { FairQueue } from '../posthog/fair-queue.js';
 import { operationsOver } from '../posthog/operations/index.js';
+import { lifetime } from './oauth-memory.js';
 
 /** What PostHog made of a key: taken, refused (401), or no answer worth trusting (5xx, timeout…). */
 export type Verdict = { kind: 'accepted' } | { kind: 'refused' } | { kind: 'unknown'; why: string };
@@ -53,7 +55,7 @@ export const CONSENT_CHECK_LIMITS: ConsentCheckLimits = { slots: 8, perClient: 2
 /** Why a key was not checked: the wait ran out, this page already has a check waiting, or it used up its tries. */
 export type NotChecked = { kind: 'busy' } | { kind: 'pending' } | { kind: 'too-many' } | { kind: 'gone' };
 
-/** Consent pages remembered for their count of tries; past it the oldest is forgotten. */
+/** Consent pages remembered for their count of tries; past it the least recently tried is forgotten. */
 const MAX_REMEMBERED_REQUESTS = 10_000;
 
 /**
@@ -68,8 +70,8 @@ export class ConsentChecks {
   private readonly clients: FairQueue;
   /** Per client registration, its consent pages' turns; dropped when idle. */
   private readonly pages = new Map<string, FairQueue>();
-  /** Keys checked per consent page, until the page expires. */
-  private readonly tries = new Map<string, { count: number; untilMs: number }>();
+  /** Keys checked per consent page, until the page expires (an instant on `now`). */
+  private readonly tries: LRUCache<string, { count: number }>;
 
   constructor(
     private readonly limits: ConsentCheckLimits = CONSENT_CHECK_LIMITS,
@@ -77,6 +79,7 @@ export class ConsentChecks {
     private readonly now: () => number = Date.now,
   ) {
     this.clients = new FairQueue({ total: limits.slots, perUser: limits.perClient });
+    this.tries = new LRUCache({ max: MAX_REMEMBERED_REQUESTS, ttlResolution: 0, perf: { now } });
   }
 
   /**
@@ -120,15 +123,10 @@ export class ConsentChecks {
 
   /** Counts one more try for the page; false when it has had its share. */
   private tryOnce(page: string, untilMs: number): boolean {
-    const now = this.now();
-    for (const [id, entry] of this.tries) {
-      if (entry.untilMs > now && this.tries.size < MAX_REMEMBERED_REQUESTS) break;
-      this.tries.delete(id);
-    }
-    const entry = this.tries.get(page) ?? { count: 0, untilMs };
-    if (entry.count >= this.limits.triesPerRequest) return false;
-    entry.count++;
-    this.tries.set(page, entry);
+    const entry = this.tries.get(page);
+    if (entry && entry.count >= this.limits.triesPerRequest) return false;
+    if (entry) entry.count++;
+    else this.tries.set(page, { count: 1 }, lifetime(untilMs, this.now));
     return true;
   }
 

@@ -7,13 +7,14 @@
 // so made-up keys stop holding places in line. Which keys are known is shared by the replicas and
 // kept across restarts through Redis when it is configured (cache/known-keys.ts).
 
+import { LRUCache } from 'lru-cache';
 import type { SharedKnownKeys } from '../cache/known-keys.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { FairQueue } from '../posthog/fair-queue.js';
 import type { Admission, Outcome, Ticket } from './admission.js';
 import { askPostHog, type Verdict } from './key-checks.js';
 
-/** Keys remembered in each of the memories below; past it the oldest is forgotten. */
+/** Keys remembered in each of the memories below; past it the least recently used is forgotten. */
 const MAX_REMEMBERED = 10_000;
 /** How long a key PostHog refused is answered 401 at the door. */
 const REFUSED_FOR_MS = 60_000;
@@ -29,11 +30,11 @@ export interface NewcomerTicket {
 
 export class Newcomers {
   /** Keys this process learned are known from the shared store (a hash each). */
-  private readonly learned = new Set<string>();
+  private readonly learned = new LRUCache<string, true>({ max: MAX_REMEMBERED });
   /** Keys this process has written to the shared store. */
-  private readonly told = new Set<string>();
-  /** Keys PostHog refused when checked, until when (monotonic ms). */
-  private readonly refused = new Map<string, number>();
+  private readonly told = new LRUCache<string, true>({ max: MAX_REMEMBERED });
+  /** Keys PostHog refused when checked, for a minute (lru-cache's clock is the monotonic one). */
+  private readonly refused = new LRUCache<string, true>({ max: MAX_REMEMBERED, ttl: REFUSED_FOR_MS });
   /** The check running or waiting for each key: every call of that key shares it. */
   private readonly checking = new Map<string, Promise<Verdict>>();
   private readonly slots: FairQueue;
@@ -56,24 +57,20 @@ export class Newcomers {
     const id = client.keyIdentity;
     if (this.learned.has(id)) return true;
     if ((await this.store?.has(id)) !== true) return false;
-    add(this.learned, id);
+    this.learned.set(id, true);
     return true;
   }
 
   /** PostHog refused this key in the last minute (checked while the server was busy). */
   refusedRecently(keyId: string): boolean {
-    const until = this.refused.get(keyId);
-    if (until === undefined) return false;
-    if (until > performance.now()) return true;
-    this.refused.delete(keyId);
-    return false;
+    return this.refused.has(keyId);
   }
 
   /** After a call: a key PostHog accepted is told to the shared store, once per process. */
   remember(client: PostHogClient): void {
     const id = client.keyIdentity;
     if (!this.store || !client.keyAccepted || this.told.has(id)) return;
-    add(this.told, id);
+    this.told.set(id, true);
     void this.store.add(id);
   }
 
@@ -123,11 +120,7 @@ export class Newcomers {
       }
       try {
         const verdict = await askPostHog(this.client, key);
-        if (verdict.kind === 'refused') {
-          this.refused.delete(keyId);
-          this.refused.set(keyId, performance.now() + REFUSED_FOR_MS);
-          while (this.refused.size > MAX_REMEMBERED) this.refused.delete(this.refused.keys().next().value!);
-        }
+        if (verdict.kind === 'refused') this.refused.set(keyId, true);
         return verdict;
       } finally {
         release();
@@ -136,9 +129,4 @@ export class Newcomers {
     this.checking.set(keyId, check);
     return check;
   }
-}
-
-function add(set: Set<string>, id: string): void {
-  set.add(id);
-  if (set.size > MAX_REMEMBERED) set.delete(set.values().next().value!);
 }

@@ -5,6 +5,7 @@
 // is refused rather than taken as new (cache/oauth-store.ts). Redis not answering leaves this
 // replica's own memory to decide (docs/oauth.md).
 
+import { LRUCache } from 'lru-cache';
 import type { SharedOAuthStore } from '../cache/oauth-store.js';
 
 /** A code presented: good now, used before, or one the shared store no longer holds. */
@@ -14,18 +15,22 @@ export type RefreshUse = 'rotated' | 'reused' | 'revoked' | 'forgotten';
 /** A sign-in behind an access token. */
 export type SignInStatus = 'live' | 'revoked' | 'forgotten';
 
+/** Entries each memory holds; past it the least recently used go first. */
+const MAX_REMEMBERED = 100_000;
+
 export class OAuthMemory {
-  private readonly codes: SpentValues;
+  /** Codes spent, and sign-ins revoked, each until it expires. */
+  private readonly codes: LRUCache<string, true>;
   private readonly signIns: SignIns;
-  private readonly revokedSignIns: SpentValues;
+  private readonly revokedSignIns: LRUCache<string, true>;
 
   constructor(
     private readonly shared: SharedOAuthStore | undefined,
     private readonly now: () => number = Date.now,
   ) {
-    this.codes = new SpentValues(100_000, now);
-    this.signIns = new SignIns(100_000, now);
-    this.revokedSignIns = new SpentValues(100_000, now);
+    this.codes = memory(now);
+    this.signIns = new SignIns(MAX_REMEMBERED, now);
+    this.revokedSignIns = memory(now);
   }
 
   /** A code was handed out: the shared store holds it as issued until it expires. */
@@ -34,7 +39,8 @@ export class OAuthMemory {
   }
 
   async spendCode(id: string, untilMs: number): Promise<CodeUse> {
-    if (!this.codes.spend(id, untilMs)) return 'reused';
+    if (this.codes.has(id)) return 'reused';
+    this.codes.set(id, true, lifetime(untilMs, this.now));
     const shared = await this.shared?.spend(id, this.ttl(untilMs));
     return shared === 'reused' ? 'reused' : shared === 'unknown' ? 'forgotten' : 'fresh';
   }
@@ -52,12 +58,12 @@ export class OAuthMemory {
     if (shared === undefined) return this.signIns.rotate(signIn, used, next, untilMs) ? 'rotated' : 'reused';
     // Redis decided: this replica's memory follows it, for when Redis is away.
     if (shared === 'rotated') this.signIns.rotate(signIn, undefined, next, untilMs);
-    if (shared === 'revoked') this.revokedSignIns.mark(signIn, untilMs);
+    if (shared === 'revoked') this.revokedSignIns.set(signIn, true, lifetime(untilMs, this.now));
     return shared === 'stale' ? 'reused' : shared === 'unknown' ? 'forgotten' : shared;
   }
 
   async revoke(signIn: string, untilMs: number): Promise<void> {
-    this.revokedSignIns.mark(signIn, untilMs);
+    this.revokedSignIns.set(signIn, true, lifetime(untilMs, this.now));
     await this.shared?.revoke(signIn, this.ttl(untilMs));
   }
 
@@ -73,69 +79,46 @@ export class OAuthMemory {
 }
 
 /**
- * Ids marked (codes used, sign-ins revoked) until they expire, in this process's memory. Bounded:
- * past its size the oldest go first.
+ * A bounded memory whose entries live until an instant on `now`. That is the clock the sealed
+ * `exp` of codes and tokens is judged on, so a value is remembered for exactly as long as it
+ * could still be presented, whichever way the wall clock moves. lru-cache takes durations.
  */
-class SpentValues {
-  private readonly spent = new Map<string, number>();
+function memory<V extends {}>(now: () => number, max = MAX_REMEMBERED): LRUCache<string, V> {
+  // Each entry is set with its own lifetime; ttlResolution 0: every check reads `now`, none a
+  // reading cached for a millisecond. lru-cache allocates its index for `max` up front: some
+  // 4 MB for 100,000 entries, in a process that serves OAuth.
+  return new LRUCache<string, V>({ max, ttlResolution: 0, perf: { now } });
+}
 
-  constructor(
-    private readonly max = 100_000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** True when it was unspent (and is spent now); false when it had been spent already. */
-  spend(id: string, expiresAtMs: number): boolean {
-    this.sweep();
-    if (this.spent.has(id)) return false;
-    this.mark(id, expiresAtMs);
-    return true;
-  }
-
-  has(id: string): boolean {
-    const until = this.spent.get(id);
-    return until !== undefined && until > this.now();
-  }
-
-  /** Records the id (both uses go through here, so expired entries are dropped for either). */
-  mark(id: string, expiresAtMs: number): void {
-    this.sweep();
-    this.spent.set(id, expiresAtMs);
-    while (this.spent.size > this.max) this.spent.delete(this.spent.keys().next().value!);
-  }
-
-  private sweep(): void {
-    const now = this.now();
-    // Insertion order is roughly expiry order for values of one lifetime; stop at the first live one.
-    for (const [id, until] of this.spent) {
-      if (until > now) break;
-      this.spent.delete(id);
-    }
-  }
+/** The milliseconds from now until `untilMs`; at least one (lru-cache reads 0 as "for ever"). */
+export function lifetime(untilMs: number, now: () => number): { ttl: number } {
+  return { ttl: Math.max(1, Math.ceil(untilMs - now())) };
 }
 
 /**
  * Each sign-in's current refresh token, by id, until it would expire: a refresh token is good
  * only while it is its sign-in's current one. One entry per sign-in (not per refresh), so a
  * client refreshing its own sign-in over and over never pushes another's memory out; making
- * new sign-ins is what fills it, and each costs a key check with PostHog. Bounded, oldest first;
- * a sign-in not remembered (dropped, restarted, another replica) takes its token as current.
+ * new sign-ins is what fills it, and each costs a key check with PostHog. Bounded, least recently
+ * rotated first; a sign-in not remembered (dropped, restarted, another replica) takes its token as
+ * current.
  */
 export class SignIns {
-  private readonly current = new Map<string, { id: string; until: number }>();
+  private readonly current: LRUCache<string, string>;
 
   constructor(
-    private readonly max = 100_000,
+    max = MAX_REMEMBERED,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.current = memory(now, max);
+  }
 
   /** Makes `next` the sign-in's current token; false (and nothing changed) when `used` is an older one. */
   rotate(signIn: string, used: string | undefined, next: string, untilMs: number): boolean {
-    const head = this.current.get(signIn);
-    if (head && head.until > this.now() && used !== undefined && head.id !== used) return false;
-    this.current.delete(signIn);
-    this.current.set(signIn, { id: next, until: untilMs });
-    while (this.current.size > this.max) this.current.delete(this.current.keys().next().value!);
+    // peek: a refused token must not make its sign-in recently used.
+    const head = this.current.peek(signIn);
+    if (head !== undefined && used !== undefined && head !== used) return false;
+    this.current.set(signIn, next, lifetime(untilMs, this.now));
     return true;
   }
 }

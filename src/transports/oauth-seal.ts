@@ -1,11 +1,16 @@
 // Sealed values for the OAuth server (oauth.ts): registered clients, consent requests,
-// authorization codes, access and refresh tokens are each a small JSON payload encrypted and
-// authenticated with a key derived from MCP_OAUTH_SECRET (AES-256-GCM, the value's kind bound in
-// as associated data). Nothing is stored to make them valid, so any replica with the same secret
-// reads them, and a sealed PostHog key is recoverable by nothing but a holder of the secret.
-// Pure (no I/O), so the rules can be read and tested apart from the HTTP plumbing.
+// authorization codes, access and refresh tokens are each a small JSON payload in a compact JWE
+// (RFC 7516) made by `jose`: direct encryption (`dir`) with AES-256-GCM under a key derived from
+// MCP_OAUTH_SECRET, so the payload is secret and any change to it or to its header is refused.
+// The value's kind is the header's `typ` (explicit typing, RFC 8725 §3.11), which the encryption
+// authenticates: a value sealed as one kind never opens as another. Nothing is stored to make them
+// valid, so any replica with the same secret reads them, and a sealed PostHog key is recoverable
+// by nothing but a holder of the secret. Expiry (`exp`) is in each payload and judged by the
+// caller, which tells "expired" apart from "not ours". Pure (no I/O), so the rules can be read and
+// tested apart from the HTTP plumbing.
 
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CompactEncrypt, compactDecrypt, type CompactJWEHeaderParameters } from 'jose';
 
 /** What a sealed value is; a value sealed as one kind never opens as another. */
 export type SealKind = 'client' | 'consent' | 'code' | 'access' | 'refresh';
@@ -19,23 +24,22 @@ const PREFIX: Record<SealKind, string> = {
   refresh: 'rmcp_rt_',
 };
 
-const VERSION = 1;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-const KEY_ID_BYTES = 4;
+/** The only algorithms a value may name: anything else is refused before any key is tried. */
+const ALGORITHMS = { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] };
 /** Longer values are not ours: refused before any decoding. */
 export const MAX_SEALED_CHARS = 8_192;
 
 interface Key {
-  id: Buffer;
-  seal: Buffer;
+  /** Names the secret in the header (`kid`), so a value sealed before a rotation finds its key. */
+  id: string;
+  seal: Uint8Array;
   mac: Buffer;
 }
 
 function deriveKey(secret: string): Key {
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), 'posthog-replay-mcp oauth', info, 32));
-  const seal = derive('seal v1');
-  return { id: createHash('sha256').update(seal).digest().subarray(0, KEY_ID_BYTES), seal, mac: derive('client secret v1') };
+  const seal = derive('seal v2 jwe');
+  return { id: createHash('sha256').update(seal).digest().subarray(0, 4).toString('base64url'), seal, mac: derive('client secret v1') };
 }
 
 export class Sealer {
@@ -47,32 +51,24 @@ export class Sealer {
     this.keys = secrets.map(deriveKey);
   }
 
-  seal(kind: SealKind, payload: Record<string, unknown>): string {
+  async seal(kind: SealKind, payload: Record<string, unknown>): Promise<string> {
     const key = this.keys[0]!;
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', key.seal, iv);
-    cipher.setAAD(Buffer.from(kind, 'utf8'));
-    const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
-    return PREFIX[kind] + Buffer.concat([Buffer.from([VERSION]), key.id, iv, body, cipher.getAuthTag()]).toString('base64url');
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: key.id, typ: kind }).encrypt(key.seal);
+    return PREFIX[kind] + jwe;
   }
 
   /** The payload, or undefined for anything not sealed as this kind by one of our secrets. */
-  open(kind: SealKind, value: string | undefined): Record<string, unknown> | undefined {
+  async open(kind: SealKind, value: string | undefined): Promise<Record<string, unknown> | undefined> {
     if (typeof value !== 'string' || value.length > MAX_SEALED_CHARS || !value.startsWith(PREFIX[kind])) return undefined;
-    const raw = value.slice(PREFIX[kind].length);
-    if (!/^[A-Za-z0-9_-]+$/.test(raw)) return undefined;
-    const bytes = Buffer.from(raw, 'base64url');
-    if (bytes.length < 1 + KEY_ID_BYTES + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) return undefined;
-    const id = bytes.subarray(1, 1 + KEY_ID_BYTES);
-    const key = this.keys.find((k) => k.id.equals(id));
-    if (!key) return undefined;
+    const keyFor = (header: CompactJWEHeaderParameters) => {
+      const key = this.keys.find((k) => k.id === header.kid);
+      if (!key) throw new Error('not our key');
+      return key.seal;
+    };
     try {
-      const iv = bytes.subarray(1 + KEY_ID_BYTES, 1 + KEY_ID_BYTES + IV_BYTES);
-      const decipher = createDecipheriv('aes-256-gcm', key.seal, iv);
-      decipher.setAAD(Buffer.from(kind, 'utf8'));
-      decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      const text = Buffer.concat([decipher.update(bytes.subarray(1 + KEY_ID_BYTES + IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
-      const payload: unknown = JSON.parse(text);
+      const { plaintext, protectedHeader } = await compactDecrypt(value.slice(PREFIX[kind].length), keyFor, ALGORITHMS);
+      if (protectedHeader.typ !== kind) return undefined;
+      const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
       return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
     } catch {
       return undefined;

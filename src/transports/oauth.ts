@@ -7,6 +7,8 @@
 // answers, with the RFCs it follows, is in docs/oauth.md.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { InvalidClientError, InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, UnsupportedGrantTypeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull, OAuthMetadata, OAuthProtectedResourceMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { isLoopbackHost } from '../http-settings.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { readBody, type RawBody } from './body.js';
@@ -105,10 +107,10 @@ export class OAuthServer {
       case 'server-metadata':
         return this.onlyGet(req, res, () => sendJson(res, 200, this.serverMetadata()));
       case 'register':
-        if (req.method !== 'POST') return sendJson(res, 405, { error: 'invalid_request', error_description: 'Registration takes POST.' }, { allow: 'POST' });
+        if (req.method !== 'POST') return oauthError(res, 405, new InvalidRequestError('Registration takes POST.'), { allow: 'POST' });
         return this.register(req, res);
       case 'token':
-        if (req.method !== 'POST') return sendJson(res, 405, { error: 'invalid_request', error_description: 'The token endpoint takes POST.' }, { allow: 'POST' });
+        if (req.method !== 'POST') return oauthError(res, 405, new InvalidRequestError('The token endpoint takes POST.'), { allow: 'POST' });
         return this.token(req, res);
       case 'authorize':
         if (req.method === 'GET') return this.authorizeGet(req, res);
@@ -125,7 +127,7 @@ export class OAuthServer {
     if (/^ph[a-z]_/.test(credential)) {
       return { ok: false, message: `Unauthorized: ${this.resource} takes OAuth access tokens, not PostHog keys; to use a key in the Authorization header, connect to ${this.origin}/mcp.`, challenge: this.challenge('invalid_token', 'a PostHog key is not an access token here') };
     }
-    const token = this.sealer.open('access', credential);
+    const token = await this.sealer.open('access', credential);
     if (!token || typeof token.k !== 'string' || token.res !== this.resource || typeof token.exp !== 'number') {
       return { ok: false, message: 'Unauthorized: the access token is not one this server issued for this endpoint; sign in again.', challenge: this.challenge('invalid_token', 'unknown token') };
     }
@@ -142,17 +144,17 @@ export class OAuthServer {
   }
 
   private onlyGet(req: IncomingMessage, res: ServerResponse, answer: () => void): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'invalid_request', error_description: 'GET only.' }, { allow: 'GET' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return oauthError(res, 405, new InvalidRequestError('GET only.'), { allow: 'GET' });
     answer();
   }
 
   /** RFC 9728: what protects /oauth/mcp. */
-  private resourceMetadata(): Json {
+  private resourceMetadata(): OAuthProtectedResourceMetadata {
     return { resource: this.resource, authorization_servers: [this.issuer], bearer_methods_supported: ['header'], resource_name: 'PostHog Replay MCP' };
   }
 
   /** RFC 8414 (and the OpenID Connect discovery paths clients also try). */
-  private serverMetadata(): Json {
+  private serverMetadata(): OAuthMetadata {
     return {
       issuer: this.issuer,
       authorization_endpoint: `${this.issuer}/authorize`,
@@ -170,40 +172,40 @@ export class OAuthServer {
   /** RFC 7591 dynamic registration: the client's metadata sealed into its id, nothing stored. */
   private async register(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readForm(req, this.bodyTimeoutMs);
-    if (body.kind !== 'ok') return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: bodyProblem(body.kind) });
+    if (body.kind !== 'ok') return oauthError(res, 400, new InvalidClientMetadataError(bodyProblem(body.kind)));
     let meta: unknown;
     try {
       meta = JSON.parse(body.text);
     } catch {
-      return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The body is not JSON.' });
+      return oauthError(res, 400, new InvalidClientMetadataError('The body is not JSON.'));
     }
-    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The body must be a JSON object.' });
+    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return oauthError(res, 400, new InvalidClientMetadataError('The body must be a JSON object.'));
     const m = meta as Json;
     const uris = m.redirect_uris;
     if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((u) => typeof u === 'string')) {
-      return sendJson(res, 400, { error: 'invalid_redirect_uri', error_description: `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs.` });
+      return oauthError(res, 400, new InvalidRedirectUriError(`redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs.`));
     }
     for (const uri of uris as string[]) {
       const problem = redirectUriProblem(uri);
-      if (problem) return sendJson(res, 400, { error: 'invalid_redirect_uri', error_description: problem });
+      if (problem) return oauthError(res, 400, new InvalidRedirectUriError(problem));
     }
     const method = m.token_endpoint_auth_method ?? 'none';
     if (method !== 'none' && method !== 'client_secret_post' && method !== 'client_secret_basic') {
-      return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'token_endpoint_auth_method must be none, client_secret_post or client_secret_basic.' });
+      return oauthError(res, 400, new InvalidClientMetadataError('token_endpoint_auth_method must be none, client_secret_post or client_secret_basic.'));
     }
     const grants = m.grant_types ?? ['authorization_code', 'refresh_token'];
     if (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
-      return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'grant_types may hold authorization_code and refresh_token only.' });
+      return oauthError(res, 400, new InvalidClientMetadataError('grant_types may hold authorization_code and refresh_token only.'));
     }
     const responses = m.response_types ?? ['code'];
-    if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'response_types may hold code only.' });
+    if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) return oauthError(res, 400, new InvalidClientMetadataError('response_types may hold code only.'));
     // Shown on the consent page: no control characters, and no invisible format characters (bidi
     // overrides would reorder the sentence around the name, so it reads as something else).
     const name = typeof m.client_name === 'string' ? m.client_name.replace(/\p{Cc}/gu, ' ').replace(/\p{Cf}/gu, '').trim().slice(0, 120) : undefined;
     const issuedAt = Math.floor(this.now() / 1000);
-    const clientId = this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
-    if (clientId.length > MAX_CLIENT_ID_CHARS) return sendJson(res, 400, { error: 'invalid_client_metadata', error_description: 'The redirect URIs and client name are too long together: register fewer or shorter ones.' });
-    const answer: Json = {
+    const clientId = await this.sealer.seal('client', { r: uris, a: method, ...(name ? { n: name } : {}), iat: issuedAt });
+    if (clientId.length > MAX_CLIENT_ID_CHARS) return oauthError(res, 400, new InvalidClientMetadataError('The redirect URIs and client name are too long together: register fewer or shorter ones.'));
+    const answer: OAuthClientInformationFull = {
       client_id: clientId,
       client_id_issued_at: issuedAt,
       redirect_uris: uris,
@@ -212,12 +214,12 @@ export class OAuthServer {
       token_endpoint_auth_method: method,
       ...(name ? { client_name: name } : {}),
     };
-    if (method !== 'none') Object.assign(answer, { client_secret: this.sealer.clientSecret(clientId), client_secret_expires_at: 0 });
+    if (method !== 'none') Object.assign(answer, { client_secret: this.sealer.clientSecret(clientId), client_secret_expires_at: 0 } satisfies Partial<OAuthClientInformationFull>);
     sendJson(res, 201, answer);
   }
 
-  private client(clientId: string | undefined): { id: string; redirectUris: string[]; method: string; name?: string } | undefined {
-    const c = this.sealer.open('client', clientId);
+  private async client(clientId: string | undefined): Promise<{ id: string; redirectUris: string[]; method: string; name?: string } | undefined> {
+    const c = await this.sealer.open('client', clientId);
     if (!c || !Array.isArray(c.r) || typeof c.a !== 'string') return undefined;
     return { id: clientId!, redirectUris: c.r.filter((u): u is string => typeof u === 'string'), method: c.a, ...(typeof c.n === 'string' ? { name: c.n } : {}) };
   }
@@ -227,10 +229,10 @@ export class OAuthServer {
     return resource === undefined || resource.replace(/\/+$/, '') === this.resource;
   }
 
-  private authorizeGet(req: IncomingMessage, res: ServerResponse): void {
+  private async authorizeGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const q = new URL(req.url ?? '/', this.origin).searchParams;
     const single = (name: string) => (q.getAll(name).length > 1 ? null : (q.get(name) ?? undefined));
-    const client = this.client(single('client_id') ?? undefined);
+    const client = await this.client(single('client_id') ?? undefined);
     if (!client) return sendHtml(res, 400, problemPage('Unknown app', 'The app asking to connect is not registered with this server (its client_id is missing, wrong, or from another server or secret). Remove the connector from the app and add it again.'));
     const redirectUri = single('redirect_uri');
     // Given twice, neither can be trusted (nor sent an error).
@@ -248,7 +250,7 @@ export class OAuthServer {
     if (single('code_challenge_method') !== 'S256') return refuse('code_challenge_method must be S256.');
     const resource = single('resource') ?? undefined;
     if (!this.resourceOk(resource)) return refuse(`This server issues tokens for ${this.resource} only.`);
-    const request = this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
+    const request = await this.sealer.seal('consent', { c: client.id, r: redirect, cc: challenge, ...(state ? { s: state } : {}), exp: Math.floor(this.now() / 1000) + CONSENT_TTL_S });
     // The form would post back a request that no longer opens: say so now.
     if (request.length > MAX_SEALED_CHARS) return refuse('Its state is too long.');
     sendHtml(res, 200, consentPage({ clientName: client.name, returnTo: shownTarget(redirect), server: this.origin, request }));
@@ -258,8 +260,8 @@ export class OAuthServer {
     const body = await readForm(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return sendHtml(res, 400, problemPage('The form did not arrive', bodyProblem(body.kind)));
     const form = new URLSearchParams(body.text);
-    const consent = this.sealer.open('consent', form.get('request') ?? undefined);
-    const client = consent ? this.client(typeof consent.c === 'string' ? consent.c : undefined) : undefined;
+    const consent = await this.sealer.open('consent', form.get('request') ?? undefined);
+    const client = consent ? await this.client(typeof consent.c === 'string' ? consent.c : undefined) : undefined;
     if (!consent || !client || typeof consent.r !== 'string' || typeof consent.cc !== 'string' || typeof consent.exp !== 'number') {
       return sendHtml(res, 400, problemPage('This sign-in page is not valid', 'Start again from the app: the form was altered, or comes from another server.'));
     }
@@ -294,7 +296,7 @@ export class OAuthServer {
     const exp = Math.floor(this.now() / 1000) + CODE_TTL_S;
     // Shared with the replicas before the browser carries it anywhere: a code counts only while the store holds it.
     await this.memory.issueCode(id, exp * 1000);
-    const code = this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: id, exp });
+    const code = await this.sealer.seal('code', { c: client.id, r: redirect, cc: consent.cc, k: key, j: id, exp });
     this.toApp(res, redirect, state, { code });
   }
 
@@ -305,74 +307,74 @@ export class OAuthServer {
 
   private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readForm(req, this.bodyTimeoutMs);
-    if (body.kind !== 'ok') return tokenError(res, 400, 'invalid_request', bodyProblem(body.kind));
+    if (body.kind !== 'ok') return oauthError(res, 400, new InvalidRequestError(bodyProblem(body.kind)));
     const form = formOrJson(body.text, req.headers['content-type']);
-    if (!form) return tokenError(res, 400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
+    if (!form) return oauthError(res, 400, new InvalidRequestError('Send the parameters as application/x-www-form-urlencoded.'));
     // Client authentication: a secret in the body or in Basic, checked for confidential clients.
     let clientId = form.get('client_id') ?? undefined;
     let secret = form.get('client_secret') ?? undefined;
     const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (basic) {
       const pair = basicCredentials(basic);
-      if (!pair) return tokenError(res, 401, 'invalid_client', 'Malformed Basic credentials.');
+      if (!pair) return oauthError(res, 401, new InvalidClientError('Malformed Basic credentials.'));
       [clientId, secret] = pair;
     }
-    const client = this.client(clientId);
-    if (!client) return tokenError(res, 401, 'invalid_client', 'Unknown client_id: register again.');
-    if (client.method !== 'none' && !this.sealer.clientSecretMatches(client.id, secret)) return tokenError(res, 401, 'invalid_client', 'The client secret is missing or wrong.');
-    if (!this.resourceOk(form.get('resource') ?? undefined)) return tokenError(res, 400, 'invalid_target', `This server issues tokens for ${this.resource} only.`);
+    const client = await this.client(clientId);
+    if (!client) return oauthError(res, 401, new InvalidClientError('Unknown client_id: register again.'));
+    if (client.method !== 'none' && !this.sealer.clientSecretMatches(client.id, secret)) return oauthError(res, 401, new InvalidClientError('The client secret is missing or wrong.'));
+    if (!this.resourceOk(form.get('resource') ?? undefined)) return oauthError(res, 400, new InvalidTargetError(`This server issues tokens for ${this.resource} only.`));
     const grant = form.get('grant_type');
     if (grant === 'authorization_code') return this.codeGrant(res, form, client.id);
     if (grant === 'refresh_token') return this.refreshGrant(res, form, client.id);
-    return tokenError(res, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+    return oauthError(res, 400, new UnsupportedGrantTypeError('grant_type must be authorization_code or refresh_token.'));
   }
 
   private async codeGrant(res: ServerResponse, form: URLSearchParams, clientId: string): Promise<void> {
-    const code = this.sealer.open('code', form.get('code') ?? undefined);
+    const code = await this.sealer.open('code', form.get('code') ?? undefined);
     const now = this.now();
     if (!code || code.c !== clientId || typeof code.k !== 'string' || typeof code.j !== 'string' || typeof code.exp !== 'number' || typeof code.cc !== 'string') {
-      return tokenError(res, 400, 'invalid_grant', 'The code is not valid for this client.');
+      return oauthError(res, 400, new InvalidGrantError('The code is not valid for this client.'));
     }
-    if (code.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The code has expired; sign in again.');
-    if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return tokenError(res, 400, 'invalid_grant', 'redirect_uri differs from the one the code was issued for.');
-    if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return tokenError(res, 400, 'invalid_grant', 'The code_verifier does not match the code_challenge.');
+    if (code.exp * 1000 <= now) return oauthError(res, 400, new InvalidGrantError('The code has expired; sign in again.'));
+    if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.r) return oauthError(res, 400, new InvalidGrantError('redirect_uri differs from the one the code was issued for.'));
+    if (!pkceMatches(form.get('code_verifier') ?? undefined, code.cc)) return oauthError(res, 400, new InvalidGrantError('The code_verifier does not match the code_challenge.'));
     const use = await this.memory.spendCode(code.j, code.exp * 1000);
     if (use === 'reused') {
       // A code used twice: the first use may have been a thief's, so what it bought ends too.
       await this.memory.revoke(code.j, now + REFRESH_TTL_S * 1000);
-      return tokenError(res, 400, 'invalid_grant', 'The code was already used; the tokens it bought are revoked: sign in again.');
+      return oauthError(res, 400, new InvalidGrantError('The code was already used; the tokens it bought are revoked: sign in again.'));
     }
-    if (use === 'forgotten') return tokenError(res, 400, 'invalid_grant', FORGOTTEN);
+    if (use === 'forgotten') return oauthError(res, 400, new InvalidGrantError(FORGOTTEN));
     // The sign-in's family is named after its code, so a second use of the code can revoke it.
     const next = randomId();
     await this.memory.startSignIn(code.j, next, now + REFRESH_TTL_S * 1000);
-    this.issueTokens(res, clientId, code.k, code.j, next);
+    await this.issueTokens(res, clientId, code.k, code.j, next);
   }
 
   private async refreshGrant(res: ServerResponse, form: URLSearchParams, clientId: string): Promise<void> {
-    const token = this.sealer.open('refresh', form.get('refresh_token') ?? undefined);
+    const token = await this.sealer.open('refresh', form.get('refresh_token') ?? undefined);
     const now = this.now();
     if (!token || token.c !== clientId || typeof token.k !== 'string' || typeof token.j !== 'string' || typeof token.f !== 'string' || typeof token.exp !== 'number' || token.res !== this.resource) {
-      return tokenError(res, 400, 'invalid_grant', 'The refresh token is not valid for this client.');
+      return oauthError(res, 400, new InvalidGrantError('The refresh token is not valid for this client.'));
     }
-    if (token.exp * 1000 <= now) return tokenError(res, 400, 'invalid_grant', 'The refresh token has expired; sign in again.');
+    if (token.exp * 1000 <= now) return oauthError(res, 400, new InvalidGrantError('The refresh token has expired; sign in again.'));
     const next = randomId();
     const use = await this.memory.rotate(token.f, token.j, next, now + REFRESH_TTL_S * 1000);
-    if (use === 'revoked') return tokenError(res, 400, 'invalid_grant', 'This sign-in was revoked; sign in again.');
-    if (use === 'forgotten') return tokenError(res, 400, 'invalid_grant', FORGOTTEN);
+    if (use === 'revoked') return oauthError(res, 400, new InvalidGrantError('This sign-in was revoked; sign in again.'));
+    if (use === 'forgotten') return oauthError(res, 400, new InvalidGrantError(FORGOTTEN));
     if (use === 'reused') {
       // A refresh token used twice may have been stolen: its whole sign-in ends.
       await this.memory.revoke(token.f, now + REFRESH_TTL_S * 1000);
-      return tokenError(res, 400, 'invalid_grant', 'The refresh token was already used; this sign-in is revoked: sign in again.');
+      return oauthError(res, 400, new InvalidGrantError('The refresh token was already used; this sign-in is revoked: sign in again.'));
     }
-    this.issueTokens(res, clientId, token.k, token.f, next);
+    await this.issueTokens(res, clientId, token.k, token.f, next);
   }
 
-  private issueTokens(res: ServerResponse, clientId: string, key: string, family: string, refreshId: string): void {
+  private async issueTokens(res: ServerResponse, clientId: string, key: string, family: string, refreshId: string): Promise<void> {
     const now = Math.floor(this.now() / 1000);
-    const access = this.sealer.seal('access', { c: clientId, k: key, res: this.resource, f: family, exp: now + ACCESS_TTL_S });
-    const refresh = this.sealer.seal('refresh', { c: clientId, k: key, res: this.resource, f: family, j: refreshId, exp: now + REFRESH_TTL_S });
-    sendJson(res, 200, { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh });
+    const access = await this.sealer.seal('access', { c: clientId, k: key, res: this.resource, f: family, exp: now + ACCESS_TTL_S });
+    const refresh = await this.sealer.seal('refresh', { c: clientId, k: key, res: this.resource, f: family, j: refreshId, exp: now + REFRESH_TTL_S });
+    sendJson(res, 200, { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh } satisfies OAuthTokens);
   }
 }
 
@@ -471,8 +473,14 @@ function sendJson(res: ServerResponse, status: number, body: Json, headers: Reco
   res.end(text);
 }
 
-function tokenError(res: ServerResponse, status: number, error: string, description: string): void {
-  sendJson(res, status, { error, error_description: description }, status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
+/** An OAuth error answer (RFC 6749 §5.2, RFC 7591 §3.2.2) in the SDK's shape; a 401 names the Basic scheme a client may retry with. */
+function oauthError(res: ServerResponse, status: number, error: OAuthError, headers: Record<string, string> = {}): void {
+  sendJson(res, status, error.toResponseObject(), { ...(status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {}), ...headers });
+}
+
+/** RFC 7591 §3.2.2's error for a redirect URI the rules refuse: the SDK has no class for it. */
+class InvalidRedirectUriError extends OAuthError {
+  static override errorCode = 'invalid_redirect_uri';
 }
 
 /** Basic client credentials: id and secret, each form-encoded, joined by the first colon; undefined when malformed. */

@@ -41,4 +41,13 @@ describe('SignIns: which refresh token of a sign-in is current', () => {
     now = 3_000;
     expect(signIns.rotate('a', 'a1', 'a3', 4_000)).toBe(true);
   });
+
+  it('a sign-in set with an expiry already past is not kept for ever (lru-cache reads a lifetime of 0 as none)', () => {
+    let now = 5_000;
+    const signIns = new SignIns(10, () => now);
+    signIns.rotate('a', undefined, 'a1', 4_000);
+    signIns.rotate('a', 'a1', 'a2', 4_000);
+    now = 5_002;
+    expect(signIns.rotate('a', 'a1', 'a3', 9_000)).toBe(true);
+  });
 });
