@@ -42,7 +42,7 @@ function uuidBytes(uuid: string): Buffer {
   return Buffer.from(uuid.replace(/-/g, ''), 'hex');
 }
 
-/** RFC 4122 name-based UUID (SHA-1). */
+/** A name-based UUID (version 5, SHA-1): the same name gives the same id on every run. */
 export function uuidV5(namespace: string, name: string): string {
   const hash = createHash('sha1').update(uuidBytes(namespace)).update(name, 'utf8').digest();
   const bytes = new Uint8Array(hash.subarray(0, 16));

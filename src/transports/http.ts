@@ -409,7 +409,7 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs: n
 /**
  * The 401 of /mcp, which takes a key in the header and offers no sign-in: no resource_metadata, so
  * a client is not led into OAuth discovery (every discovery path here is a 404). The reason is
- * also the challenge's error_description (RFC 6750 §3), for clients that show the header, not the
+ * also the challenge's error_description (docs/oauth.md), for clients that show the header, not the
  * body, when they give up; its quoted-string allows only printable ASCII without '"' or '\'.
  */
 function unauthorized(res: ServerResponse, message: string): void {

@@ -1,8 +1,8 @@
 // Sealed values for the OAuth server (oauth.ts): registered clients, consent requests,
 // authorization codes, access and refresh tokens are each a small JSON payload in a compact JWE
-// (RFC 7516) made by `jose`: direct encryption (`dir`) with AES-256-GCM under a key derived from
+// made by `jose` (docs/oauth.md): direct encryption (`dir`) with AES-256-GCM under a key derived from
 // MCP_OAUTH_SECRET, so the payload is secret and any change to it or to its header is refused.
-// The value's kind is the header's `typ` (explicit typing, RFC 8725 §3.11), which the encryption
+// The value's kind is the header's `typ` (explicit typing), which the encryption
 // authenticates: a value sealed as one kind never opens as another. Nothing is stored to make them
 // valid, so any replica with the same secret reads them, and a sealed PostHog key is recoverable
 // by nothing but a holder of the secret. Expiry (`exp`) is in each payload and judged by the

@@ -138,7 +138,7 @@ export class OAuthServer {
     return { ok: true, key: token.k };
   }
 
-  /** The WWW-Authenticate of /oauth/mcp's 401 (RFC 9728 §5.1; with an error when a token was sent, RFC 6750 §3). */
+  /** The WWW-Authenticate of /oauth/mcp's 401 (with an error when a token was sent; docs/oauth.md). */
   challenge(error?: string, description?: string): string {
     return `Bearer resource_metadata="${this.resourceMetadataUrl}"${error ? `, error="${error}", error_description="${description}"` : ''}`;
   }
@@ -148,12 +148,12 @@ export class OAuthServer {
     answer();
   }
 
-  /** RFC 9728: what protects /oauth/mcp. */
+  /** Protected-resource metadata: what protects /oauth/mcp (docs/oauth.md). */
   private resourceMetadata(): OAuthProtectedResourceMetadata {
     return { resource: this.resource, authorization_servers: [this.issuer], bearer_methods_supported: ['header'], resource_name: 'PostHog Replay MCP' };
   }
 
-  /** RFC 8414 (and the OpenID Connect discovery paths clients also try). */
+  /** Authorization-server metadata (and the OpenID Connect discovery paths clients also try; docs/oauth.md). */
   private serverMetadata(): OAuthMetadata {
     return {
       issuer: this.issuer,
@@ -169,7 +169,7 @@ export class OAuthServer {
     };
   }
 
-  /** RFC 7591 dynamic registration: the client's metadata sealed into its id, nothing stored. */
+  /** Dynamic client registration: the client's metadata sealed into its id, nothing stored. */
   private async register(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readForm(req, this.bodyTimeoutMs);
     if (body.kind !== 'ok') return oauthError(res, 400, new InvalidClientMetadataError(bodyProblem(body.kind)));
@@ -240,7 +240,7 @@ export class OAuthServer {
     if (!redirect) return sendHtml(res, 400, problemPage('Unknown return address', 'The redirect_uri is missing or not one the app registered, so this server will not send your browser there.'));
     // Anyone can register a client with their own https address, so a request that is not right
     // is told to the person on a page and sent nowhere: redirecting every malformed request to
-    // the client's address would make this server an open redirector (RFC 9700 §4.11.2).
+    // the client's address would make this server an open redirector (docs/oauth.md).
     const refuse = (description: string) => sendHtml(res, 400, problemPage('This sign-in request is not valid', `${description} Start again from the app; if this keeps happening, the app is not using this server correctly.`));
     const state = single('state');
     if ([state, single('response_type'), single('code_challenge'), single('code_challenge_method'), single('resource')].includes(null)) return refuse('A parameter was given twice.');
@@ -300,7 +300,7 @@ export class OAuthServer {
     this.toApp(res, redirect, state, { code });
   }
 
-  /** The browser sent back to the app's redirect URI with a code or an error, its state, and this issuer (RFC 9207). */
+  /** The browser sent back to the app's redirect URI with a code or an error, its state, and this issuer (docs/oauth.md). */
   private toApp(res: ServerResponse, redirect: string, state: string | null | undefined, params: Record<string, string>): void {
     redirectTo(res, redirect, { ...params, ...(state ? { state } : {}), iss: this.issuer });
   }
@@ -381,8 +381,8 @@ export class OAuthServer {
 type Route = 'resource-metadata' | 'server-metadata' | 'register' | 'authorize' | 'token';
 
 /**
- * The protected resource's metadata at RFC 9728's path for /oauth/mcp; the server's metadata at
- * RFC 8414's path for the issuer /oauth and at both OpenID Connect discovery paths clients try.
+ * The protected resource's metadata at the well-known path for /oauth/mcp; the server's metadata at
+ * the well-known path for the issuer /oauth and at both OpenID Connect discovery paths clients try.
  * Nothing at the root: that is where clients of /mcp look.
  */
 const ROUTES = new Map<string, Route>([
@@ -417,7 +417,7 @@ function redirectUriProblem(uri: string): string | undefined {
   return undefined;
 }
 
-/** Exact match, except that a loopback http URI may come back on another port (RFC 8252 §7.3). */
+/** Exact match, except that a loopback http URI may come back on another port (docs/oauth.md). */
 function matchRedirect(registered: readonly string[], given: string): string | undefined {
   if (registered.includes(given)) return given;
   let url: URL;
@@ -473,12 +473,12 @@ function sendJson(res: ServerResponse, status: number, body: Json, headers: Reco
   res.end(text);
 }
 
-/** An OAuth error answer (RFC 6749 §5.2, RFC 7591 §3.2.2) in the SDK's shape; a 401 names the Basic scheme a client may retry with. */
+/** An OAuth error answer (token and registration errors, docs/oauth.md) in the SDK's shape; a 401 names the Basic scheme a client may retry with. */
 function oauthError(res: ServerResponse, status: number, error: OAuthError, headers: Record<string, string> = {}): void {
   sendJson(res, status, error.toResponseObject(), { ...(status === 401 ? { 'www-authenticate': 'Basic realm="oauth"' } : {}), ...headers });
 }
 
-/** RFC 7591 §3.2.2's error for a redirect URI the rules refuse: the SDK has no class for it. */
+/** Registration's error for a redirect URI the rules refuse: the SDK has no class for it. */
 class InvalidRedirectUriError extends OAuthError {
   static override errorCode = 'invalid_redirect_uri';
 }
