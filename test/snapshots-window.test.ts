@@ -121,6 +121,9 @@ describe('session-recording-snapshots at the moment', () => {
       expect(r.isError, text(r)).toBeFalsy();
       const page = pageOf(r);
       expect(page.window).toEqual(whole.window);
+      // A page reads on to the next event it would return: no empty last page.
+      expect(page.events.length).toBeGreaterThan(0);
+      if (!page.next_cursor) expect(text(r)).toMatch(/\nEnd of the window\.$/);
       paged.push(...page.events);
       cursor = page.next_cursor;
       pages++;

@@ -240,14 +240,15 @@ async function readPage(blocks: (unit: FetchUnit) => Promise<StreamedResponse>, 
   // A line too long to parse here is parsed, masked and fitted in a worker (event-output.ts).
   const large = async (line: LargeLine) => (await import('./jobs.js')).lineEvents<PagePrepared>(line, { for: 'snapshots', reveal }, signal, user);
   const walk = await walkUnits<PagePrepared>(blocks, start, signal, (windowId, event, prepared) => {
-    if (events.length >= maxEvents) return 'none';
     if (Number.isFinite(event.timestamp)) {
       firstSeen ??= event.timestamp;
       lastSeen = Math.max(lastSeen ?? event.timestamp, event.timestamp);
     }
     if (window && needsStart(window) && firstSeen !== undefined) placeWindow(window, firstSeen);
-    // Read past, not returned: counted as read, so the cursor goes on after it.
+    // Read past, not returned: counted as read, so the cursor goes on after it. A full page reads
+    // on to the next event it would return, so a window's last page says it is the last.
     if (!wanted(window, event)) return 'more';
+    if (events.length >= maxEvents) return 'none';
     const label = windowId === null ? null : `w${windows.get(windowId) ?? windows.size + 1}`;
     const out = toOutput(label, event, reveal, prepared);
     // Both views carry the event, each as it is sent (the text's JSON escaped again inside the result).
@@ -328,7 +329,7 @@ function renderPage(data: PageData, eventLines: string[], firstPage: boolean): s
     const when = data.partial.retry_after_seconds !== undefined ? `after about ${data.partial.retry_after_seconds} seconds ` : '';
     const notRead = data.partial.not_read ? ` Not read yet: ${data.partial.not_read}.` : '';
     lines.push(`PARTIAL page: ${data.partial.message}${notRead} Call again ${when}with cursor="${data.next_cursor}" to continue where this stopped.`);
-  } else lines.push(data.next_cursor ? `More events: call again with cursor="${data.next_cursor}".` : data.window ? 'End of the window.' : 'End of recording.');
+  } else lines.push(data.next_cursor ? `More events: call again with cursor="${data.next_cursor}".` : data.window?.start_at !== undefined || data.window?.end_at !== undefined ? 'End of the window.' : 'End of recording.');
   return lines.join('\n');
 }
 
