@@ -185,6 +185,19 @@ describe('session-recording-snapshots at the moment', () => {
     expect(text(past)).toMatch(/the window starts after the recording's end/);
   });
 
+  it('an end before the start in two forms (a clock and an ISO time) is refused once the start is known, by the listing or the first event', async () => {
+    for (const id of [R.checkoutFailure, R.longTermStorage]) {
+      const first = pageOf(await h.call('session-recording-snapshots', { project_id: P, id, start_at: '0:00', max_events: 1 }));
+      const t0 = Date.parse(first.window!.from!);
+      const r = await h.call('session-recording-snapshots', { project_id: P, id, start_at: '0:30', end_at: new Date(t0 + 10_000).toISOString() });
+      expect(r.isError, id).toBe(true);
+      expect(text(r)).toMatch(/end_at is before start_at/);
+      const ok = await h.call('session-recording-snapshots', { project_id: P, id, start_at: '0:05', end_at: new Date(t0 + 10_000).toISOString(), max_events: 500 });
+      expect(ok.isError, text(ok)).toBeFalsy();
+      expect(pageOf(ok).events.every((e) => e.timestamp >= t0 + 5_000 && e.timestamp <= t0 + 10_000)).toBe(true);
+    }
+  });
+
   it.each([
     [{ only: ['video'] }, /only takes any of network, console, navigation, click, input, dom/],
     [{ only: [] }, /only/],

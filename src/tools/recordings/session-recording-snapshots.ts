@@ -232,6 +232,7 @@ interface PageResult {
 async function readPage(blocks: (unit: FetchUnit) => Promise<StreamedResponse>, start: Position, maxEvents: number, signal: AbortSignal, reveal: boolean, user: string, window?: SnapshotWindow): Promise<PageResult> {
   let firstSeen: number | undefined;
   let lastSeen: number | undefined;
+  let refused: unknown;
   const events: EventOut[] = [];
   const lines: string[] = [];
   const windows = new Map<string, number>();
@@ -244,7 +245,15 @@ async function readPage(blocks: (unit: FetchUnit) => Promise<StreamedResponse>, 
       firstSeen ??= event.timestamp;
       lastSeen = Math.max(lastSeen ?? event.timestamp, event.timestamp);
     }
-    if (window && needsStart(window) && firstSeen !== undefined) placeWindow(window, firstSeen);
+    if (window && needsStart(window) && firstSeen !== undefined) {
+      // An end before the start in two forms shows only now: the page ends (its request let go) and the call is refused.
+      try {
+        placeWindow(window, firstSeen);
+      } catch (err) {
+        refused = err;
+        return 'none';
+      }
+    }
     // Read past, not returned: counted as read, so the cursor goes on after it. A full page reads
     // on to the next event it would return, so a window's last page says it is the last.
     if (!wanted(window, event)) return 'more';
@@ -263,6 +272,7 @@ async function readPage(blocks: (unit: FetchUnit) => Promise<StreamedResponse>, 
     bytes += size;
     return 'more';
   }, large);
+  if (refused !== undefined) throw refused;
   return { events, lines, windows, full, skippedLines: walk.skippedLines, next: walk.next, notes: walk.notes, firstSeen, lastSeen, ...(walk.stopped ? { stopped: walk.stopped, notRead: walk.notRead } : {}) };
 }
 
