@@ -70,7 +70,7 @@ describe('a failed request says what the server answered', () => {
     expect(all).not.toContain(SECRET);
     expect(all).not.toContain(CODE);
     const signIn = timelineOf(r).find((l) => l.includes('/api/session'))!;
-    expect(signIn).toContain('→ 401 body ');
+    expect(signIn).toContain('→ 401 start_at "0:02" body ');
     const body = JSON.parse(signIn.slice(signIn.indexOf(' body ') + 6)) as string;
     expect(JSON.parse(body)).toEqual({ error: 'invalid_grant', message: 'Token expired, sign in again', access_token: '***', retry: 'https://auth.test/retry?code=***&state=1' });
     const gateway = timelineOf(r).find((l) => l.includes('/api/profile'))!;

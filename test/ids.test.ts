@@ -116,6 +116,15 @@ describe('ids as people paste them', () => {
     expect((given.structuredContent as { start_at: string }).start_at).toBe('0:02');
   });
 
+  it('keeps ?t= as the snapshots page\'s start_at too: the page opens at that moment', async () => {
+    const r = await h.call('session-recording-snapshots', { id: `https://us.posthog.com/project/${P}/replay/${R}?t=5` });
+    expect(r.isError, text(r)).toBeFalsy();
+    const page = r.structuredContent as { window?: { start_at?: string; from?: string }; events: Array<{ timestamp: number }> };
+    expect(page.window?.start_at).toBe('5');
+    expect(page.events.length).toBeGreaterThan(0);
+    expect(page.events.every((e) => e.timestamp >= Date.parse(page.window!.from!))).toBe(true);
+  });
+
   it('refuses a URL that is no replay URL, and a replay URL whose id is malformed, before any request', async () => {
     for (const id of ['https://example.com/some/page', `https://us.posthog.com/project/${P}/replay/abc.def`]) {
       const r = await h.call('session-recording-get', { id });

@@ -49,7 +49,7 @@ describe('pages on more than one host', () => {
     for (const line of pageLines) expect(lines).toContain(`  ${line}`);
     expect(v.data.pages).toEqual(pageLines);
     const timeline = v.data.timeline as string[];
-    for (const line of ['0:03 page "https://pay.example.net/checkout"', '0:15 page "https://shop.example.com/cart"', '0:08 request failed POST "https://pay.example.net/api/confirm" → 402']) {
+    for (const line of ['0:03 page "https://pay.example.net/checkout" start_at "0:03"', '0:15 page "https://shop.example.com/cart" start_at "0:15"', '0:08 request failed POST "https://pay.example.net/api/confirm" → 402 start_at "0:08"']) {
       expect(lines).toContain(line);
       expect(timeline).toContain(line);
     }

@@ -37,7 +37,7 @@ describe('repeated requests keep their first and last time', () => {
     expect(r.isError, text(r)).toBeFalsy();
     const timeline = (r.structuredContent as { timeline: string[] }).timeline;
     const failed = timeline.find((l) => l.includes('request failed'))!;
-    expect(failed).toMatch(/^0:05–0:09 request failed POST .*\/api\/pay.* → 502 ×2$/);
+    expect(failed).toMatch(/^0:05–0:09 request failed POST .*\/api\/pay.* → 502 ×2 start_at "0:05"$/);
     expect(text(r).split('\n')).toContain(failed);
     // The click between them keeps its own time (a dead click here: the page did not change).
     expect(timeline.some((l) => /^0:07 (dead )?click .*button#pay/.test(l)), timeline.join('\n')).toBe(true);
@@ -47,7 +47,7 @@ describe('repeated requests keep their first and last time', () => {
     const r = await h.call('session-recording-summary', { project_id: P, id: CHECKOUT });
     const timeline = (r.structuredContent as { timeline: string[] }).timeline;
     // The first answer's body follows the count (issue 44: failed requests with their reason).
-    const failed = timeline.find((l) => /request failed POST .*\/api\/checkout.* → 500 ×2 body ".*Upstream payment provider timed out.*"$/.test(l))!;
+    const failed = timeline.find((l) => /request failed POST .*\/api\/checkout.* → 500 ×2 start_at "1:11" body ".*Upstream payment provider timed out.*"$/.test(l))!;
     expect(failed).toMatch(/^1:11–1:14 /);
     expect(text(r).split('\n')).toContain(failed);
     expect(timeline.find((l) => /RAGE CLICK/.test(l))).toMatch(/^1:15 /);

@@ -3,7 +3,7 @@ import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { BIG_RECORDING_ID, DEMO } from '../src/sandbox/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { APP_MIME_TYPE, PLAYER_META, PLAYER_URI, type PlayerData } from '../src/tools/recordings/player.js';
-import { parseStartAt } from '../src/tools/recordings/session-recording-replay.js';
+import { parseStartAt } from '../src/tools/recordings/start-at.js';
 import { apiRequests, startHarness, text, type Harness } from './harness.js';
 
 const P = String(DEMO.mainProjectId);

@@ -57,8 +57,8 @@ describe('session-recording-summary', () => {
     const { r, s, t } = await summarize(R.checkoutFailure);
     expect(s.pages!.map(pageUrl)).toEqual(['https://shop.example.com/', '/products/trail-runner-2', '/', '/cart', '/checkout']);
     expect(s.timeline).toContainEqual(expect.stringMatching(/^1:\d\d(–1:\d\d)? request failed POST "\/api\/checkout" → 500/));
-    expect(s.timeline).toContainEqual(expect.stringMatching(/^1:\d\d console error ".*Cannot read properties of undefined \(reading 'id'\)"$/));
-    expect(s.timeline).toContainEqual(expect.stringMatching(/^1:\d\d RAGE CLICK button#place-order "Place order" ×4$/));
+    expect(s.timeline).toContainEqual(expect.stringMatching(/^1:(\d\d) console error ".*Cannot read properties of undefined \(reading 'id'\)" start_at "1:\1"$/));
+    expect(s.timeline).toContainEqual(expect.stringMatching(/^1:(\d\d) RAGE CLICK button#place-order "Place order" ×4 start_at "1:\1"$/));
     expect(s.timeline).toContainEqual(expect.stringMatching(/^0:\d\d typed into input\[email\]#email "Email" \(\d+ chars\)$/));
     expect(t).toContain('RAGE CLICK button#place-order "Place order" ×4');
     expect(t.length).toBeLessThanOrEqual(4000);
@@ -144,7 +144,7 @@ describe('session-recording-summary', () => {
     ].join('\n');
     h.sandbox.injectFault({ path: `/api/projects/${P}/session_recordings/${R.checkoutFailure}/snapshots`, query: { source: 'blob_v2' }, status: 200, body });
     const { s, t } = await summarize(R.checkoutFailure);
-    expect(s.timeline).toContainEqual(expect.stringMatching(/^0:\d\d console error "boom"$/));
+    expect(s.timeline).toContainEqual(expect.stringMatching(/^0:(\d\d) console error "boom" start_at "0:\1"$/));
     expect(s.timeline!.some((line) => line.includes('element 77 (no DOM snapshot seen)'))).toBe(true);
     const notes = s.notes!.join('\n');
     expect(notes).toMatch(/2 unreadable line\(s\)/);

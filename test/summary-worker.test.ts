@@ -40,7 +40,7 @@ describe('session-recording-summary in the built server (digest worker)', () => 
   it('digests a real recording with posthog-js compression the same way', async () => {
     const r = await summarize(DEMO.recordingIds.recordedCheckout);
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent.timeline).toContainEqual(expect.stringMatching(/^\d+:\d\d RAGE CLICK button#place-order "Place order" ×4$/));
+    expect(r.structuredContent.timeline).toContainEqual(expect.stringMatching(/^(\d+:\d\d) RAGE CLICK button#place-order "Place order" ×4 start_at "\1"$/));
     expect(r.content[0]!.text).toContain('console error "Payment failed: order service returned 500"');
   });
 

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
 import { quote } from './quote.js';
+import { isMoment } from './moments.js';
 import { clip, clock, duration, plural } from '../words.js';
 
 /** "2025-06-02 09:14:03Z" from epoch ms. */
@@ -286,6 +287,9 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
       if (item.detail) parts.push(item.detail);
   }
   if (item.count && item.count > 1) parts.push(`×${item.count}`);
+  // Where the snapshots tool and the replay open this moment: its first time, to the second
+  // (the events at it fall inside a window that starts there).
+  if (isMoment(item)) parts.push(`start_at ${quote(clock(item.t))}`);
   // What the server answered (the first of repeats): its own words, recorded data like the URL.
   if (item.kind === 'request-failed' && item.request?.body) parts.push(`body ${quote(item.request.body)}`);
   return parts.filter((p) => p.length > 0).join(' ');

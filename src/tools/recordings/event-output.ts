@@ -169,9 +169,12 @@ export class LineEventsFeed implements Feed<LineEvents> {
   }
 }
 
-function sourceOf(event: RrwebEvent): { data?: { source: unknown } } {
-  const source = (event.data as { source?: unknown } | null | undefined)?.source;
-  return typeof source === 'number' ? { data: { source } } : {};
+/** What names a long line's event kind (snapshot-window.ts kindOf): its source, or its plugin (a network payload with large bodies). */
+function sourceOf(event: RrwebEvent): { data?: { source?: number; plugin?: string } } {
+  const data = event.data as { source?: unknown; plugin?: unknown } | null | undefined;
+  if (typeof data?.source === 'number') return { data: { source: data.source } };
+  if (typeof data?.plugin === 'string') return { data: { plugin: data.plugin.slice(0, 40) } };
+  return {};
 }
 
 function pagePrepared(event: RrwebEvent, reveal: boolean): PagePrepared {

@@ -7,34 +7,9 @@ import { PLAYER_META, PLAYER_URI, type PlayerData } from './player.js';
 import { explainRecordingError } from './not-found.js';
 import { playerUrl } from './player-link.js';
 import { summarizeRecording } from './summarize.js';
+import { parseStartAt, timeField } from './start-at.js';
 
-/** Where to start: seconds ("95", 95), a digest clock ("1:35", "1:02:03") or an ISO timestamp. */
-type StartAt = { kind: 'offset'; ms: number } | { kind: 'time'; at: number } | undefined;
-
-const CLOCK = /^(?:(\d{1,3}):)?(\d{1,4}):([0-5]\d)(?:\.\d+)?$/;
-const SECONDS = /^\d{1,7}(?:\.\d+)?$/;
-const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
-
-export function parseStartAt(value: string | undefined): StartAt {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (SECONDS.test(text)) return { kind: 'offset', ms: Math.round(Number(text) * 1000) };
-  const clock = CLOCK.exec(text);
-  if (clock) return { kind: 'offset', ms: ((Number(clock[1] ?? 0) * 60 + Number(clock[2])) * 60 + Number(clock[3])) * 1000 };
-  if (ISO.test(text) && !Number.isNaN(Date.parse(text))) return { kind: 'time', at: Date.parse(text) };
-  return undefined;
-}
-
-const startAtField = z
-  .preprocess(
-    (v) => (v === null ? undefined : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? String(v) : v),
-    z
-      .string()
-      .max(40)
-      .refine((v) => parseStartAt(v) !== undefined, 'start_at must be seconds into the recording ("95"), a digest clock ("1:35"), or an ISO timestamp ("2026-11-20T10:15:31Z")'),
-  )
-  .optional()
-  .describe('Seconds, m:ss or ISO time; default the start.');
+const startAtField = timeField('start_at', 'Seconds, m:ss or ISO time; default the start.');
 
 export const sessionRecordingReplay = defineTool({
   name: 'session-recording-replay',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UserInputError } from '../../errors.js';
 import type { FetchUnit } from '../../posthog/snapshots.js';
 import type { Position } from './unit-walk.js';
+import { EVENT_KINDS, type SnapshotWindow } from './snapshot-window.js';
 
 // Where a reading of a recording's stored data resumes, as the text of a cursor: the snapshots
 // tool's pages and the player's feed (session-recording-replay-events) page with it.
@@ -21,6 +22,8 @@ export interface CursorState {
   s: number;
   /** the remaining units, when short enough to carry (saves reading the listing again) */
   u?: FetchUnit[];
+  /** the window and kinds the first page was asked for: start_at, end_at and only as written, and the window placed (epoch ms) */
+  w?: { a?: string; e?: string; k?: string[]; f?: number; t?: number };
 }
 
 const unitSchema = z.union([
@@ -36,6 +39,15 @@ const cursorSchema = z.object({
   b: z.number().int().min(0).optional(),
   s: z.number().int().min(0),
   u: z.array(unitSchema).optional(),
+  w: z
+    .object({
+      a: z.string().max(40).optional(),
+      e: z.string().max(40).optional(),
+      k: z.array(z.enum(EVENT_KINDS)).optional(),
+      f: z.number().optional(),
+      t: z.number().optional(),
+    })
+    .optional(),
 });
 
 export function encodeCursor(state: CursorState): string {
@@ -63,10 +75,41 @@ export function resumeFrom(state: CursorState, plan: FetchUnit[] | undefined): P
   return { units: units.map((u) => ({ ...u })), index: state.i, skip: state.s };
 }
 
-export function cursorAt(id: string, projectId: string, position: Position): CursorState {
+export function cursorAt(id: string, projectId: string, position: Position, window?: SnapshotWindow): CursorState {
   const first = position.units[0];
-  const state: CursorState = { r: id, p: projectId, i: position.index, s: position.skip };
+  const state: CursorState = { r: id, p: projectId, i: position.index, s: position.skip, ...windowPart(window) };
   if (first?.kind === 'blob_v2') state.b = first.start;
   if (JSON.stringify(position.units).length <= CURSOR_UNITS_MAX_CHARS) state.u = position.units;
   return state;
+}
+
+/** A window as a cursor carries it. */
+export function windowPart(window: SnapshotWindow | undefined): Pick<CursorState, 'w'> {
+  if (!window) return {};
+  const w: NonNullable<CursorState['w']> = {};
+  if (window.startAt !== undefined) w.a = window.startAt;
+  if (window.endAt !== undefined) w.e = window.endAt;
+  if (window.only) w.k = window.only;
+  if (window.from !== undefined) w.f = window.from;
+  if (window.to !== undefined) w.t = window.to;
+  return { w };
+}
+
+/**
+ * The window a cursor goes on with. A call may repeat the first page's start_at, end_at and only
+ * beside the cursor; other values are refused, as the cursor reads on in the window it was made in.
+ */
+export function cursorWindow(state: CursorState, asked: SnapshotWindow | undefined): SnapshotWindow | undefined {
+  const w = state.w;
+  const window: SnapshotWindow | undefined = w
+    ? { ...(w.a !== undefined ? { startAt: w.a } : {}), ...(w.e !== undefined ? { endAt: w.e } : {}), ...(w.k ? { only: w.k as SnapshotWindow['only'] } : {}), ...(w.f !== undefined ? { from: w.f } : {}), ...(w.t !== undefined ? { to: w.t } : {}) }
+    : undefined;
+  if (asked) {
+    const same = asked.startAt === window?.startAt && asked.endAt === window?.endAt && JSON.stringify([...(asked.only ?? [])].sort()) === JSON.stringify([...(window?.only ?? [])].sort());
+    if (!same) {
+      const was = window ? `start_at ${JSON.stringify(window.startAt ?? null)}, end_at ${JSON.stringify(window.endAt ?? null)}, only ${JSON.stringify(window.only ?? null)}` : 'no start_at, end_at or only';
+      throw new UserInputError(`cursor continues a page asked with ${was}. Pass cursor alone (or with those same values), or omit cursor to start a new window.`);
+    }
+  }
+  return window;
 }
