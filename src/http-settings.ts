@@ -110,8 +110,8 @@ function parsePublicUrl(raw: string): string {
   } catch {
     return refuse();
   }
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) refuse('Give the origin only, without a path (the server adds /oauth and /oauth/mcp).');
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('OAuth needs https beyond loopback: put the server behind a TLS proxy and give its https:// origin.');
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) refuse('Give the origin only, without a path (the server adds /oauth, /oauth/mcp and /watch/).');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('OAuth and watch links need https beyond loopback: put the server behind a TLS proxy and give its https:// origin.');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse();
   return url.origin;
 }
