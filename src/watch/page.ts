@@ -70,10 +70,10 @@ export class WatchPages {
  */
 export function watchPage(html: string): { html: string; policy: string } {
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
-  if (!meta) throw new Error('The player build has no Content-Security-Policy meta tag (scripts/build-app.mjs).');
-  const policy = `${meta[1]!.replace("connect-src 'none'", "connect-src 'self'")}; frame-ancestors 'none'`;
-  // frame-ancestors is ignored in a meta tag: the header carries it.
-  return { html: html.replace(meta[0], () => `<meta http-equiv="Content-Security-Policy" content="${meta[1]!.replace("connect-src 'none'", "connect-src 'self'")}">`), policy };
+  if (!meta || !meta[1]!.includes("connect-src 'none'")) throw new Error('The player build has no Content-Security-Policy meta tag with connect-src (scripts/build-app.mjs).');
+  const own = meta[1]!.replace("connect-src 'none'", "connect-src 'self'");
+  // frame-ancestors is ignored in a meta tag: only the header carries it.
+  return { html: html.replace(meta[0], () => `<meta http-equiv="Content-Security-Policy" content="${own}">`), policy: `${own}; frame-ancestors 'none'` };
 }
 
 function json(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
