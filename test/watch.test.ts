@@ -239,6 +239,20 @@ describe('watch tokens', () => {
     expect(tokens.size).toBe(0);
   });
 
+  it('opens a token only with the tag made for it: not another tag, nor one of another secret', () => {
+    const tokens = new WatchTokens('s'.repeat(40));
+    const other = new WatchTokens('t'.repeat(40));
+    const { token } = tokens.issue(recording, 'user', read);
+    const [nonce, tag] = token.split('.') as [string, string];
+    expect(tokens.open(token)?.id).toBe(R.recordedCheckout);
+    const mine = other.issue(recording, 'user', read).token;
+    expect(tokens.open(`${nonce}.${mine.split('.')[1]}`)).toBeUndefined();
+    expect(tokens.open(`${nonce}.${tag.slice(0, -1)}${tag.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
+    expect(tokens.open(nonce)).toBeUndefined();
+    expect(tokens.open(`${nonce}.`)).toBeUndefined();
+    expect(other.open(token)).toBeUndefined();
+  });
+
   it('keeps at most MAX_WATCH_LINKS, forgetting the oldest', () => {
     const tokens = new WatchTokens(undefined);
     const issued = Array.from({ length: MAX_WATCH_LINKS + 3 }, () => tokens.issue(recording, 'user', read).token);

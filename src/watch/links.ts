@@ -49,9 +49,10 @@ export type WatchOffer = { url: string; expiresAt: string } | { refused: string 
 export type WatchLinker = (recording: WatchRecording) => Promise<WatchOffer>;
 
 export class WatchTokens {
+  /** By the token's random part. */
   private readonly entries = new Map<string, WatchEntry>();
   private bytes = 0;
-  /** Binds a token to its recording and user (see seal): another process's or a forged token opens nothing. */
+  /** The key of the tags binding a token's random part to its recording, user and expiry: MCP_WATCH_SECRET's over HTTP, a random one per process in stdio. */
   private readonly mac: Buffer;
 
   constructor(
@@ -68,12 +69,12 @@ export class WatchTokens {
     const nonce = randomBytes(32).toString('base64url');
     const token = `${nonce}.${this.tag(nonce, recording, user, expiresAt)}`;
     const json = JSON.stringify(recording.player);
-    this.entries.set(token, { ...recording, user, expiresAt, read, json });
+    this.entries.set(nonce, { ...recording, user, expiresAt, read, json });
     this.bytes += json.length;
     // Oldest first: a Map keeps insertion order.
     for (const [old, entry] of this.entries) {
       if (this.entries.size <= MAX_WATCH_LINKS && this.bytes <= MAX_WATCH_DATA_BYTES) break;
-      if (old === token) break;
+      if (old === nonce) break;
       this.drop(old, entry);
     }
     return { token, expiresAt };
@@ -81,13 +82,14 @@ export class WatchTokens {
 
   /** The live entry a token stands for, or undefined (unknown, expired, or not ours). */
   open(token: string): WatchEntry | undefined {
-    const entry = this.entries.get(token);
+    const [nonce, tag] = token.split('.');
+    const entry = nonce ? this.entries.get(nonce) : undefined;
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.drop(token, entry);
+      this.drop(nonce!, entry);
       return undefined;
     }
-    const [nonce, tag] = token.split('.');
+    // Kept by its random part; the tag must still be the one made for this recording, user and expiry.
     const expected = Buffer.from(this.tag(nonce!, entry, entry.user, entry.expiresAt));
     const given = Buffer.from(tag ?? '');
     return given.length === expected.length && timingSafeEqual(given, expected) ? entry : undefined;
@@ -108,11 +110,11 @@ export class WatchTokens {
 
   private sweep(): void {
     const now = this.now();
-    for (const [token, entry] of this.entries) if (entry.expiresAt <= now) this.drop(token, entry);
+    for (const [nonce, entry] of this.entries) if (entry.expiresAt <= now) this.drop(nonce, entry);
   }
 
-  private drop(token: string, entry: WatchEntry): void {
-    this.entries.delete(token);
+  private drop(nonce: string, entry: WatchEntry): void {
+    this.entries.delete(nonce);
     this.bytes -= entry.json.length;
   }
 }
