@@ -113,4 +113,16 @@ describe.skipIf(!hasChromium)('the watch link in headless Chromium (a client wit
       await page.close();
     }
   });
+
+  it('starts where the call said (start_at), as the in-chat player does', async () => {
+    const link = await linkTo(R.recordedCheckout, { start_at: '0:20' });
+    const { page } = await open(link.url);
+    try {
+      const at = Number(await page.getAttribute('#time', 'data-ms'));
+      expect(at).toBeGreaterThanOrEqual(19_500);
+      expect(at).toBeLessThan(23_000);
+    } finally {
+      await page.close();
+    }
+  });
 });
