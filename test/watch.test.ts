@@ -222,6 +222,34 @@ describe('over HTTP (per-user keys)', () => {
   });
 });
 
+describe('the watch listener\'s reads', () => {
+  it('reads at most 4 event pages at once; past them 503 with Retry-After, then answers again', async () => {
+    const watch = new LoopbackWatch();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const read = async () => {
+      started++;
+      await gate;
+      return { events: '[]', next_cursor: null };
+    };
+    try {
+      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, '', read);
+      if (!('url' in link)) throw new Error(link.refused);
+      const held = Array.from({ length: 4 }, () => get(`${link.url}events`));
+      await expect.poll(() => started).toBe(4);
+      const refused = await get(`${link.url}events`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('2');
+      release();
+      expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      expect((await get(`${link.url}events`)).status).toBe(200);
+    } finally {
+      await watch.close();
+    }
+  });
+});
+
 describe('watch tokens', () => {
   const recording = { project_id: P, id: R.recordedCheckout, player: { moments: [] } as never };
   const read = async () => ({ events: '[]', next_cursor: null });

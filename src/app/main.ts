@@ -119,9 +119,16 @@ if (app) {
   })();
 }
 
-/** A watch page's own data (`data`, `events?…`), from beside the page; its error said as the server said it. */
+/**
+ * A watch page's own data (`data`, `events?…`), from beside the page; its error said as the server
+ * said it. The server reads a few pages at once for all its links and answers 503 past them: wait, ask again.
+ */
 async function fetchJson(path: string): Promise<unknown> {
-  const response = await fetch(`${watchBase}${path}`, { credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+  let response = await fetch(`${watchBase}${path}`, { credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+  for (let tries = 1; response.status === 503 && tries < 30; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000 * (Number(response.headers.get('retry-after')) || 2)));
+    response = await fetch(`${watchBase}${path}`, { credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+  }
   if (response.status === 404) throw new Error('this link has expired or is not valid (links live 30 minutes, and end when the server stops)');
   const body = (await response.json().catch(() => ({}))) as { error?: unknown };
   if (!response.ok) throw new Error(typeof body.error === 'string' ? body.error : `the server answered ${response.status}`);
