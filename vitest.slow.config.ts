@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 export const SLOW_TESTS = [
   'test/player-browser.test.ts',
+  'test/watch-browser.test.ts',
   'test/oauth-browser.test.ts',
   'test/reproduce-e2e.test.ts',
   'test/reproduce-rebuilt.test.ts',

@@ -10,6 +10,7 @@ import { keepWasmOnBaselineCompiler } from './posthog/wasm-tier.js';
 import { callLimitsFrom, clientOptionsFrom } from './posthog/from-config.js';
 import { createMisconfiguredServer, serverFactory, toolCounts } from './server.js';
 import { serveStdio } from './transports/stdio.js';
+import { LoopbackWatch, watchOverHttp } from './watch/index.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
 
 /** stderr only: in stdio mode stdout carries nothing but protocol messages. */
@@ -64,10 +65,13 @@ async function main(): Promise<void> {
   const toolCount = toolCounts(settings);
   const callLimits = callLimitsFrom(config);
   // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
-  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache });
+  // The replay's watch links (src/watch/): over stdio, a loopback listener started at the first
+  // link; over HTTP, served by the HTTP server at MCP_PUBLIC_URL when MCP_WATCH_SECRET is set.
+  const watch = config.transport === 'stdio' ? { service: new LoopbackWatch(log), pages: undefined } : watchOverHttp(config.http.watch);
+  const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache, watch: watch.service });
 
   const shutdown = async (code: number) => {
-    await Promise.allSettled([client.close(), closeSandbox(), cache.close()]);
+    await Promise.allSettled([watch.service.close(), client.close(), closeSandbox(), cache.close()]);
     process.exit(code);
   };
 
@@ -80,6 +84,7 @@ async function main(): Promise<void> {
       client,
       createServer: makeServer,
       log,
+      watchPages: watch.pages,
       authToken: config.http.authToken,
       allowedHosts: config.http.allowedHosts,
       allowedOrigins: config.http.allowedOrigins,

@@ -69,6 +69,7 @@ HTTP transport:
   MCP_OAUTH_SECRET          seals OAuth tokens (at least 32 characters; required with MCP_OAUTH)
   MCP_OAUTH_PREVIOUS_SECRET the secret being replaced: its tokens still open while they live
   MCP_PUBLIC_URL            the https origin clients reach the server at (needed beyond loopback)
+  MCP_WATCH_SECRET          with MCP_PUBLIC_URL: the replay's watch links (a browser player) over HTTP
 
 Digest cache:
   MCP_DIGEST_CACHE          memory (default) | off | redis://[:password@]host:port (same as --cache)

@@ -26,6 +26,8 @@ export const httpConfigSchema = z.object({
   shutdownTimeoutMs: z.number().int().min(0).max(600_000),
   /** MCP_OAUTH (issue 35): the secrets that seal tokens (current first) and the public origin. */
   oauth: z.object({ secrets: z.array(z.string()).min(1), publicUrl: z.string().optional() }).optional(),
+  /** The replay's watch links (issue 43): served at the public origin, bound to their user with the secret. */
+  watch: z.object({ secret: z.string(), publicUrl: z.string() }).optional(),
 });
 
 type HttpSettings = z.infer<typeof httpConfigSchema>;
@@ -78,6 +80,14 @@ export const HTTP_SETTINGS = {
     fallback: undefined,
     parse: parseOAuthSecret,
   }),
+  watchSecret: setting<string | undefined>({
+    env: 'MCP_WATCH_SECRET',
+    secret: true,
+    appliesWith: ['--transport', 'http'],
+    accepted: '32 to 512 printable characters without spaces (e.g. the output of `openssl rand -hex 32`)',
+    fallback: undefined,
+    parse: parseOAuthSecret,
+  }),
   publicUrl: setting<string | undefined>({
     env: 'MCP_PUBLIC_URL',
     appliesWith: ['--transport', 'http'],
@@ -100,8 +110,8 @@ function parsePublicUrl(raw: string): string {
   } catch {
     return refuse();
   }
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) refuse('Give the origin only, without a path (the server adds /oauth and /oauth/mcp).');
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('OAuth needs https beyond loopback: put the server behind a TLS proxy and give its https:// origin.');
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) refuse('Give the origin only, without a path (the server adds /oauth, /oauth/mcp and /watch/).');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('OAuth and watch links need https beyond loopback: put the server behind a TLS proxy and give its https:// origin.');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse();
   return url.origin;
 }
@@ -168,6 +178,7 @@ export function checkHttpAccess(v: HttpValues, context: HttpContext, warn: (mess
   if (v.transport !== 'http') {
     if (v.authToken !== undefined) warn('MCP_AUTH_TOKEN is ignored in stdio mode (it protects --transport http).');
     if (v.oauth) warn('MCP_OAUTH is ignored in stdio mode (it is for --transport http).');
+    if (v.watchSecret !== undefined) warn('MCP_WATCH_SECRET is ignored in stdio mode: its watch links are served on 127.0.0.1 without it.');
     return settings;
   }
   if (v.oauth) {
@@ -182,9 +193,11 @@ export function checkHttpAccess(v: HttpValues, context: HttpContext, warn: (mess
     }
     if (v.oauthPreviousSecret === v.oauthSecret) warn('MCP_OAUTH_PREVIOUS_SECRET equals MCP_OAUTH_SECRET: nothing is being rotated; unset it.');
     settings.oauth = { secrets: [v.oauthSecret, ...(v.oauthPreviousSecret && v.oauthPreviousSecret !== v.oauthSecret ? [v.oauthPreviousSecret] : [])], publicUrl: v.publicUrl };
-  } else if (v.oauthSecret !== undefined || v.publicUrl !== undefined) {
+  } else if (v.oauthSecret !== undefined || (v.publicUrl !== undefined && v.watchSecret === undefined)) {
     warn(`${v.oauthSecret !== undefined ? 'MCP_OAUTH_SECRET' : 'MCP_PUBLIC_URL'} is set but MCP_OAUTH is off: no OAuth endpoints are served.`);
   }
+  if (v.watchSecret !== undefined && v.publicUrl !== undefined) settings.watch = { secret: v.watchSecret, publicUrl: v.publicUrl };
+  else if (v.watchSecret !== undefined) warn('MCP_WATCH_SECRET is set but MCP_PUBLIC_URL is not: the replay gives no watch links (they need the origin browsers reach this server at).');
   if (v.authToken !== undefined && !context.serverHasKey) {
     throw new ConfigurationError(
       'MCP_AUTH_TOKEN is set but POSTHOG_PERSONAL_API_KEY is not: without a server key each caller sends its own PostHog key as the Bearer credential, so there is no room for a token. Set both (shared key behind a token) or unset MCP_AUTH_TOKEN (per-user keys).',

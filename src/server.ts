@@ -23,6 +23,8 @@ import { registerPrompts } from './prompts/index.js';
 import { RecentRecordings } from './resources/completions.js';
 import { registerResources, resourceLinks, type FixedResource, type ToolCaller } from './resources/index.js';
 import { TASK_EXECUTION, TASK_TOOLS, TASKS_CAPABILITY, ToolTasks } from './tasks.js';
+import { readFeedPage } from './tools/recordings/replay-feed.js';
+import type { WatchLinker, WatchService } from './watch/links.js';
 
 export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
   /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
@@ -54,6 +56,8 @@ export interface ServerDependencies {
    * to reach a tool's edge cases without an upstream that produces them.
    */
   operations?: (client: PostHogClient) => PostHogOperations;
+  /** Where the replay's watch links are made and served (src/watch/); none: the replay offers no link. */
+  watch?: WatchService;
 }
 
 /** The name clients show for this server (serverInfo.title). */
@@ -89,7 +93,7 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS, cache, operations = operationsOver }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS, cache, operations = operationsOver, watch }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
   const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
@@ -112,7 +116,7 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
       tasks ? { ...options, capabilities: { ...options.capabilities, tasks: TASKS_CAPABILITY }, taskStore: tasks } : options,
     );
     const registered = new Map<string, Registration>();
-    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache, operations) });
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache, operations, watch) });
     // Prompts, resource templates and completions read through the tools (src/prompts, src/resources).
     const recent = new RecentRecordings();
     // The upstream's address, so a replay URL of the other PostHog Cloud region is refused (tools/input.ts).
@@ -291,7 +295,7 @@ async function callTool(
   return result;
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined, operations: (client: PostHogClient) => PostHogOperations): RegisteredTool {
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined, operations: (client: PostHogClient) => PostHogOperations, watch: WatchService | undefined): RegisteredTool {
   return server.registerTool(
     tool.name,
     {
@@ -311,7 +315,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         const confirm = confirmer(server, extra, askUser, log);
         // A client that declared MCP Apps shows a tool's view with its result (the replay's player).
         const showsApps = declaresApps(server.server.getClientCapabilities());
-        const result = await tool.handler(input, { posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps });
+        const result = await tool.handler(input, { posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps, watch: watch && watchLinker(watch, client, callLimits, operations) });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
         // Some clients give the model structuredContent instead of the text (SPEC §1): the notice
@@ -480,4 +484,22 @@ function said(detail: string | undefined): boolean {
 /** Ends the text with one full stop, not two when PostHog's own message has one. */
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * Watch links for a call's client: the page's data is what the tool read (no form of the key in
+ * it), and each page of events it fetches later is read with this client's key, on a budget of
+ * its own as a call of session-recording-replay-events would be.
+ */
+function watchLinker(watch: WatchService, client: PostHogClient, callLimits: CallLimits, operations: (client: PostHogClient) => PostHogOperations): WatchLinker {
+  return (recording) =>
+    watch.link(client.redactValue(recording), client.keyIdentity, async ({ cursor, maxBytes }, signal) => {
+      try {
+        return await readFeedPage(operations(client.forCall(new CallBudget(callLimits))), { project_id: recording.project_id, id: recording.id, cursor, maxBytes }, signal);
+      } catch (error) {
+        // Said on the page as it is: with no form of the key in it.
+        if (error instanceof Error) error.message = client.redact(error.message);
+        throw error;
+      }
+    });
 }

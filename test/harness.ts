@@ -10,6 +10,7 @@ import { callLimitsFrom, clientOptionsFrom } from '../src/posthog/from-config.js
 import { endpointMemory } from '../src/posthog/hogql.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { createServer } from '../src/server.js';
+import type { WatchService } from '../src/watch/index.js';
 
 export interface HarnessOptions {
   sandbox?: SandboxOptions;
@@ -28,6 +29,8 @@ export interface HarnessOptions {
   clientName?: string;
   /** MCP_TOOL_SCHEMAS (default: what the CLI sets, auto). */
   toolSchemas?: Config['toolSchemas'];
+  /** Where the replay's watch links are made and served (default: none); closed with the harness. */
+  watch?: WatchService;
 }
 
 export interface Harness {
@@ -62,6 +65,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     log: (message) => stderr.push(message),
     callLimits: options.callLimits ?? callLimitsFrom(config),
     ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.watch ? { watch: options.watch } : {}),
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: options.clientName ?? 'test-client', version: '1.0.0' }, options.clientCapabilities ? { capabilities: options.clientCapabilities } : undefined);
@@ -76,6 +80,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     close: async () => {
       await client.close();
       await server.close();
+      await options.watch?.close();
       await posthog.close();
       await sandbox.close();
       // What the server learnt about this upstream dies with it: a later sandbox may get its port.

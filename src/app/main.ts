@@ -52,53 +52,88 @@ let dragging = false;
 /** The call named where to start: the first frame waits for the result, which says where that is. */
 let holdForDigest = false;
 
-const app = new HostBridge({ name: 'posthog-replay-player', version: '1' });
-// The arguments come first (the spec has hosts send them once the view is up, before the result,
-// and some show the view while the tool runs): the events load from them, without waiting for
-// the digest. The result brings the digest's moments, the link and where to start.
-app.ontoolinput = ({ arguments: args }) => {
-  mark('tool-input');
-  const input = (args ?? {}) as { project_id?: unknown; id?: unknown; start_at?: unknown };
-  // As the server reads it: a project number may come as a number (12345) or a string ("12345").
-  const project = typeof input.project_id === 'string' ? input.project_id : typeof input.project_id === 'number' ? String(input.project_id) : undefined;
-  if (typeof input.id === 'string') load({ project_id: project, id: input.id }, input.start_at !== undefined && input.start_at !== null);
-};
-app.ontoolresult = (result) => {
-  mark('tool-result');
-  if (result.isError || !result.structuredContent) {
-    const text = result.content?.map((c) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
-    setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
-    // No digest will say where to start: what the events bring plays from the beginning.
-    holdForDigest = false;
-    startShowing();
-    return;
+/**
+ * Opened from a watch link (/watch/<token>/, served by the server itself, not framed by a host):
+ * the data and the events come from the page's own origin, under its own path.
+ */
+const watchBase = window.parent === window && /^\/watch\/[\w.-]+\/?$/.test(location.pathname) ? location.pathname.replace(/\/?$/, '/') : undefined;
+
+const app = watchBase === undefined ? new HostBridge({ name: 'posthog-replay-player', version: '1' }) : undefined;
+if (app) {
+  // The arguments come first (the spec has hosts send them once the view is up, before the result,
+  // and some show the view while the tool runs): the events load from them, without waiting for
+  // the digest. The result brings the digest's moments, the link and where to start.
+  app.ontoolinput = ({ arguments: args }) => {
+    mark('tool-input');
+    const input = (args ?? {}) as { project_id?: unknown; id?: unknown; start_at?: unknown };
+    // As the server reads it: a project number may come as a number (12345) or a string ("12345").
+    const project = typeof input.project_id === 'string' ? input.project_id : typeof input.project_id === 'number' ? String(input.project_id) : undefined;
+    if (typeof input.id === 'string') load({ project_id: project, id: input.id }, input.start_at !== undefined && input.start_at !== null);
+  };
+  app.ontoolresult = (result) => {
+    mark('tool-result');
+    if (result.isError || !result.structuredContent) {
+      const text = result.content?.map((c) => (c.type === 'text' ? c.text : '')).join(' ') ?? '';
+      setStatus(`The recording could not be read: ${text.slice(0, 300)}`, true);
+      // No digest will say where to start: what the events bring plays from the beginning.
+      holdForDigest = false;
+      startShowing();
+      return;
+    }
+    // What the player reads is in the result's _meta (the model reads the digest, not this).
+    const digest = result._meta?.[PLAYER_META] as ReplayDigest | undefined;
+    const named = result.structuredContent as { project_id?: unknown; id?: unknown };
+    if (digest) load({ project_id: digest.project_id, id: digest.id }, false);
+    else if (typeof named.id === 'string') load({ project_id: typeof named.project_id === 'string' ? named.project_id : undefined, id: named.id }, false);
+    if (digest) takeDigest(digest);
+    else {
+      // A host that does not pass _meta on: the recording plays from the start, with no markers.
+      holdForDigest = false;
+      startShowing();
+    }
+  };
+  app.onhostcontextchanged = applyContext;
+  app.ontoolcancelled = ({ reason }) => {
+    if (!model) setStatus(`The call was cancelled${reason ? `: ${reason.slice(0, 200)}` : ''}.`, true);
+  };
+  app.onteardown = () => {
+    replayer?.destroy();
+  };
+  app
+    .connect()
+    .then(() => {
+      mark('connected');
+      applyContext(app.getHostContext() ?? {});
+    })
+    .catch((error: unknown) => setStatus(`Could not connect to the host: ${String(error)}`, true));
+} else {
+  void (async () => {
+    try {
+      const digest = (await fetchJson('data')) as ReplayDigest;
+      mark('tool-result');
+      load({ project_id: digest.project_id, id: digest.id }, true);
+      takeDigest(digest);
+    } catch (error) {
+      setStatus(`The recording could not be opened: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`, true);
+    }
+  })();
+}
+
+/**
+ * A watch page's own data (`data`, `events?…`), from beside the page; its error said as the server
+ * said it. The server reads a few pages at once for all its links and answers 503 past them: wait, ask again.
+ */
+async function fetchJson(path: string): Promise<unknown> {
+  let response = await fetch(`${watchBase}${path}`, { credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+  for (let tries = 1; response.status === 503 && tries < 30; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000 * (Number(response.headers.get('retry-after')) || 2)));
+    response = await fetch(`${watchBase}${path}`, { credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
   }
-  // What the player reads is in the result's _meta (the model reads the digest, not this).
-  const digest = result._meta?.[PLAYER_META] as ReplayDigest | undefined;
-  const named = result.structuredContent as { project_id?: unknown; id?: unknown };
-  if (digest) load({ project_id: digest.project_id, id: digest.id }, false);
-  else if (typeof named.id === 'string') load({ project_id: typeof named.project_id === 'string' ? named.project_id : undefined, id: named.id }, false);
-  if (digest) takeDigest(digest);
-  else {
-    // A host that does not pass _meta on: the recording plays from the start, with no markers.
-    holdForDigest = false;
-    startShowing();
-  }
-};
-app.onhostcontextchanged = applyContext;
-app.ontoolcancelled = ({ reason }) => {
-  if (!model) setStatus(`The call was cancelled${reason ? `: ${reason.slice(0, 200)}` : ''}.`, true);
-};
-app.onteardown = () => {
-  replayer?.destroy();
-};
-app
-  .connect()
-  .then(() => {
-    mark('connected');
-    applyContext(app.getHostContext() ?? {});
-  })
-  .catch((error: unknown) => setStatus(`Could not connect to the host: ${String(error)}`, true));
+  if (response.status === 404) throw new Error('this link has expired or is not valid (links live 30 minutes, and end when the server stops)');
+  const body = (await response.json().catch(() => ({}))) as { error?: unknown };
+  if (!response.ok) throw new Error(typeof body.error === 'string' ? body.error : `the server answered ${response.status}`);
+  return body;
+}
 
 function applyContext(context: HostContext): void {
   if (context.theme) applyDocumentTheme(context.theme);
@@ -121,9 +156,14 @@ function load(recording: { project_id: string | undefined; id: string }, waitFor
   setStatus('Loading the recording…');
   type Page = { events: Array<[string | null, RrwebEvent]>; next_cursor: string | null };
   const fetchPage = async (cursor: string | null): Promise<Page> => {
+    const maxBytes = cursor ? PAGE_BYTES : FIRST_PAGE_BYTES;
+    if (!app) {
+      const page = (await fetchJson(`events?max_bytes=${maxBytes}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)) as { events: string; next_cursor: string | null };
+      return { events: JSON.parse(page.events) as Page['events'], next_cursor: page.next_cursor };
+    }
     const result = await app.callServerTool({
       name: EVENTS_TOOL,
-      arguments: { ...(recording.project_id ? { project_id: recording.project_id } : {}), id: recording.id, max_bytes: cursor ? PAGE_BYTES : FIRST_PAGE_BYTES, ...(cursor ? { cursor } : {}) },
+      arguments: { ...(recording.project_id ? { project_id: recording.project_id } : {}), id: recording.id, max_bytes: maxBytes, ...(cursor ? { cursor } : {}) },
     });
     if (result.isError) throw new Error((result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join(' '));
     // One JSON string per page (see the tool): far cheaper for the host to relay than the objects.
@@ -300,8 +340,10 @@ ui.play.addEventListener('click', () => {
   const t = now();
   seek(playing ? t : t >= model!.duration - 50 ? 0 : t, !playing);
 });
-// A sandboxed view may not open windows itself: the host opens links (ui/open-link).
+// A sandboxed view may not open windows itself: the host opens links (ui/open-link). A watch page
+// is a tab of its own: the browser opens them.
 ui.link.addEventListener('click', (event) => {
+  if (!app) return;
   event.preventDefault();
   if (ui.link.href) void app.openLink({ url: ui.link.href }).catch(() => setStatus(`Open this link yourself: ${ui.link.href}`, true));
 });

@@ -4,6 +4,7 @@ import type { UpstreamError } from '../errors.js';
 import type { DigestCache } from '../cache/index.js';
 import type { CallLimits } from '../call-limits.js';
 import type { PostHogOperations } from '../posthog/operations/index.js';
+import type { WatchLinker } from '../watch/links.js';
 
 /** All four hints are required: read-only mode and the README's safety table are derived from them. */
 export interface ToolAnnotations {
@@ -47,6 +48,11 @@ export interface ToolContext {
    * otherwise. Use tools/confirm.ts's confirmOrStop rather than reading the answer by hand.
    */
   confirm: (message: string | (() => Promise<string>)) => Promise<Confirmation>;
+  /**
+   * A link that opens a recording's player in the user's browser, served by this server (src/watch/),
+   * or why this server gives none; absent where the server was made without links (in-process use).
+   */
+  watch?: WatchLinker | undefined;
 }
 
 export interface ToolResult<Output> {

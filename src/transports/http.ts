@@ -11,6 +11,7 @@ import { bearer, hostAllowed, originAllowed, resolveAllowedHosts, tokenMatches }
 import { OAuthServer, type OAuthSettings } from './oauth.js';
 import { MAX_SEALED_CHARS } from './oauth-seal.js';
 import { Newcomers, type NewcomerTicket } from './newcomers.js';
+import { WATCH_PREFIX, type WatchPages } from '../watch/page.js';
 
 export interface HttpOptions {
   host: string;
@@ -19,6 +20,8 @@ export interface HttpOptions {
   client: PostHogClient;
   createServer: (client: PostHogClient) => McpServer;
   log: (message: string) => void;
+  /** The replay's watch pages (MCP_WATCH_SECRET with MCP_PUBLIC_URL), served under /watch/. */
+  watchPages?: WatchPages | undefined;
   /** With the server's own key: the Bearer token every caller must send (MCP_AUTH_TOKEN). */
   authToken?: string | undefined;
   /** Host header values accepted (see resolveAllowedHosts for the default). */
@@ -192,6 +195,11 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(draining ? '{"status":"draining"}' : '{"status":"ok"}');
       return;
+    }
+    if (options.watchPages && path?.startsWith(WATCH_PREFIX)) {
+      // A page for a browser, its token the only credential: the Host still has to be ours.
+      if (!hostAllowed(req.headers.host, allowedHosts)) return reply(res, 421, SERVER_ERROR, 'Misdirected request: not a host this server answers to.');
+      return options.watchPages.handle(req, res);
     }
     const oauthMcp = oauth !== undefined && path === '/oauth/mcp';
     if (path !== '/mcp' && !oauthMcp && !oauth?.handles(path ?? '')) {

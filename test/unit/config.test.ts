@@ -230,6 +230,19 @@ describe('config', () => {
       expect(message).not.toContain('short secret');
     });
 
+    it('MCP_WATCH_SECRET: watch links over HTTP only with MCP_PUBLIC_URL; otherwise a warning, and none', () => {
+      const SECRET = 'a-watch-secret-of-at-least-32-characters';
+      const both = http([], { MCP_WATCH_SECRET: SECRET, MCP_PUBLIC_URL: 'https://Replay.example.com' });
+      expect(both.http.watch).toEqual({ secret: SECRET, publicUrl: 'https://replay.example.com' });
+      expect(both.warnings.join('\n')).not.toMatch(/MCP_OAUTH is off/);
+      const alone = http([], { MCP_WATCH_SECRET: SECRET });
+      expect(alone.http.watch).toBeUndefined();
+      expect(alone.warnings.join('\n')).toMatch(/MCP_WATCH_SECRET is set but MCP_PUBLIC_URL is not/);
+      expect(http([], { MCP_PUBLIC_URL: 'https://replay.example.com' }).http.watch).toBeUndefined();
+      expect(() => http([], { MCP_WATCH_SECRET: 'too-short-secret', MCP_PUBLIC_URL: 'https://replay.example.com' })).toThrow(/MCP_WATCH_SECRET must be 32/);
+      expect(run([], { POSTHOG_PERSONAL_API_KEY: KEY, MCP_WATCH_SECRET: SECRET }).warnings.join('\n')).toMatch(/MCP_WATCH_SECRET is ignored in stdio mode/);
+    });
+
     it('parses allowed hosts and origins, flag over env, and rejects malformed ones', () => {
       const config = http(['--allowed-hosts', 'MCP.example.com, 10.0.0.5:8080,[::1]:3000'], { MCP_ALLOWED_HOSTS: 'ignored.example.com', MCP_ALLOWED_ORIGINS: 'https://app.example.com/' });
       expect(config.http.allowedHosts).toEqual(['mcp.example.com', '10.0.0.5:8080', '[::1]:3000']);

@@ -1,7 +1,7 @@
 // The product's skeleton (STYLE.md, the developers' guide): cli.ts → server.ts → tools/ →
 // posthog/operations/ (the one room that knows PostHog's paths and answers) → posthog/ (the one
 // client) → config.ts / errors.ts and the other foundation modules; digest/, sandbox/, reproduce/
-// and the player (app/) are rooms of their own. Arrows point down: a module imports only from its
+// the player (app/) and its watch links (watch/) are rooms of their own. Arrows point down: a module imports only from its
 // own room and the rooms this table puts below it. A helper two rooms need lives below both.
 // Two rules more: tools reach PostHog through the operations, never the client itself; and a
 // tool's module (one that calls defineTool) is a room of its own within tools/: what two tools
@@ -24,16 +24,17 @@ const BELOW: Record<string, string[]> = {
   digest: ['foundation', 'posthog'],
   sandbox: ['foundation', 'posthog'],
   app: ['foundation', 'posthog'],
+  watch: ['foundation'],
   reproduce: ['foundation', 'posthog', 'digest'],
   cache: ['foundation', 'posthog'],
-  tools: ['foundation', 'posthog', 'operations', 'digest', 'reproduce', 'cache'],
+  tools: ['foundation', 'posthog', 'operations', 'digest', 'reproduce', 'cache', 'watch'],
   resources: ['foundation', 'posthog', 'operations', 'tools'],
   prompts: ['foundation', 'posthog', 'operations', 'tools', 'resources'],
   tasks: ['foundation'],
-  server: ['foundation', 'posthog', 'operations', 'tools', 'cache', 'prompts', 'resources', 'tasks'],
-  transports: ['foundation', 'posthog', 'operations', 'server', 'cache'],
+  server: ['foundation', 'posthog', 'operations', 'tools', 'cache', 'prompts', 'resources', 'tasks', 'watch'],
+  transports: ['foundation', 'posthog', 'operations', 'server', 'cache', 'watch'],
   doctor: ['foundation', 'posthog', 'operations'],
-  cli: ['foundation', 'posthog', 'server', 'transports', 'sandbox', 'doctor', 'cache'],
+  cli: ['foundation', 'posthog', 'server', 'transports', 'sandbox', 'doctor', 'cache', 'watch'],
 };
 
 /**

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readPlayerHtml } from '../../watch/player-html.js';
 
 /**
  * The recording player: an MCP App (the MCP Apps extension, `io.modelcontextprotocol/ui`), one
@@ -37,21 +37,5 @@ export const playerResource: AppResource = {
   description: 'Plays a PostHog session recording (rrweb) with the digest\'s moments on the timeline; shown by hosts for session-recording-replay.',
   mimeType: APP_MIME_TYPE,
   meta: { ui: { csp: PLAYER_CSP, prefersBorder: true } },
-  read: () => (html ??= loadHtml()),
+  read: readPlayerHtml,
 };
-
-let html: Promise<string> | undefined;
-
-/** dist/app/player.html; from source (tests), the built copy under dist/. */
-async function loadHtml(): Promise<string> {
-  const candidates = [new URL('../../app/player.html', import.meta.url), new URL('../../../dist/app/player.html', import.meta.url)];
-  for (const file of candidates) {
-    try {
-      return await readFile(file, 'utf8');
-    } catch {
-      // next candidate
-    }
-  }
-  html = undefined;
-  throw new Error('The player (dist/app/player.html) was not built: run npm run build.');
-}

@@ -1,0 +1,144 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { PlayerData } from '../player-data.js';
+
+/**
+ * Watch links: the replay's player opened in a browser tab, for clients that render no MCP Apps.
+ * Each link is a random token (256 bits) standing for one recording of one project, read by one
+ * user's key, for WATCH_TTL_MS. What it stands for stays in this process: the URL holds nothing
+ * but the token, never a key, and the page reads the recording through this server.
+ */
+
+/** How long a link opens the recording. */
+export const WATCH_TTL_MS = 30 * 60_000;
+/** Links alive at once; beyond it the oldest is forgotten (its page then answers 404). */
+export const MAX_WATCH_LINKS = 64;
+/** The player data all live links may hold together (moments are at most 500 a recording). */
+export const MAX_WATCH_DATA_BYTES = 16_000_000;
+
+/** One page of the recording's events for the player, as the replay's events tool gives it. */
+export interface WatchPage {
+  /** JSON array of [window_id, rrweb event] pairs */
+  events: string;
+  next_cursor: string | null;
+}
+
+/** Reads a page of the recording's events with the key of the user who asked for the link. */
+export type WatchReader = (page: { cursor: string | undefined; maxBytes: number }, signal: AbortSignal) => Promise<WatchPage>;
+
+/** What a link stands for. */
+export interface WatchRecording {
+  project_id: string;
+  id: string;
+  /** The player's data: the digest's moments, windows, where to start. */
+  player: PlayerData;
+}
+
+export interface WatchEntry extends WatchRecording {
+  /** Who asked (a hash of their key; '' for the server's own key). */
+  user: string;
+  expiresAt: number;
+  read: WatchReader;
+  /** The player data as served, its length counted against MAX_WATCH_DATA_BYTES. */
+  json: string;
+}
+
+/** A link given to a tool: where, and until when; or why there is none. */
+export type WatchOffer = { url: string; expiresAt: string } | { refused: string };
+
+/** What a tool asks for (tools/define.ts's ToolContext.watch): a link to a recording it read. */
+export type WatchLinker = (recording: WatchRecording) => Promise<WatchOffer>;
+
+export class WatchTokens {
+  /** By the token's random part. */
+  private readonly entries = new Map<string, WatchEntry>();
+  private bytes = 0;
+  /** The key of the tags binding a token's random part to its recording, user and expiry: MCP_WATCH_SECRET's over HTTP, a random one per process in stdio. */
+  private readonly mac: Buffer;
+
+  constructor(
+    secret: string | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.mac = secret === undefined ? randomBytes(32) : createHmac('sha256', secret).update('posthog-replay-mcp watch v1').digest();
+  }
+
+  /** A new link's token, valid WATCH_TTL_MS, for this recording and user. */
+  issue(recording: WatchRecording, user: string, read: WatchReader): { token: string; expiresAt: number } {
+    this.sweep();
+    const expiresAt = this.now() + WATCH_TTL_MS;
+    const nonce = randomBytes(32).toString('base64url');
+    const token = `${nonce}.${this.tag(nonce, recording, user, expiresAt)}`;
+    const json = JSON.stringify(recording.player);
+    this.entries.set(nonce, { ...recording, user, expiresAt, read, json });
+    this.bytes += json.length;
+    // Oldest first: a Map keeps insertion order.
+    for (const [old, entry] of this.entries) {
+      if (this.entries.size <= MAX_WATCH_LINKS && this.bytes <= MAX_WATCH_DATA_BYTES) break;
+      if (old === nonce) break;
+      this.drop(old, entry);
+    }
+    return { token, expiresAt };
+  }
+
+  /** The live entry a token stands for, or undefined (unknown, expired, or not ours). */
+  open(token: string): WatchEntry | undefined {
+    const [nonce, tag] = token.split('.');
+    const entry = nonce ? this.entries.get(nonce) : undefined;
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.drop(nonce!, entry);
+      return undefined;
+    }
+    // Kept by its random part; the tag must still be the one made for this recording, user and expiry.
+    const expected = Buffer.from(this.tag(nonce!, entry, entry.user, entry.expiresAt));
+    const given = Buffer.from(tag ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected) ? entry : undefined;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private tag(nonce: string, recording: { project_id: string; id: string }, user: string, expiresAt: number): string {
+    return createHmac('sha256', this.mac).update(JSON.stringify([nonce, recording.project_id, recording.id, user, expiresAt])).digest('base64url').slice(0, 22);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [nonce, entry] of this.entries) if (entry.expiresAt <= now) this.drop(nonce, entry);
+  }
+
+  private drop(nonce: string, entry: WatchEntry): void {
+    this.entries.delete(nonce);
+    this.bytes -= entry.json.length;
+  }
+}
+
+/** Where links are made and served: the stdio loopback listener, the HTTP server, or nowhere (and why). */
+export interface WatchService {
+  /** A link for this recording, whose page reads it with `read` (the key of `user`, who asked). */
+  link(recording: WatchRecording, user: string, read: WatchReader): Promise<WatchOffer>;
+  close(): Promise<void>;
+}
+
+/** No links in this configuration: every offer says why. */
+export function noWatch(why: string): WatchService {
+  return { link: async () => ({ refused: why }), close: async () => {} };
+}
+
+/** Links served by the HTTP server itself at its public origin (MCP_PUBLIC_URL). */
+export function publicWatch(tokens: WatchTokens, publicUrl: string): WatchService {
+  const origin = publicUrl.replace(/\/+$/, '');
+  return {
+    link: async (recording, user, read) => {
+      const { token, expiresAt } = tokens.issue(recording, user, read);
+      return { url: `${origin}/watch/${token}/`, expiresAt: new Date(expiresAt).toISOString() };
+    },
+    close: async () => tokens.clear(),
+  };
+}

@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { UserInputError } from '../errors.js';
+import { readPlayerHtml } from './player-html.js';
+import type { WatchTokens } from './links.js';
+
+/** Where watch links live: /watch/<token>/, the page and what it fetches (data, events) beneath. */
+export const WATCH_PREFIX = '/watch/';
+
+/** Event pages read at once across all links (each one holds a PostHog read and megabytes of events). */
+const MAX_READS = 4;
+const PAGE_BYTES = { min: 10_000, max: 16_000_000, first: 300_000 };
+const MAX_CURSOR_CHARS = 4_000;
+
+/**
+ * Sent with everything under /watch/: the page is not cached, not sent as a Referer to a link it
+ * opens, not framed, not sniffed as another type.
+ */
+const COMMON_HEADERS = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+} as const;
+
+/** Answers /watch/<token>/… for the links in `tokens`; anything else (any other path, a dead or tampered token): 404. */
+export class WatchPages {
+  private reads = 0;
+
+  constructor(private readonly tokens: WatchTokens) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://watch.invalid');
+    const match = /^\/watch\/([A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{22})(\/(?:data|events)?)?$/.exec(url.pathname);
+    const entry = match ? this.tokens.open(match[1]!) : undefined;
+    if (!match || !entry || (req.method !== 'GET' && req.method !== 'HEAD')) return notFound(res);
+    const part = match[2] ?? '/';
+    if (part === '/') {
+      const page = watchPage(await readPlayerHtml());
+      res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.policy, 'content-length': Buffer.byteLength(page.html) });
+      res.end(req.method === 'HEAD' ? undefined : page.html);
+      return;
+    }
+    if (part === '/data') return json(res, 200, entry.json);
+    const cursor = url.searchParams.get('cursor') ?? undefined;
+    const maxBytes = Number(url.searchParams.get('max_bytes') ?? PAGE_BYTES.first);
+    if ((cursor !== undefined && cursor.length > MAX_CURSOR_CHARS) || !Number.isInteger(maxBytes) || maxBytes < PAGE_BYTES.min || maxBytes > PAGE_BYTES.max) {
+      return json(res, 400, JSON.stringify({ error: `cursor at most ${MAX_CURSOR_CHARS} characters, max_bytes from ${PAGE_BYTES.min} to ${PAGE_BYTES.max}` }));
+    }
+    if (this.reads >= MAX_READS) return json(res, 503, JSON.stringify({ error: 'The server is reading other pages of recordings; try again in a moment.' }), { 'retry-after': '2' });
+    this.reads++;
+    // The reader in the browser left: its read stops.
+    const stop = new AbortController();
+    res.once('close', () => stop.abort());
+    try {
+      const page = await entry.read({ cursor, maxBytes }, stop.signal);
+      json(res, 200, JSON.stringify({ events: page.events, next_cursor: page.next_cursor }));
+    } catch (error) {
+      // A cursor not of this recording is the page's mistake (or a forgery); anything else, PostHog's answer.
+      json(res, error instanceof UserInputError ? 400 : 502, JSON.stringify({ error: error instanceof Error ? error.message.slice(0, 500) : 'the recording could not be read' }));
+    } finally {
+      this.reads--;
+    }
+  }
+}
+
+/**
+ * The player as a page of its own. Its build's policy (a meta tag) lets it fetch nothing, as an MCP
+ * App gets everything through its host; here it fetches its data from its own origin, and is
+ * never framed. The same policy goes in the header.
+ */
+export function watchPage(html: string): { html: string; policy: string } {
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
+  if (!meta || !meta[1]!.includes("connect-src 'none'")) throw new Error('The player build has no Content-Security-Policy meta tag with connect-src (scripts/build-app.mjs).');
+  const own = meta[1]!.replace("connect-src 'none'", "connect-src 'self'");
+  // frame-ancestors is ignored in a meta tag: only the header carries it.
+  return { html: html.replace(meta[0], () => `<meta http-equiv="Content-Security-Policy" content="${own}">`), policy: `${own}; frame-ancestors 'none'` };
+}
+
+function json(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+export function notFound(res: ServerResponse): void {
+  res.writeHead(404, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+  res.end('Not found.');
+}
