@@ -271,7 +271,7 @@ export function recordingFilterFields(brief = false) {
     properties: filterList(
       propertyCheck,
       say(
-        '[{type,key,operator,value}], type event|person|session|recording|cohort|element|group|hogql. Country: person $geoip_country_code exact ["FR"]; email: person email icontains "@acme.com"; mobile: event $device_type exact ["Mobile"]; errors: recording console_error_count gt 0 (recording keys: duration, active_seconds, click_count, console_error_count, visited_page…). Operators: exact/is_not (list), icontains, not_icontains, regex, gt/lt (number), is_date_before/after, is_set/is_not_set (no value).',
+        '[{type,key,operator,value}], type event|person|session|recording|cohort|element|group|hogql. E.g. person $geoip_country_code exact ["FR"]; person email icontains "@acme.com"; event $device_type exact ["Mobile"]; recording console_error_count gt 0 (also duration, active_seconds, click_count, visited_page…). Operators: exact/is_not (list), icontains, not_icontains, regex, gt/lt, is_date_before/after, is_set/is_not_set (no value).',
         'As in the list tool.',
       ),
     ).optional(),

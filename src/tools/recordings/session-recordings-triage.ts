@@ -116,7 +116,7 @@ export const sessionRecordingsTriage = defineTool({
   name: 'session-recordings-triage',
   title: 'Find what went wrong across many recordings',
   toolset: 'recordings',
-  description: `Ranks what went wrong across a period's recordings (filtered as in session-recordings-list, sequence too): counts exceptions, console errors, rage/dead clicks over every recording via PostHog's query API (sessions, people hit, session ids; one failure's symptoms as one problem), then digests a few that show them (failed requests, page messages). Without the query API, digests only. Reads are rate-limited (free plan 12/min): a partial result names what was not read; continue with cursor.`,
+  description: `What went wrong most in a period (list filters, sequence): exceptions, console errors, rage/dead clicks counted over every recording by PostHog's query API (sessions, people, example ids; a failure's symptoms form one problem), then a few recordings digested for evidence (failed requests, page messages); without query:read, digests only. Replay reads are throttled (free 12/min): a partial result names what was not read; continue with cursor.`,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   recordedData: true,
   inputSchema: (options) =>
