@@ -144,8 +144,11 @@ describe('over stdio, from the built CLI and a client that declares no MCP Apps'
     try {
       const result = await client.callTool({ name: 'session-recording-replay', arguments: { id: R.recordedCheckout } });
       expect(result.isError).toBeFalsy();
-      const data = result.structuredContent as { watch_url: string; watch_expires_at: string };
+      const data = result.structuredContent as { watch_url: string; watch_expires_at: string; watch_note: string };
       url = data.watch_url;
+      // A client that shows the model only the JSON still tells it to hand the link on.
+      expect(data.watch_note).toMatch(/no player appeared in the chat, give the user this link/);
+      expect(Date.parse(data.watch_expires_at) - Date.now()).toBeGreaterThan(29 * 60_000);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/watch\/[\w-]{43}\.[\w-]{22}\/$/);
       const page = await get(url);
       expect(page.status).toBe(200);
