@@ -29,9 +29,9 @@ function spec(events: Array<{ type: number; timestamp: number; data: unknown }>)
 
 describe('dates the page accepts', () => {
   it("a date whose min was the recording's day is counted from the run's day, as far past min as the recorded one", () => {
-    for (const [recorded, expression, literal] of [
-      ['2023-11-17', 'fromToday(3)', '2023-11-17'],
-      ['**********', 'fromToday(0)', '2023-11-14'],
+    for (const [recorded, expression] of [
+      ['2023-11-17', 'fromToday(3)'],
+      ['**********', 'fromToday(0)'],
     ] as const) {
       const { el, page } = dom();
       const day = el('input', { type: 'date', name: 'day', min: '2023-11-14', max: '2024-02-14', 'aria-label': 'Day' });
@@ -39,9 +39,21 @@ describe('dates the page accepts', () => {
       const out = spec([meta('https://tables.test/book'), snapshot(page(day, book)), input(day.id, 100, recorded), click(book.id, 200)]);
       expect(out.code).toContain(`const REPRO_DAY = process.env.REPRO_DAY ?? ${expression};`);
       expect(out.code).toContain('const fromToday = (days: number, months = 0): string => {');
-      expect(out.placeholders[0]).toMatchObject({ env: 'REPRO_DAY', default: literal, expression });
+      expect(out.placeholders[0]).toMatchObject({ env: 'REPRO_DAY', default: expression, expression });
       expect(out.code).not.toContain('2024-01-01');
+      expect(JSON.stringify(out)).not.toContain('2023-11-17');
     }
+  });
+
+  it('never the date the person gave: a birthday far from any bound, or a day past a fixed min, is not written', () => {
+    const { el, page } = dom();
+    const born = el('input', { type: 'date', name: 'born', 'aria-label': 'Born' });
+    const since = el('input', { type: 'date', name: 'since', min: '2001-01-01', 'aria-label': 'Customer since' });
+    const go = el('button', {}, 'Go');
+    const out = spec([meta('https://tables.test/me'), snapshot(page(born, since, go)), input(born.id, 100, '1985-04-12'), input(since.id, 150, '2009-06-30'), click(go.id, 200)]);
+    expect(out.code).toContain('const REPRO_BORN = process.env.REPRO_BORN ?? fromToday(0);');
+    expect(out.code).toContain("const REPRO_SINCE = process.env.REPRO_SINCE ?? '2001-01-01';");
+    expect(JSON.stringify(out)).not.toMatch(/1985|2009/);
   });
 
   it('a fixed min stays a fixed date inside the bounds; a datetime and a month are counted like a date', () => {

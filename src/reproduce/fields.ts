@@ -43,48 +43,42 @@ export const FROM_TODAY_HELPER = [
   '  };',
 ];
 
-interface DateParts {
-  /** Days (months for a month field) from the recording's day, or undefined for a fixed date. */
-  offset?: number;
-  day: number;
-  time?: string;
-}
-
 /**
- * A date, datetime or month inside `min`/`max`: the bound (the lower one first) plus how far the
- * recorded value lay from it, or the bound itself when the value was masked. A bound near the
- * recording's day is counted from the run's day, in the spec (`fromToday`).
+ * A date, datetime or month inside `min`/`max`. A fixed bound (a date far from the recording's)
+ * gives the bound itself, a page-authored value. A bound counted from the recording's day (its day,
+ * within a day for the person's time zone, or a month of it) is counted, in the spec, from the run's
+ * day, plus how far the recorded value lay past it when that is under a month (the bound itself when
+ * masked, which is always allowed and on its step); a field without bounds takes the run's day
+ * likewise. Never the recorded value as such: a date can be personal (a birthday), and the default
+ * (`expression`) is a count of days, not the date the person gave.
  */
 function dateDefault(type: string, field: FieldFacts, recorded: string | undefined, at: number): Pick<Placeholder, 'default' | 'expression' | 'relative'> {
   const months = type === 'month';
-  const today = utcDay(at);
   const unit = (value: string | undefined) => (value === undefined ? undefined : months ? monthIndex(value) : dayIndex(value));
+  const today = months ? monthIndexOfDay(utcDay(at)) : utcDay(at);
   const min = unit(field.min);
   const max = unit(field.max);
   const value = unit(recorded);
-  const todayUnit = months ? monthIndexOfDay(today) : today;
   const bound = min ?? max;
-  const time = type === 'datetime-local' ? (recorded?.split('T')[1] ?? (min !== undefined ? '23:59' : '12:00')) : undefined;
-  // How far the recorded value lay from the bound; masked, the bound itself (always allowed, and on its step).
-  let shift = value !== undefined && bound !== undefined ? value - bound : 0;
-  if (min !== undefined && max !== undefined && min + shift > max) shift = 0;
-  let parts: DateParts;
+  const span = months ? 12 : RELATIVE_DAYS;
+  let offset: number;
   if (bound === undefined) {
-    // No bound: the run's today, or the same distance from it the recorded value had from the recording's.
-    parts = { offset: value !== undefined ? value - todayUnit : 0, day: value ?? todayUnit };
+    offset = value !== undefined && Math.abs(value - today) <= span ? value - today : 0;
   } else {
-    const fromToday = bound - todayUnit;
-    const near = Math.abs(fromToday) <= (months ? 0 : TODAY_SLACK_DAYS) ? 0 : Math.abs(fromToday) <= (months ? 12 : RELATIVE_DAYS) ? fromToday : undefined;
-    parts = near === undefined ? { day: bound + shift } : { offset: near + shift, day: bound + shift };
+    const fromToday = bound - today;
+    // A fixed bound: the page's own date, as it set it.
+    if (Math.abs(fromToday) > span) return { default: (field.min ?? field.max)! };
+    let shift = value !== undefined && Math.abs(value - bound) <= span ? value - bound : 0;
+    if (min !== undefined && max !== undefined && min + shift > max) shift = 0;
+    offset = (Math.abs(fromToday) <= (months ? 0 : TODAY_SLACK_DAYS) ? 0 : fromToday) + shift;
   }
-  if (time !== undefined) parts.time = time;
-  const literal = formatDate(parts.day, months) + (parts.time !== undefined ? `T${parts.time}` : '');
-  if (parts.offset === undefined) return { default: literal };
-  const call = months ? `fromToday(0, ${parts.offset}).slice(0, 7)` : `fromToday(${parts.offset})`;
-  const expression = parts.time !== undefined ? `\`\${${call}}T${parts.time.replace(/[^0-9:.]/g, '')}\`` : call;
+  const call = months ? `fromToday(0, ${offset}).slice(0, 7)` : `fromToday(${offset})`;
+  // A datetime's time is the page's (its bound's) where the day is the bound's own, else one inside the day.
+  const time = type !== 'datetime-local' ? undefined : bound === undefined ? '12:00' : bound === min ? '23:59' : '00:00';
+  const expression = time !== undefined ? `\`\${${call}}T${time}\`` : call;
   const what = months ? 'month' : 'day';
-  const relative = `the run's ${what}${parts.offset === 0 ? '' : ` ${parts.offset > 0 ? '+' : '-'} ${Math.abs(parts.offset)} ${what}(s)`}, as ${bound === undefined ? 'the recorded value' : `the field's ${min !== undefined ? 'min' : 'max'}`} was counted from the day of the recording`;
-  return { default: literal, expression, relative };
+  const relative = `the run's ${what}${offset === 0 ? '' : ` ${offset > 0 ? '+' : '-'} ${Math.abs(offset)} ${what}(s)`}${bound === undefined ? '' : `, as the field's ${min !== undefined ? 'min' : 'max'} was counted from the day of the recording`}`;
+  return { default: expression, expression, relative };
 }
 
 function dayIndex(value: string): number | undefined {
@@ -106,11 +100,6 @@ function monthIndexOfDay(day: number): number {
 
 function utcDay(at: number): number {
   return Math.floor(at / DAY_MS);
-}
-
-function formatDate(unit: number, months: boolean): string {
-  if (months) return `${String(Math.floor(unit / 12)).padStart(4, '0')}-${String((unit % 12) + 1).padStart(2, '0')}`;
-  return new Date(unit * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** A number inside min/max on the step counted from min: 1 where it fits, else the bound. */
