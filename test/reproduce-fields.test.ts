@@ -164,6 +164,10 @@ describe('no part of a typed value, however short', () => {
     const out = spec([meta('https://bots.test/new'), snapshot(page(name, create)), input(name.id, 100, 'QA'), click(create.id, 200), meta('https://bots.test/bots/1', 300), snapshot(d2.page(heading, edit), 301), click(edit.id, 400)]);
     expect(out.code).not.toMatch(/\bQA\b/i);
     expect(out.asserts.map((a) => a.kind)).toEqual(['final-url']);
+    // Console text the test quotes is scrubbed the same way.
+    const logged = spec([meta('https://bots.test/new'), snapshot(page(name, create)), input(name.id, 100, 'QA'), click(create.id, 200), { type: 6, timestamp: t + 250, data: { plugin: 'rrweb/console@1', payload: { level: 'error', trace: [], payload: ['"Could not create QA Bot"'] } } }]);
+    expect(logged.asserts.map((a) => a.says)).toEqual(['console error "Could not create … Bot" in the recording after step 3']);
+    expect(logged.code).not.toMatch(/\bQA\b/i);
     // Two letters inside a word are not the person's: a page saying "Aqua" is still named.
     const d3 = dom();
     const aqua = d3.el('button', {}, 'Aqua theme');
