@@ -151,6 +151,15 @@ describe('a search that finds what the person clicked', () => {
     expect(out.code).toContain("const REPRO_Q = process.env.REPRO_Q ?? 'Lighthouse';");
     expect(out.code.toLowerCase()).not.toContain('keeper');
   });
+
+  it('a search opened by its address (a link, a bookmark), then a result clicked: the query defaults to a word of the result', () => {
+    const { el, page } = dom();
+    const hit = el('a', { href: '/books/88' }, 'The Lighthouse Keeper of Orkney');
+    const out = spec([meta('https://books.test/search?q=keeper&page=2'), snapshot(page(hit)), click(hit.id, 400), meta('https://books.test/books/88', 500)]);
+    expect(out.code).toContain("new URLSearchParams([['q', REPRO_Q], ['page', REPRO_PAGE]])");
+    expect(out.code).toContain("const REPRO_Q = process.env.REPRO_Q ?? 'Lighthouse';");
+    expect(out.code.toLowerCase()).not.toContain('keeper');
+  });
 });
 
 describe('no part of a typed value, however short', () => {

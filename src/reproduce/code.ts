@@ -9,6 +9,7 @@ import { UserInputError } from '../errors.js';
 import { quote } from '../digest/quote.js';
 import { clock, relativePath, type Problem, type Reproduction, type Step } from './journey.js';
 import { commentText, lit } from './literal.js';
+import { SEARCH_PARAM } from './field-steps.js';
 import { FROM_TODAY_HELPER, fitToField, selectPlaceholder } from './fields.js';
 import { TYPED_PARAM, placeholderFor, queryPlaceholder, type Placeholder } from './privacy.js';
 import { describeProblem } from './problems.js';
@@ -293,6 +294,8 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       let placeholder = typedThere ? placeholders.get(`${step.window}:${typedThere.selector!.code}`) : undefined;
       if (!placeholder) {
         placeholder = queryPlaceholder(name, value, typedThere !== undefined || TYPED_PARAM.test(name), options.copyTypedValues, taken);
+        // A search whose result the person clicked: a word of that result, so the page lists it.
+        if (step.searchFor !== undefined && SEARCH_PARAM.test(name) && placeholder.source !== 'copied') placeholder = { ...placeholder, default: step.searchFor, source: 'page-text' };
         placeholders.set(`${step.window}:query:${n}:${name}`, placeholder);
       }
       if (placeholder.source === 'copied' && !copiedQueries.includes(n)) copiedQueries.push(n);

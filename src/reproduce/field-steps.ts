@@ -56,15 +56,24 @@ export function searchField(field: FieldFacts | undefined): boolean {
   return /search|query|\bq\b|\bfind\b|look ?up/i.test(words);
 }
 
+/** A page query parameter that carries a search. */
+export const SEARCH_PARAM = /^(?:q|query|search|s|term|terms|keywords?|k)$/i;
+
+/** A step that searches: typing into a search field, or opening a page whose query holds a search. */
+function searches(step: Step): boolean {
+  if (step.action === 'fill') return searchField(step.field);
+  return step.action === 'goto' && (step.query ?? []).some(([name]) => SEARCH_PARAM.test(name));
+}
+
 /**
- * For each search the person typed and then clicked a result of, a word of that result's text for
+ * For each search the person typed (or opened) and then clicked a result of, a word of that result's text for
  * the search's placeholder: a neutral word ('test') would find nothing, and the typed one is the
  * person's. The longest word of three letters or more that is no part of anything typed.
  */
 export function searchesFor(steps: Step[], clickText: ReadonlyMap<Step, string>, typed: readonly string[], note: (text: string) => void): void {
   const lowerTyped = typed.map((t) => t.toLowerCase()).filter((t) => t !== '');
   steps.forEach((step, i) => {
-    if (step.action !== 'fill' || !searchField(step.field)) return;
+    if (!searches(step)) return;
     const result = resultClick(steps, i, clickText);
     if (result === undefined) return;
     const words = result.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && /\p{L}/u.test(w));
