@@ -11,6 +11,7 @@ export const SLOW_TESTS = [
   'test/watch-browser.test.ts',
   'test/oauth-browser.test.ts',
   'test/reproduce-e2e.test.ts',
+  'test/reproduce-e2e-fields.test.ts',
   'test/reproduce-rebuilt.test.ts',
   'test/reproduce-shim.test.ts',
   'test/clients/**/*.test.ts',

@@ -273,7 +273,7 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     expect(data.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'click', 'click', 'fill', 'click', 'fill', 'click']);
     for (const typed of ['desk', 'lamp', 'Marcus', 'Chen']) expect(data.code.toLowerCase()).not.toContain(typed.toLowerCase());
     expect(data.placeholders.map((p) => [p.env, p.default])).toEqual([
-      ['REPRO_Q', 'test'],
+      ['REPRO_Q', 'Brass'],
       ['REPRO_QTY', '1'],
       ['REPRO_FULLNAME', 'Test User'],
     ]);

@@ -9,7 +9,9 @@ import { UserInputError } from '../errors.js';
 import { quote } from '../digest/quote.js';
 import { clock, relativePath, type Problem, type Reproduction, type Step } from './journey.js';
 import { commentText, lit } from './literal.js';
-import { TYPED_PARAM, envName, isMasked, placeholderFor, queryPlaceholder, sensitiveReason, type Placeholder } from './privacy.js';
+import { SEARCH_PARAM } from './field-steps.js';
+import { FROM_TODAY_HELPER, fitToField, selectPlaceholder } from './fields.js';
+import { TYPED_PARAM, placeholderFor, queryPlaceholder, type Placeholder } from './privacy.js';
 import { describeProblem } from './problems.js';
 
 export interface RenderOptions {
@@ -219,9 +221,10 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       const first = used[0] ?? 1;
       const until = dependsUntil(steps, first - 1) + 1;
       const where = used.length === 1 ? `step ${first}` : `steps ${used.join(', ')}`;
-      declarations.push(`  // ${placeholder.env}: typed at ${where}${until > first ? `; steps ${first}-${until} depend on it` : ''}${placeholder.source === 'copied' ? ' (default copied from the recording)' : ''}.`);
-      declarations.push(`  const ${placeholder.env} = process.env.${placeholder.env} ?? ${lit(placeholder.default)};`);
+      declarations.push(`  // ${placeholder.env}: typed at ${where}${until > first ? `; steps ${first}-${until} depend on it` : ''}${placeholderSource(placeholder)}.`);
+      declarations.push(`  const ${placeholder.env} = process.env.${placeholder.env} ?? ${placeholder.expression ?? lit(placeholder.default)};`);
     }
+    if ([...placeholders.values()].some((p) => p.expression !== undefined)) declarations.unshift('', ...FROM_TODAY_HELPER);
   }
   body.unshift(...declarations);
   if (notReplayed.length > 0) skipped.push(...notReplayed.map((what) => `Not replayed: ${what}.`));
@@ -248,7 +251,8 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     ...header,
     "import { test, expect, type Page } from '@playwright/test';",
     '',
-    `test(${lit(`session ${options.recordingId}: ${title}`)}, async ({ page, context }) => {`,
+    // context only where the test waits on requests or tabs: an unused binding is noise a linter flags.
+    `test(${lit(`session ${options.recordingId}: ${title}`)}, async ({ ${body.some((line) => line.includes('context.')) ? 'page, context' : 'page'} }) => {`,
     '  const seen = { errors: [] as string[] };',
     '  const watch = (p: Page) => {',
     '    // A failure shows in any of three ways, whichever way the recording saw it: a console error,',
@@ -269,11 +273,12 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     const key = `${step.window}:${step.selector.code}`;
     let placeholder = placeholders.get(key);
     if (!placeholder) {
-      placeholder = step.action === 'fill' ? placeholderFor(step.field, step.recorded, options.copyTypedValues, step.selector.code, taken) : selectPlaceholder(step, taken);
+      placeholder = step.action === 'fill' ? fillPlaceholder(step, options.copyTypedValues, taken) : selectPlaceholder(step, options.copyTypedValues, taken);
       placeholders.set(key, placeholder);
     }
     uses.set(placeholder.env, [...(uses.get(placeholder.env) ?? []), n]);
-    return placeholder.env;
+    // An option without a value attribute: selectOption matches it by its text.
+    return placeholder.byLabel ? `{ label: ${placeholder.env} }` : placeholder.env;
   }
 
   /**
@@ -289,6 +294,8 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       let placeholder = typedThere ? placeholders.get(`${step.window}:${typedThere.selector!.code}`) : undefined;
       if (!placeholder) {
         placeholder = queryPlaceholder(name, value, typedThere !== undefined || TYPED_PARAM.test(name), options.copyTypedValues, taken);
+        // A search whose result the person clicked: a word of that result, so the page lists it.
+        if (step.searchFor !== undefined && SEARCH_PARAM.test(name) && placeholder.source !== 'copied') placeholder = { ...placeholder, default: step.searchFor, source: 'page-text' };
         placeholders.set(`${step.window}:query:${n}:${name}`, placeholder);
       }
       if (placeholder.source === 'copied' && !copiedQueries.includes(n)) copiedQueries.push(n);
@@ -300,6 +307,27 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
 
   const filename = `session-${options.recordingId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'recording'}.spec.ts`;
   return { filename, code, base_url: origin, steps: stepsOut, asserts, failures, placeholders: placeholderList, skipped };
+}
+
+/** A typed field's placeholder: neutral, or a word of the search's clicked result, kept inside the field's constraints. */
+function fillPlaceholder(step: Step, copy: boolean, taken: Set<string>): Placeholder {
+  const placeholder = fitToField(placeholderFor(step.field!, step.recorded, copy, step.selector!.code, taken), step.field!, step.recorded, step.at);
+  if (step.searchFor === undefined || placeholder.source === 'copied') return placeholder;
+  return { ...placeholder, default: step.searchFor, source: 'page-text' };
+}
+
+/** Where a placeholder's default came from, for its declaration's comment. */
+function placeholderSource(placeholder: Placeholder): string {
+  switch (placeholder.source) {
+    case 'copied':
+      return ' (default copied from the recording)';
+    case 'recorded-option':
+      return " (the recorded option: what the journey did next depends on it)";
+    case 'page-text':
+      return " (default: a word of the search result the person clicked, so the search finds it)";
+    default:
+      return placeholder.relative ? ` (default: ${placeholder.relative})` : '';
+  }
 }
 
 function watchLine(body: string[], P: string): void {
@@ -327,27 +355,6 @@ function actionLine(step: Step, P: string, value: string | undefined): string {
     case 'press':
       return `await ${target}.press('Enter')`;
   }
-}
-
-/**
- * A select's choice is one of the page's own options, not typed text: the recorded option when
- * the recording holds it in clear and the field is not sensitive, else the page's first real option.
- */
-function selectPlaceholder(step: Step, taken: Set<string>): Placeholder {
-  const field = step.field!;
-  const env = envName(field, taken);
-  const options = step.options ?? [];
-  const recorded = step.recorded;
-  const sensitive = sensitiveReason(field);
-  if (recorded && !isMasked(recorded) && !sensitive && options.includes(recorded)) {
-    return { env, default: recorded, field: step.selector!.code, source: 'page-option' };
-  }
-  // posthog-js masks a choice as one * per character: an option of that length alone is the one chosen.
-  const sameLength = recorded && isMasked(recorded) && !sensitive ? options.filter((o) => o.length === recorded.length) : [];
-  if (sameLength.length === 1) return { env, default: sameLength[0]!, field: step.selector!.code, source: 'page-option' };
-  const first = options.find((o) => o !== '') ?? '';
-  const why = sensitive ? `not copied: ${sensitive}` : recorded && isMasked(recorded) ? 'masked in the recording' : 'the recorded choice is not among the page\'s options';
-  return { env, default: first, field: step.selector!.code, source: 'page-option', withheld: `${why}; the page's first option is used` };
 }
 
 export type { Problem };

@@ -9,7 +9,7 @@ import { maskUrlSecrets } from '../url-secrets.js';
 import type { WorkBudget } from './budget.js';
 import { relativePath, type Reproduction, type Step } from './journey.js';
 import { headingOf } from './page-facts.js';
-import { emailIndex } from './privacy.js';
+import { emailIndex, typedAt, typedParts } from './privacy.js';
 
 /** What the end reads of the tab the last step was in. */
 export interface EndTab {
@@ -71,10 +71,9 @@ export function journeyEnd(lastStep: Step, tab: EndTab | undefined, { origin, ty
  * may be echoed, is matched loosely); undefined when too little is left to name the page.
  */
 function loosen(heading: string, parts: string[], maskedTyping: boolean): string | undefined {
-  const lower = heading.toLowerCase();
   let cut = heading.length;
-  for (const part of parts) {
-    const at = part.length >= 3 ? lower.indexOf(part) : -1;
+  for (const part of typedParts(parts)) {
+    const at = typedAt(heading, part);
     if (at !== -1) cut = Math.min(cut, at);
   }
   const email = emailIndex(heading);

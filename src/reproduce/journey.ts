@@ -4,6 +4,7 @@
  * and clock forms both use.
  */
 
+import type { SelectOption } from './page-facts.js';
 import type { FieldFacts } from './privacy.js';
 import type { Selector } from './selectors.js';
 
@@ -27,8 +28,12 @@ export interface Step {
   field?: FieldFacts;
   /** fill/select: the last value the recording holds (masked or not): never written out unless allowed. */
   recorded?: string;
-  /** select: the options the page offered (page-authored values). */
-  options?: string[];
+  /** select: the options the page offered (page-authored values and labels). */
+  options?: SelectOption[];
+  /** select: what follows depends on the option chosen (a later step acts on what the choice brought). */
+  choiceMatters?: boolean;
+  /** fill of a search the person then clicked a result of: a word of that result's page text, for the search to find it. */
+  searchFor?: string;
   /** The page went to this path after the step. */
   navigates?: string;
   /** This click opened that window (a new tab). */

@@ -38,19 +38,42 @@ export function fieldFacts(mirror: NodeMirror, node: MirrorNode): FieldFacts {
     ariaLabel: attrs['aria-label'],
     inputmode: attrs.inputmode,
     pattern: attrs.pattern,
+    min: attrs.min,
+    max: attrs.max,
+    step: attrs.step,
+    minlength: attrs.minlength,
+    maxlength: attrs.maxlength,
+    required: attrs.required !== undefined,
   };
 }
 
-/** A select's option values, in page order (options in groups too), at most 200. */
-export function optionValues(mirror: NodeMirror, select: MirrorNode): string[] {
-  const values: string[] = [];
-  const stack = [...mirror.children(select.id)].reverse();
-  while (stack.length > 0 && values.length < 200) {
-    const node = stack.pop()!;
-    if (node.tag === 'option') values.push(node.attrs?.value ?? mirror.textOf(node.id, 80));
-    else if (node.tag === 'optgroup') stack.push(...[...mirror.children(node.id)].reverse());
+/** One option of a select as the page holds it: its `value` attribute (absent when it has none) and its text. */
+export interface SelectOption {
+  value?: string;
+  label: string;
+  /** Disabled or hidden: no person can choose it. */
+  disabled?: true;
+}
+
+/** A select's options, in page order (options in groups too), at most 200. */
+export function selectOptions(mirror: NodeMirror, select: MirrorNode): SelectOption[] {
+  const options: SelectOption[] = [];
+  const stack = [...mirror.children(select.id)].reverse().map((node) => ({ node, off: false }));
+  while (stack.length > 0 && options.length < 200) {
+    const { node, off } = stack.pop()!;
+    const attrs = node.attrs ?? {};
+    const disabled = off || attrs.disabled !== undefined || attrs.hidden !== undefined;
+    if (node.tag === 'option') options.push({ ...(attrs.value !== undefined ? { value: attrs.value } : {}), label: optionText(mirror, node), ...(disabled ? { disabled: true as const } : {}) });
+    else if (node.tag === 'optgroup') stack.push(...[...mirror.children(node.id)].reverse().map((child) => ({ node: child, off: disabled })));
   }
-  return values;
+  return options;
+}
+
+/** An option's own text (the mirror's textOf skips what a person chooses, options included). */
+function optionText(mirror: NodeMirror, option: MirrorNode): string {
+  let text = '';
+  for (const child of mirror.children(option.id)) if (child.text !== undefined) text += child.text;
+  return text.replace(/\s+/g, ' ').trim().slice(0, 120);
 }
 
 /** The page's first heading (h1 before h2…) whose name is usable and names it alone. */

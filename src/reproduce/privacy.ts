@@ -16,6 +16,13 @@ export interface FieldFacts {
   ariaLabel?: string | undefined;
   inputmode?: string | undefined;
   pattern?: string | undefined;
+  /** The constraints a value must meet (fields.ts keeps placeholders inside them). */
+  min?: string | undefined;
+  max?: string | undefined;
+  step?: string | undefined;
+  minlength?: string | undefined;
+  maxlength?: string | undefined;
+  required?: boolean | undefined;
 }
 
 const SECRET_WORDS = /pass(word|wd|code|phrase)?|pwd|secret|token|api.?key|otp|one.?time|\bpin\b|2fa|mfa|verification.?code|security.?code|ssn|social.?security|tax.?id|national.?id/i;
@@ -105,8 +112,17 @@ export interface Placeholder {
   default: string;
   /** The field, as the test addresses it. */
   field: string;
-  /** How the default was chosen. */
-  source: 'neutral' | 'copied' | 'page-option';
+  /**
+   * How the default was chosen: neutral, copied (asked for), one of the page's options, the
+   * recorded option because the journey needs it, or a word of the page (a search's result).
+   */
+  source: 'neutral' | 'copied' | 'page-option' | 'recorded-option' | 'page-text';
+  /** The spec computes the default when it runs (a date counted from its day): this expression, `default` being its value on the recording's day. */
+  expression?: string;
+  /** What `expression` counts from, in words. */
+  relative?: string;
+  /** A select option with no value attribute: chosen by its label. */
+  byLabel?: true;
   /** Why the recorded value could not be copied, when copying was asked for. */
   withheld?: string;
 }
@@ -135,37 +151,55 @@ export function emailIndex(text: string): number {
 
 /**
  * Recorded text the test quotes (a console message, an exception, a heading) with what the
- * person typed taken out: the values the recording holds in clear (3 characters or more) and
- * anything shaped like an email address. Says whether it changed anything.
+ * person typed taken out: the values the recording holds in clear and their words, however short
+ * (typedAt), and anything shaped like an email address. Says whether it changed anything.
  */
 export function scrubText(text: string, typed: ReadonlySet<string>): { text: string; scrubbed: boolean } {
   let out = text;
-  for (const value of typed) if (value.length >= 3 && out.includes(value)) out = out.split(value).join('…');
+  for (const part of typedParts(typed)) {
+    for (let at = typedAt(out, part), n = 0; at !== -1 && n < 50; at = typedAt(out, part), n++) out = `${out.slice(0, at)}…${out.slice(at + part.length)}`;
+  }
   out = out.replace(EMAIL, '…@…');
   return { text: out, scrubbed: out !== text };
 }
 
 /**
  * What must not be written from what the person typed: each value the recording holds in clear
- * (3 characters or more) and each of its words of 3 characters or more, so that a page echoing
- * part of a name ("Thank you, Marcus!") is caught as well as the whole.
+ * and each of its words, of any length, so that a page echoing part of a name ("Thank you,
+ * Marcus!", "QA Bot" for "QA") is caught as well as the whole.
  */
 export function typedParts(values: Iterable<string>): string[] {
   const parts = new Set<string>();
   for (const value of values) {
     if (isMasked(value)) continue;
     const whole = value.trim().toLowerCase();
-    if (whole.length >= 3) parts.add(whole);
-    for (const word of whole.split(/[^\p{L}\p{N}]+/u)) if (word.length >= 3) parts.add(word);
+    // Punctuation alone ("'", "-") is no one's words, and would match every page.
+    if (WORD_CHAR.test(whole)) parts.add(whole);
+    for (const word of whole.split(/[^\p{L}\p{N}]+/u)) if (word !== '') parts.add(word);
   }
   return [...parts];
 }
 
+/**
+ * Where page text holds a typed part (lower case), or -1. A part of three characters or more counts
+ * anywhere (a name inside "Marcus's"); a shorter one only as a word of its own, since two letters
+ * turn up inside most words ("qa" in "aqua") while "QA" on its own is the person's.
+ */
+export function typedAt(text: string, part: string): number {
+  const lower = text.toLowerCase();
+  if (part.length >= 3) return lower.indexOf(part);
+  for (let at = lower.indexOf(part); at !== -1; at = lower.indexOf(part, at + 1)) {
+    if (!WORD_CHAR.test(lower.charAt(at - 1)) && !WORD_CHAR.test(lower.charAt(at + part.length))) return at;
+  }
+  return -1;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
 /** Whether page text holds part of a typed value or anything shaped like an email address. */
 export function echoesTyped(text: string, parts: readonly string[]): boolean {
   if (emailIndex(text) !== -1) return true;
-  const lower = text.toLowerCase();
-  return parts.some((part) => lower.includes(part));
+  return parts.some((part) => typedAt(text, part) !== -1);
 }
 
 /** A query parameter whose value a person types (a search, a name, an address), known by its name. */

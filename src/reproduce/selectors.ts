@@ -10,7 +10,7 @@ import { UNBOUNDED, type WorkBudget } from './budget.js';
 import { cssString, lit } from './literal.js';
 
 /** Attributes the reproduce room needs the mirror to keep, beyond the digest's. */
-export const SELECTOR_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'inputmode', 'pattern', 'min', 'step', 'checked', 'selected', 'rr_width', 'rr_height', 'aria-labelledby', 'aria-hidden', 'hidden', 'autocomplete', 'target', 'multiple', 'size', 'class'] as const;
+export const SELECTOR_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'inputmode', 'pattern', 'min', 'max', 'step', 'minlength', 'maxlength', 'required', 'disabled', 'checked', 'selected', 'rr_width', 'rr_height', 'aria-labelledby', 'aria-hidden', 'hidden', 'autocomplete', 'target', 'multiple', 'size', 'class'] as const;
 
 export type SelectorKind = 'test-id' | 'role' | 'placeholder' | 'label' | 'alt' | 'text' | 'title' | 'id' | 'css';
 

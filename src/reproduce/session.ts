@@ -12,7 +12,8 @@ import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
 import { journeyEnd } from './journey-end.js';
 import { clock, relativePath, type ExceptionEvent, type Problem, type Reproduction, type Step } from './journey.js';
-import { blockedElement, fieldFacts, labelsField, linkHref, optionValues, pageFacts } from './page-facts.js';
+import { markChoicesThatMatter, maxNodeId, searchesFor, submits } from './field-steps.js';
+import { blockedElement, fieldFacts, labelsField, linkHref, pageFacts, selectOptions } from './page-facts.js';
 import { TYPED_PARAM, echoesTyped, isMasked, numberish, typedParts } from './privacy.js';
 import { consoleProblem, placeProblems, readRequestProblems } from './problems.js';
 import { SELECTOR_ATTRIBUTES, chooseSelector, type SelectorContext } from './selectors.js';
@@ -68,6 +69,10 @@ export class Reproducer {
   /** The last value the recording holds in clear for each field typed into (masked ones are not kept). */
   private readonly typedValues = new Map<string, string>();
   private typedCache: string[] | undefined;
+  /** Per select step: the highest node id its page held then (rrweb numbers nodes in order: a higher one came after). */
+  private readonly selectHorizon = new Map<Step, number>();
+  /** Per click on something other than a submit button: the clicked element's text (a search result's, for its placeholder). */
+  private readonly clickText = new Map<Step, string>();
   /** What selector searches need: the budget, and the page text they must not write. */
   private readonly selectorContext: SelectorContext;
 
@@ -311,7 +316,8 @@ export class Reproducer {
     if (mirror.get(target)?.tag === 'canvas') this.counts.canvas++;
     this.notePageBlocks(win);
     // A dblclick with no click before it (some recorders keep only that): replayed as one.
-    this.addStep(win, ts, { action: double ? 'dblclick' : 'click', ...(double ? { double } : {}), selector: chooseSelector(mirror, target, this.selectorContext), node: target, ...(newTab ? { newTab } : {}), ...(href ? { href } : {}) });
+    const step = this.addStep(win, ts, { action: double ? 'dblclick' : 'click', ...(double ? { double } : {}), selector: chooseSelector(mirror, target, this.selectorContext), node: target, ...(newTab ? { newTab } : {}), ...(href ? { href } : {}) });
+    if (step && !submits(node.tag, type)) this.clickText.set(step, mirror.textOf(target, 120));
   }
 
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
@@ -348,7 +354,8 @@ export class Reproducer {
     }
     const field = fieldFacts(mirror, node);
     if (node.tag === 'select') {
-      this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text, options: optionValues(mirror, node) });
+      const step = this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text, options: selectOptions(mirror, node) });
+      if (step) this.selectHorizon.set(step, maxNodeId(mirror, this.budget));
       return;
     }
     this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text });
@@ -431,6 +438,8 @@ export class Reproducer {
     for (const step of steps) if (step.action === 'fill' && step.recorded && !isMasked(step.recorded)) typed.add(step.recorded);
     // Typed into a field the recording masked: the page may echo it (a name on a thank-you page) with nothing to recognise it by.
     const maskedTyping = steps.some((s) => s.action === 'fill' && s.recorded !== undefined && isMasked(s.recorded) && !numberish(s.field));
+    markChoicesThatMatter(steps, this.selectHorizon);
+    searchesFor(steps, this.clickText, [...typed], (text) => this.note(text));
     const problems = placeProblems(this.problems, steps, renumber, typed, (text) => this.note(text));
     if (this.counts.droppedProblems > 0) this.note(`${this.counts.droppedProblems} further failures past the first ${PROBLEMS_MAX} are not listed.`);
     if (this.counts.droppedWindows > 0) this.note(`Events of tabs beyond the first ${WINDOWS_MAX} are left out.`);

@@ -90,7 +90,8 @@ const GLUE = `
     },
     options: {},
   };
-  // posthog-js's defaults (LazyLoadedSessionRecording): every input masked, passwords too.
+  // posthog-js's defaults (LazyLoadedSessionRecording): every input masked, passwords too (unless a
+  // test records as a recorder configured to keep typed text in clear: maskAllInputs false).
   window.rrweb.record({
     emit: emit,
     plugins: [consolePlugin, networkPlugin],
@@ -98,7 +99,7 @@ const GLUE = `
     blockClass: 'ph-no-capture',
     ignoreClass: 'ph-ignore-input',
     maskTextClass: 'ph-mask',
-    maskAllInputs: true,
+    maskAllInputs: MASK_ALL_INPUTS,
     maskInputOptions: { password: true },
     inlineStylesheet: true,
     recordCrossOriginIframes: false,
@@ -107,16 +108,16 @@ const GLUE = `
 `;
 
 let rrwebSource: string | undefined;
-function recorderScript(): string {
+function recorderScript(maskAllInputs: boolean): string {
   rrwebSource ??= readFileSync(fileURLToPath(new URL('../../node_modules/rrweb/dist/rrweb.umd.min.cjs', import.meta.url)), 'utf8');
-  return `${rrwebSource};\n${GLUE}`;
+  return `${rrwebSource};\n${GLUE.replace('MASK_ALL_INPUTS', String(maskAllInputs))}`;
 }
 
 /**
  * Opens `host` (served at `siteUrl`, reached by that name through Chromium's resolver, so the
  * recording names the host a real site has) and lets `drive` act as the person.
  */
-export async function recordSession(options: { siteUrl: string; host: string; drive: (page: Page, person: Person) => Promise<void> }): Promise<RecordedSession> {
+export async function recordSession(options: { siteUrl: string; host: string; drive: (page: Page, person: Person) => Promise<void>; /** false: typed text in clear, as recorders configured so keep it (posthog-js masks it by default). */ maskAllInputs?: boolean }): Promise<RecordedSession> {
   const { chromium } = await import('playwright-core');
   const port = new URL(options.siteUrl).port;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, `--host-resolver-rules=MAP ${options.host} 127.0.0.1:${port}`] });
@@ -134,7 +135,7 @@ export async function recordSession(options: { siteUrl: string; host: string; dr
     await context.exposeBinding('__reproShip', ({ page }, event: RecordedLine[1]) => {
       lines.push([windowOf(page), event]);
     });
-    await context.addInitScript(recorderScript());
+    await context.addInitScript(recorderScript(options.maskAllInputs !== false));
     const watch = (page: Page) => {
       // posthog-js sends uncaught exceptions as $exception events, beside the recording, marked
       // mechanism.handled false as its onerror handler marks them (docs/posthog-exceptions.md).

@@ -103,7 +103,7 @@ function renderText(data: Rendered & { id: string; project_id: string }): string
   });
   if (data.placeholders.length > 0) {
     lines.push('Placeholders (environment variable = default, for the field; how the default was chosen):');
-    for (const p of data.placeholders) lines.push(`${p.env} = ${quote(p.default)} for ${quote(p.field)}; ${p.source}${p.withheld ? ` (${p.withheld})` : ''}`);
+    for (const p of data.placeholders) lines.push(`${p.env} = ${quote(p.default)} for ${quote(p.field)}; ${p.source}${p.relative ? ` (computed when the test runs: ${p.relative})` : ''}${p.byLabel ? ' (an option chosen by its label)' : ''}${p.withheld ? ` (${p.withheld})` : ''}`);
   }
   if (data.skipped.length > 0) lines.push('Left out:', ...data.skipped.map((s) => `- ${s}`));
   const fence = '`'.repeat(Math.max(3, ...[...data.code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
