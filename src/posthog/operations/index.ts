@@ -69,7 +69,7 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     query,
     sessions: sessionOperations(query),
     definitions: definitionOperations(client),
-    population: populationOperations(query, client.budget),
+    population: populationOperations(query),
     segments: segmentOperations(query),
     baseUrl: client.baseUrl,
     hasApiKey: client.hasApiKey,
