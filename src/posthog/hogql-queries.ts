@@ -232,7 +232,7 @@ function propertyCondition(condition: EventPropertyCondition, name: string, valu
  * §14's sequence with -If aggregates), one row per session that has the first step: `first_at` (the
  * first step's earliest time), `middle_1`… (every time of each middle step), `last_at` (the last
  * step's latest time, 1970 when it never came); `recorded` (the session is in
- * session_replay_events within the same dates); and what posthog-js put on its events about
+ * session_replay_events within the same dates, TTL and retention); and what posthog-js put on its events about
  * recording it (`sampled`, `sample_rate`, `statuses`). The HAVING keeps only sessions that can
  * match (exactly for two steps); the caller finishes the order through the middle steps.
  */
@@ -250,7 +250,7 @@ export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQu
     `minIf(timestamp, ${conditions[0]}) AS first_at`,
     ...conditions.slice(1, last).map((c, i) => `groupArrayIf(timestamp, ${c}) AS middle_${i + 1}`),
     `maxIf(timestamp, ${conditions[last]}) AS last_at`,
-    '$session_id IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})) AS recorded',
+    `$session_id IN (SELECT session_id FROM session_replay_events WHERE ${replayBounds(values, options.from, options.to)}) AS recorded`,
     'argMax(properties.$session_is_sampled, timestamp) AS sampled',
     'max(properties.$replay_sample_rate) AS sample_rate',
     'groupUniqArray(properties.$recording_status) AS statuses',
@@ -291,10 +291,28 @@ export interface PeriodOptions {
 const RUN_ON_MS = 86_400_000;
 
 /**
- * A recording still kept: within its retention (PostHog's list counts the days from the day it
- * started, 365 when the row names none), as PostHog's own list bounds what it shows.
+ * The TTL PostHog's recordings list applies on top of each recording's retention: on Cloud 30 days
+ * (free) or 90 (paid), self-hosted RECORDINGS_TTL_WEEKS (3 weeks by default). A key cannot read which
+ * applies, so the longest: no recording PostHog's list shows is left out (docs/tools.md).
  */
-const KEPT = "dateDiff('day', toStartOfDay(start_time), now()) <= coalesce(retention_period_days, 365)";
+export const RECORDING_TTL_DAYS = 90;
+
+/**
+ * Which rows of session_replay_events a query reads, as PostHog's own list bounds them (facts
+ * §14): started within [date_from, date_to], within the TTL, and still within the recording's
+ * retention (counted from the day after the day it started, 365 days when the row names none).
+ * Every read of the replay table carries it; it sets the values it names.
+ */
+function replayBounds(values: Record<string, unknown>, from: Date, to: Date): string {
+  values.date_from = isoUtc(from);
+  values.date_to = isoUtc(to);
+  values.ttl_days = RECORDING_TTL_DAYS;
+  return [
+    'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})',
+    'start_time >= now() - toIntervalDay({ttl_days})',
+    'addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))',
+  ].join(' AND ');
+}
 
 /** The dates events and console lines of the period's recordings are read between. */
 function readWindow(options: PeriodOptions, values: Record<string, unknown>): void {
@@ -305,10 +323,10 @@ function readWindow(options: PeriodOptions, values: Record<string, unknown>): vo
 /** The period's values and the condition "a recording of the period" on `column` (a session id). */
 function recordedIn(column: string, options: PeriodOptions, values: Record<string, unknown>): string {
   readWindow(options, values);
-  values.date_to = isoUtc(options.to);
+  const bounds = replayBounds(values, options.from, options.to);
   const person = options.personUuid !== undefined ? ' AND person_id = {person_uuid}' : '';
   if (options.personUuid !== undefined) values.person_uuid = options.personUuid;
-  return `${column} IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to}) AND ${KEPT}${person}${withinCondition(options, values)})`;
+  return `${column} IN (SELECT session_id FROM session_replay_events WHERE ${bounds}${person}${withinCondition(options, values)})`;
 }
 
 /** " AND session_id IN {only_sessions}" when the period is narrowed to given sessions (their ids one list value). */
@@ -323,8 +341,8 @@ function withinCondition(options: PeriodOptions, values: Record<string, unknown>
  * session_id), by session id; `after` pages by keyset (PostHog refuses OFFSET to a personal key).
  */
 export function recordedSessionsQuery(options: PeriodOptions & { after?: string | undefined }): BuiltQuery {
-  const values: Record<string, unknown> = { date_from: isoUtc(options.from), date_to: isoUtc(options.to) };
-  const conditions = ['start_time >= toDateTime({date_from})', 'start_time <= toDateTime({date_to})', KEPT];
+  const values: Record<string, unknown> = {};
+  const conditions = [replayBounds(values, options.from, options.to)];
   if (options.personUuid !== undefined) {
     values.person_uuid = options.personUuid;
     conditions.push('person_id = {person_uuid}');
