@@ -268,6 +268,35 @@ export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQu
   return seal(query, values);
 }
 
+/** Most sessions without a recording one person query reads. */
+export const MAX_UNRECORDED_SESSIONS = 1000;
+
+export interface PersonUnrecordedOptions {
+  /** The people (persons.id) whose sessions are read. */
+  personUuids: readonly string[];
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The people's sessions with events within [from, to] that are not recordings of the same period
+ * (session_replay_events, bounded as PostHog's list), one row each, with what posthog-js put on
+ * their events about recording them, as sequenceSessionsQuery gives it: session_id, sampled,
+ * sample_rate, statuses. Latest first.
+ */
+export function personUnrecordedQuery(options: PersonUnrecordedOptions): BuiltQuery {
+  if (options.personUuids.length === 0) throw new RangeError('personUnrecordedQuery needs at least one person');
+  const values: Record<string, unknown> = { person_ids: [...new Set(options.personUuids)] };
+  const recorded = replayBounds(values, options.from, options.to);
+  const query = [
+    "SELECT $session_id AS session_id, argMax(properties.$session_is_sampled, timestamp) AS sampled, max(properties.$replay_sample_rate) AS sample_rate, groupUniqArray(properties.$recording_status) AS statuses FROM events",
+    "WHERE person_id IN {person_ids} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to}) AND $session_id != ''",
+    `AND $session_id NOT IN (SELECT session_id FROM session_replay_events WHERE ${recorded})`,
+    `GROUP BY session_id ORDER BY max(timestamp) DESC LIMIT ${MAX_UNRECORDED_SESSIONS}`,
+  ].join(' ');
+  return seal(query, values);
+}
+
 // --- A period's recordings as a whole (triage, posthog-api-facts.md §14) ---------------------
 
 /** Rows one population query returns at most (PostHog's cap for a query with a LIMIT). */
@@ -475,6 +504,7 @@ export const HOGQL_BUILDERS = {
   sessionRecorderStateQuery,
   sessionEventsAfterQuery,
   sequenceSessionsQuery,
+  personUnrecordedQuery,
   personLookupQuery,
   recordedSessionsQuery,
   periodExceptionsQuery,

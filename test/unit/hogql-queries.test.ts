@@ -80,6 +80,10 @@ const SAMPLES: Samples = {
     },
   ],
   personLookupQuery: HOSTILE.map((value) => ({ search: value })),
+  personUnrecordedQuery: [
+    ...HOSTILE.map((value) => ({ personUuids: [value], from: FROM, to: TO })),
+    { personUuids: HOSTILE, from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
+  ],
   recordedSessionsQuery: [
     { from: FROM, to: TO },
     ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value, after: value })),

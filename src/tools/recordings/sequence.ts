@@ -119,12 +119,25 @@ function reasonOf(session: { sampled: string | null; statuses: readonly string[]
   return 'unknown';
 }
 
-export interface SequenceMatch {
-  /** Recorded matching sessions, the latest first step first. */
-  recordedIds: string[];
-  /** Matching sessions that have events but no recording within the dates, by reason. */
+/** Sessions that have events but no recording within the dates, by reason. */
+export interface UnrecordedTally {
   unrecorded: number;
   reasons: Partial<Record<NoRecordingReason, number>>;
+}
+
+/** The sessions counted by the reason their events give (one classification for the sequence's and a person's). */
+export function tallyUnrecorded(sessions: ReadonlyArray<{ sampled: string | null; statuses: readonly string[] }>): UnrecordedTally {
+  const reasons: Partial<Record<NoRecordingReason, number>> = {};
+  for (const session of sessions) {
+    const reason = reasonOf(session);
+    reasons[reason] = (reasons[reason] ?? 0) + 1;
+  }
+  return { unrecorded: sessions.length, reasons };
+}
+
+export interface SequenceMatch extends UnrecordedTally {
+  /** Recorded matching sessions, the latest first step first. */
+  recordedIds: string[];
   /** PostHog cut the query's rows: the numbers are a floor. */
   truncated: boolean;
 }
@@ -143,7 +156,7 @@ export function sequencePeriod(dateFrom: string | undefined, dateTo: string | un
     try {
       to = widen(dateTo, resolveDate(dateTo, nowMs), +1);
     } catch {
-      throw new UserInputError(`date_to "${clip(dateTo, 40)}" is not a date a sequence can be searched to: use a relative date such as -1d or an ISO date such as 2025-06-01.`);
+      throw new UserInputError(`date_to "${clip(dateTo, 40)}" is not a date a sequence or person query can be bounded by: use a relative date such as -1d or an ISO date such as 2025-06-01.`);
     }
   }
   return { from, to, widened: [dateFrom, dateTo].some((d) => d !== undefined && /^\d{4}-/.test(d)) };
@@ -152,22 +165,15 @@ export function sequencePeriod(dateFrom: string | undefined, dateTo: string | un
 /** The sessions that went through the sequence in the period: one query. */
 export async function matchSequence(posthog: PostHogOperations, projectId: string, sequence: ParsedSequence, period: { from: Date; to: Date }, signal?: AbortSignal): Promise<SequenceMatch> {
   const answer = await posthog.segments.sequenceSessions(projectId, { ...sequence, from: period.from, to: period.to }, { signal });
-  const reasons: Partial<Record<NoRecordingReason, number>> = {};
-  let unrecorded = 0;
-  for (const session of answer.sessions) {
-    if (session.recorded) continue;
-    unrecorded++;
-    const reason = reasonOf(session);
-    reasons[reason] = (reasons[reason] ?? 0) + 1;
-  }
-  return { recordedIds: answer.sessions.filter((s) => s.recorded).map((s) => s.sessionId), unrecorded, reasons, truncated: answer.truncated };
+  const tally = tallyUnrecorded(answer.sessions.filter((s) => !s.recorded));
+  return { recordedIds: answer.sessions.filter((s) => s.recorded).map((s) => s.sessionId), ...tally, truncated: answer.truncated };
 }
 
-/** "19 (sampled out 17, …)": the unrecorded sessions and their reasons, for the text. */
-export function unrecordedLine(match: SequenceMatch): string {
-  if (match.unrecorded === 0) return '';
-  const parts = Object.entries(match.reasons).map(([reason, n]) => `${REASON_WORDS[reason as NoRecordingReason]} ${n}`);
-  return `${match.unrecorded} more matching session${match.unrecorded === 1 ? ' has' : 's have'} events but no recording (${parts.join('; ')}); not counted, not listed.`;
+/** "19 more matching sessions have events but no recording (sampled out 17; …)": the unrecorded sessions and their reasons, for the text. */
+export function unrecordedLine(tally: UnrecordedTally, who = { one: 'more matching session has', many: 'more matching sessions have' }, tail = 'not counted, not listed'): string {
+  if (tally.unrecorded === 0) return '';
+  const parts = Object.entries(tally.reasons).map(([reason, n]) => `${REASON_WORDS[reason as NoRecordingReason]} ${n}`);
+  return `${tally.unrecorded} ${tally.unrecorded === 1 ? who.one : who.many} events but no recording (${parts.join('; ')}); ${tail}.`;
 }
 
 /** How the steps read: "checkout_started → order_completed (never after)". */
