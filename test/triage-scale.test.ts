@@ -148,3 +148,42 @@ describe("a query PostHog throttles (429: too many queries running) is asked aga
     expect(queries.length).toBeLessThanOrEqual(12);
   });
 });
+
+describe("after a list call, the triage plans within what is left of the key's minute", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { scale: true, replayThrottle: planRates('free') } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('meets no 429, says the budget it had, and how many recordings it digested', async () => {
+    const truth = scaleTruth({ now: Date.now() });
+    const week = { project_id: String(SCALE.projectId), date_from: new Date(truth.weekStartMs).toISOString().slice(0, 19) };
+    h.sandbox.requests.length = 0;
+    const listed = await h.call('session-recordings-list', week);
+    expect(listed.isError, text(listed)).toBeFalsy();
+    const spentByList = h.sandbox.requests.filter((q) => isReplay(q.path)).length;
+    expect(spentByList).toBeGreaterThan(0);
+    const r = await h.call('session-recordings-triage', week);
+    expect(r.isError, text(r)).toBeFalsy();
+    const t = r.structuredContent as unknown as Triage & { replay_budget?: number; partial?: unknown };
+    const body = text(r);
+    // Within the free minute together: the list's requests and the triage's.
+    const replay = h.sandbox.requests.filter((q) => isReplay(q.path)).length;
+    expect(replay).toBeLessThanOrEqual(12);
+    expect(t.replay_budget).toBe(12 - spentByList);
+    expect(t.replay_requests).toBe(replay - spentByList);
+    // No 429 came: in `auto` the first one would have taught the key a pace.
+    expect(h.posthog.pacesReplay).toBe(false);
+    expect(t.partial).toBeUndefined();
+    expect(body).not.toMatch(/429|throttl/i);
+    const note = `Only ${12 - spentByList} of this key's replay requests were left in PostHog's current window (earlier calls spent the rest): the evidence was read within them, not the replay budget of 12.`;
+    expect(t.notes).toContain(note);
+    expect(body).toContain(note);
+    expect(t.read).toBeGreaterThan(0);
+    expect(body).toContain(`${t.read} recording${t.read === 1 ? '' : 's'} digested for evidence`);
+    expect(t.population).toMatchObject({ recordings: truth.recorded.sessions });
+  });
+});

@@ -7,6 +7,7 @@
  *
  * Layering: tools → operations → the client.
  */
+import type { Rate } from '../../replay-rates.js';
 import type { CallBudget } from '../budget.js';
 import type { PostHogClient } from '../client.js';
 import { definitionOperations, type DefinitionOperations } from './definitions.js';
@@ -51,6 +52,8 @@ export interface PostHogOperations {
   readonly keyIdentity: string;
   /** This key's replay requests are being paced now (configured rates, or learned from PostHog's 429s). */
   readonly pacesReplay: boolean;
+  /** Replay requests this key may still send now without waiting, under its known rates, else `assumed`. */
+  replayRoom(assumed: readonly Rate[]): number;
   /** The tool call's allowance that every request spends (absent outside a tool call). */
   readonly budget: CallBudget | undefined;
   /** Upstream text made safe to show: the key removed in every form. */
@@ -77,6 +80,7 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     get pacesReplay() {
       return client.pacesReplay;
     },
+    replayRoom: (assumed) => client.replayRoom(assumed),
     budget: client.budget,
     redact: (text) => client.redact(text),
     redactValue: (value) => client.redactValue(value),
