@@ -2,8 +2,11 @@
 // by the one query operation every tool's queries go through, after the wait PostHog named and
 // within the call's throttle allowance: a tool that is not the triage (the list's `sequence`)
 // waits as replay reads do. Against the sandbox at scale on 127.0.0.1, its query endpoint made to
-// answer 429 once, or always.
+// answer 429 once, or always; and, through a front on 127.0.0.1 that refuses one kind of query
+// only, a person's list whose unrecorded-sessions query is throttled past the call's allowance.
 
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCALE, scaleTruth, type ScaleTruth } from '../src/sandbox/index.js';
 import { startHarness, text, type Harness } from './harness.js';
@@ -15,11 +18,43 @@ const BUSY = { type: 'throttled_error', code: 'throttled', detail: 'Too many que
 
 let h: Harness;
 let truth: ScaleTruth;
+let front: Server;
+/** A query body the front answers 429 itself (PostHog's hourly budget, naming a wait no call makes), or null: all go through. */
+let refuse: ((body: string) => boolean) | null = null;
+
+/** Forwards every request to the sandbox, except a query `refuse` picks. */
+async function startFront(): Promise<string> {
+  front = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (req.method === 'POST' && refuse?.(body)) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '120' });
+        res.end(JSON.stringify({ type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 120 seconds.', attr: null }));
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of ['authorization', 'content-type', 'accept']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
+      fetch(h.sandbox.url + req.url, { method: req.method, headers, body: body === '' ? undefined : body })
+        .then(async (answer) => {
+          const out: Record<string, string> = {};
+          for (const name of ['content-type', 'retry-after']) if (answer.headers.get(name)) out[name] = answer.headers.get(name)!;
+          res.writeHead(answer.status, out);
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+}
 /** The queries the call makes when none is throttled (the sequence, and the rows' session context). */
 let unthrottled: number;
 beforeAll(async () => {
   // A throttle allowance of 2.5 s: two waits of the 1 s PostHog names fit, a third does not.
-  h = await startHarness({ sandbox: { scale: true, now: NOW }, callLimits: { maxRequests: 100, wallClockMs: 60_000, throttleWaitMs: 2_500 } });
+  const url = await startFront();
+  h = await startHarness({ sandbox: { scale: true, now: NOW }, client: { baseUrl: url }, callLimits: { maxRequests: 100, wallClockMs: 60_000, throttleWaitMs: 2_500 } });
   truth = scaleTruth({ now: NOW });
   const r = await h.call('session-recordings-list', ARGS);
   expect(r.isError, text(r)).toBeFalsy();
@@ -27,6 +62,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+  await new Promise((resolve) => front?.close(resolve));
 });
 
 const queries = () => h.sandbox.requests.filter((q) => q.method === 'POST' && QUERY.test(q.path)).length;
@@ -74,5 +110,23 @@ describe('the list\'s sequence query, throttled', () => {
     expect(text(r)).toContain('PostHog is rate limiting this key');
     expect(queries()).toBe(2);
     expect(took).toBeGreaterThanOrEqual(1_000);
+  });
+});
+
+describe("a person's unrecorded-sessions query, throttled past the call's allowance", () => {
+  it('lists the recordings all the same, and says the sessions without one were not counted, and when to retry', async () => {
+    const p = truth.examples.personWithSeveralIds;
+    refuse = (body) => body.includes('NOT IN (SELECT session_id FROM session_replay_events');
+    h.sandbox.requests.length = 0;
+    const r = await h.call('session-recordings-list', { project_id: String(SCALE.projectId), date_from: '-8d', person: p.email, limit: 100 });
+    refuse = null;
+    expect(r.isError, text(r)).toBeFalsy();
+    const data = r.structuredContent as { results: Array<{ id: string }>; person_match: Record<string, unknown> };
+    expect(data.results.length).toBeGreaterThan(0);
+    expect(data.person_match.unrecorded_sessions).toBeUndefined();
+    const said = 'Sessions without a recording not counted: the query API is rate limiting this key (retry in about 120 s).';
+    expect(data.person_match.unrecorded_partial).toBe(said);
+    expect(text(r)).toContain(said);
+    expect(text(r)).not.toMatch(/events but no recording \(/);
   });
 });
