@@ -232,7 +232,7 @@ function propertyCondition(condition: EventPropertyCondition, name: string, valu
  * §14's sequence with -If aggregates), one row per session that has the first step: `first_at` (the
  * first step's earliest time), `middle_1`… (every time of each middle step), `last_at` (the last
  * step's latest time, 1970 when it never came); `recorded` (the session is in
- * session_replay_events within the same dates, TTL and retention); and what posthog-js put on its events about
+ * session_replay_events within the same dates, TTL and retention; `expired` when stored but past them); and what posthog-js put on its events about
  * recording it (`sampled`, `sample_rate`, `statuses`). The HAVING keeps only sessions that can
  * match (exactly for two steps); the caller finishes the order through the middle steps.
  */
@@ -251,6 +251,7 @@ export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQu
     ...conditions.slice(1, last).map((c, i) => `groupArrayIf(timestamp, ${c}) AS middle_${i + 1}`),
     `maxIf(timestamp, ${conditions[last]}) AS last_at`,
     `$session_id IN (SELECT session_id FROM session_replay_events WHERE ${replayBounds(values, options.from, options.to)}) AS recorded`,
+    expiredColumn(values, options.from, options.to),
     'argMax(properties.$session_is_sampled, timestamp) AS sampled',
     'max(properties.$replay_sample_rate) AS sample_rate',
     'groupUniqArray(properties.$recording_status) AS statuses',
@@ -282,14 +283,14 @@ export interface PersonUnrecordedOptions {
  * The people's sessions with events within [from, to] that are not recordings of the same period
  * (session_replay_events, bounded as PostHog's list), one row each, with what posthog-js put on
  * their events about recording them, as sequenceSessionsQuery gives it: session_id, sampled,
- * sample_rate, statuses. Latest first.
+ * sample_rate, statuses, expired. Latest first.
  */
 export function personUnrecordedQuery(options: PersonUnrecordedOptions): BuiltQuery {
   if (options.personUuids.length === 0) throw new RangeError('personUnrecordedQuery needs at least one person');
   const values: Record<string, unknown> = { person_ids: [...new Set(options.personUuids)] };
   const recorded = replayBounds(values, options.from, options.to);
   const query = [
-    "SELECT $session_id AS session_id, argMax(properties.$session_is_sampled, timestamp) AS sampled, max(properties.$replay_sample_rate) AS sample_rate, groupUniqArray(properties.$recording_status) AS statuses FROM events",
+    `SELECT $session_id AS session_id, argMax(properties.$session_is_sampled, timestamp) AS sampled, max(properties.$replay_sample_rate) AS sample_rate, groupUniqArray(properties.$recording_status) AS statuses, ${expiredColumn(values, options.from, options.to)} FROM events`,
     "WHERE person_id IN {person_ids} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to}) AND $session_id != ''",
     `AND $session_id NOT IN (SELECT session_id FROM session_replay_events WHERE ${recorded})`,
     `GROUP BY session_id ORDER BY max(timestamp) DESC LIMIT ${MAX_UNRECORDED_SESSIONS}`,
@@ -333,14 +334,27 @@ export const RECORDING_TTL_DAYS = 90;
  * Every read of the replay table carries it; it sets the values it names.
  */
 function replayBounds(values: Record<string, unknown>, from: Date, to: Date): string {
+  return `${replayDates(values, from, to)} AND ${KEPT}`;
+}
+
+/** The TTL and the recording's retention of replayBounds: a recording PostHog's list still shows. */
+const KEPT = 'start_time >= now() - toIntervalDay({ttl_days}) AND addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))';
+/** KEPT's opposite: past the TTL or the recording's retention. */
+const GONE = '(start_time < now() - toIntervalDay({ttl_days}) OR addDays(toStartOfDay(start_time), 1) < now() - toIntervalDay(coalesce(retention_period_days, 365)))';
+
+function replayDates(values: Record<string, unknown>, from: Date, to: Date): string {
   values.date_from = isoUtc(from);
   values.date_to = isoUtc(to);
   values.ttl_days = RECORDING_TTL_DAYS;
-  return [
-    'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})',
-    'start_time >= now() - toIntervalDay({ttl_days})',
-    'addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))',
-  ].join(' AND ');
+  return 'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})';
+}
+
+/**
+ * "This session's recording of the period has expired" as a column: stored within the dates, but
+ * past the TTL or its retention (why a session with events has no recording PostHog shows).
+ */
+function expiredColumn(values: Record<string, unknown>, from: Date, to: Date): string {
+  return `$session_id IN (SELECT session_id FROM session_replay_events WHERE ${replayDates(values, from, to)} AND ${GONE}) AS expired`;
 }
 
 /** The dates events and console lines of the period's recordings are read between. */

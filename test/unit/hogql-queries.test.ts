@@ -181,11 +181,11 @@ describe('every query the tools send parses with PostHog\'s parser', () => {
 
 describe('every query is bounded as PostHog\'s own list is', () => {
   // What PostHog's list puts on every read of the replay table (facts §14): the dates, the TTL, the recording's retention.
-  const REPLAY_BOUNDS = [
-    'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})',
-    'start_time >= now() - toIntervalDay({ttl_days})',
-    'addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))',
-  ].join(' AND ');
+  const DATES = 'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})';
+  const KEPT = 'start_time >= now() - toIntervalDay({ttl_days}) AND addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))';
+  const REPLAY_BOUNDS = `${DATES} AND ${KEPT}`;
+  // The one other read: which sessions of the dates PostHog keeps no more (why one has no recording), bounded by the dates.
+  const EXPIRED = `${DATES} AND (start_time < now() - toIntervalDay({ttl_days}) OR addDays(toStartOfDay(start_time), 1) < now() - toIntervalDay(coalesce(retention_period_days, 365)))) AS expired`;
   /** The builders that read the replay table: a builder that starts to must be added here, and is then held to its bounds. */
   const READ_REPLAY = ['sequenceSessionsQuery', 'recordedSessionsQuery', 'periodExceptionsQuery', 'periodClicksQuery', 'periodConsoleErrorsQuery', 'personUnrecordedQuery'];
 
@@ -195,7 +195,9 @@ describe('every query is bounded as PostHog\'s own list is', () => {
         const { query, values } = build(name, options);
         const replayReads = query.split('FROM session_replay_events').slice(1);
         expect(replayReads.length > 0, `${name} reads the replay table: list it in READ_REPLAY`).toBe(READ_REPLAY.includes(name));
-        for (const after of replayReads) expect(after.startsWith(` WHERE ${REPLAY_BOUNDS}`), `${name}: FROM session_replay_events${after.slice(0, 200)}`).toBe(true);
+        for (const after of replayReads) expect(after.startsWith(` WHERE ${REPLAY_BOUNDS}`) || after.startsWith(` WHERE ${EXPIRED}`), `${name}: FROM session_replay_events${after.slice(0, 200)}`).toBe(true);
+        // Where a query tells expired recordings apart, it also reads the kept ones.
+        if (query.includes(' AS expired')) expect(replayReads.some((after) => after.startsWith(` WHERE ${REPLAY_BOUNDS}`)), name).toBe(true);
         if (replayReads.length > 0) {
           expect(values.ttl_days).toBe(RECORDING_TTL_DAYS);
           expect(values.date_from).toBe((options as { from: Date }).from.toISOString());

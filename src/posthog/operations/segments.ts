@@ -16,6 +16,8 @@ export interface SequenceSession {
   sessionId: string;
   /** In session_replay_events within the dates asked. */
   recorded: boolean;
+  /** Its recording of the period is stored but past the TTL or its retention. */
+  expired: boolean;
   /** `$session_is_sampled` on its latest step event: the session id (sampled in), `!` + id (dropped), or null. */
   sampled: string | null;
   /** `$replay_sample_rate`, where a rate was set. */
@@ -78,6 +80,7 @@ const recorderColumns = {
   sampled: text,
   sample_rate: rate,
   statuses: z.array(z.unknown()).catch([]).transform((list) => list.filter((v) => v !== null && v !== '').map((v) => asText(v))),
+  expired: flag,
 };
 
 const sequenceRowSchema = z.looseObject({ ...recorderColumns, first_at: time, last_at: time, recorded: flag });
@@ -119,7 +122,7 @@ export function segmentOperations(query: QueryOperations): SegmentOperations {
         if (row.session_id === '') continue;
         const middleTimes = Array.from({ length: middles }, (_, i) => times.parse(raw[`middle_${i + 1}`]));
         if (!followsInOrder(row.first_at, middleTimes, row.last_at, options.lastAbsent)) continue;
-        sessions.push({ sessionId: row.session_id, recorded: row.recorded, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
+        sessions.push({ sessionId: row.session_id, recorded: row.recorded, expired: row.expired, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
       }
       return { sessions, truncated: result.hasMore || result.rows.length >= MAX_SEQUENCE_SESSIONS };
     },
@@ -131,7 +134,7 @@ export function segmentOperations(query: QueryOperations): SegmentOperations {
         const parsed = unrecordedRowSchema.safeParse(raw);
         if (!parsed.success) throw unusable('a person\'s sessions answer', 'whose rows are not sessions');
         const row = parsed.data;
-        if (row.session_id !== '') sessions.push({ sessionId: row.session_id, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
+        if (row.session_id !== '') sessions.push({ sessionId: row.session_id, expired: row.expired, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
       }
       return { sessions, truncated: result.hasMore || result.rows.length >= MAX_UNRECORDED_SESSIONS };
     },

@@ -103,21 +103,27 @@ export const sequenceField = z
   .describe('2-5 steps in order in one session, as events entries; last may have absent:true (never came after). E.g. [{"id":"checkout_started"},{"id":"order_completed","absent":true}].');
 
 /** Why a matching session has no recording, as its events tell (posthog-api-facts.md §14); the full account is session-recording-get's. */
-export type NoRecordingReason = 'sampled_out' | 'too_short' | 'replay_off' | 'unknown';
+export type NoRecordingReason = 'sampled_out' | 'too_short' | 'replay_off' | 'expired' | 'unknown';
 
 const REASON_WORDS: Record<NoRecordingReason, string> = {
   sampled_out: 'sampled out',
   too_short: 'sampled in but never sent (shorter than the minimum duration, or not yet ingested)',
   replay_off: 'replay off',
+  expired: 'expired (past the retention or TTL)',
   unknown: 'events do not tell',
 };
 
-function reasonOf(session: { sampled: string | null; statuses: readonly string[] }): NoRecordingReason {
+function reasonOf(session: UnrecordedEvidence): NoRecordingReason {
+  // Recorded once: whatever its events say, the recording is gone by age.
+  if (session.expired) return 'expired';
   if (session.sampled?.startsWith('!')) return 'sampled_out';
   if (session.sampled) return 'too_short';
   if (session.statuses.length > 0 && session.statuses.every((s) => s === 'disabled' || s === 'lazy_loading')) return 'replay_off';
   return 'unknown';
 }
+
+/** What the queries say of a session without a recording PostHog shows. */
+type UnrecordedEvidence = { sampled: string | null; statuses: readonly string[]; expired: boolean };
 
 /** Sessions that have events but no recording within the dates, by reason. */
 export interface UnrecordedTally {
@@ -126,7 +132,7 @@ export interface UnrecordedTally {
 }
 
 /** The sessions counted by the reason their events give (one classification for the sequence's and a person's). */
-export function tallyUnrecorded(sessions: ReadonlyArray<{ sampled: string | null; statuses: readonly string[] }>): UnrecordedTally {
+export function tallyUnrecorded(sessions: readonly UnrecordedEvidence[]): UnrecordedTally {
   const reasons: Partial<Record<NoRecordingReason, number>> = {};
   for (const session of sessions) {
     const reason = reasonOf(session);
