@@ -232,8 +232,9 @@ function propertyCondition(condition: EventPropertyCondition, name: string, valu
  * §14's sequence with -If aggregates), one row per session that has the first step: `first_at` (the
  * first step's earliest time), `middle_1`… (every time of each middle step), `last_at` (the last
  * step's latest time, 1970 when it never came); `recorded` (the session is in
- * session_replay_events within the same dates, TTL and retention; `expired` when stored but past them); and what posthog-js put on its events about
- * recording it (`sampled`, `sample_rate`, `statuses`). The HAVING keeps only sessions that can
+ * session_replay_events within the same dates, TTL and retention; `expired` when it is stored but
+ * past them); and what posthog-js put on its events about recording it (`sampled`, `sample_rate`,
+ * `statuses`). The HAVING keeps only sessions that can
  * match (exactly for two steps); the caller finishes the order through the middle steps.
  */
 export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQuery {

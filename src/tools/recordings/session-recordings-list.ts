@@ -67,12 +67,12 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
 
     let personMatch: { people: ReturnType<typeof personView>[]; unrecorded_sessions?: number; unrecorded_reasons?: Record<string, number>; unrecorded_partial?: string } | undefined;
     let unrecorded: PersonUnrecorded | undefined;
-    if (input.person) {
+    if (input.person && period) {
       const found = await resolvePerson(posthog, projectId, input.person, signal);
       if (found.kind !== 'found') return personMissing(projectId, input.person, found);
       Object.assign(params, personParams(found.people));
       // Their sessions in the list's period that have events but no recording, and why (Deliver 4).
-      unrecorded = await personUnrecorded(posthog, projectId, found.people, period!, signal);
+      unrecorded = await personUnrecorded(posthog, projectId, found.people, period, signal);
       personMatch = {
         people: found.people.map(personView),
         ...(unrecorded.unrecorded !== undefined ? { unrecorded_sessions: unrecorded.unrecorded, unrecorded_reasons: unrecorded.reasons ?? {} } : {}),
