@@ -305,7 +305,9 @@ export const sessionRecordingsTriage = defineTool({
         ? ['Exceptions: only the first the query asks for were read (100 a recording on average); the recordings may have more.']
         : [];
     if (replay && replayRoom < replayBudget) {
-      notes.push(`Only ${replayRoom} of this key's replay requests ${replayRoom === 1 ? 'was' : 'were'} left in PostHog's current window (earlier calls spent the rest): the evidence was read within ${replayRoom === 1 ? 'it' : 'them'}, not the replay budget of ${replayBudget}.`);
+      // Whose window: PostHog's throttle as configured or learned, else only our own count of the budget per minute.
+      const window = posthog.pacesReplay ? "PostHog's throttle, as known for this key" : 'the replay budget, counted per minute';
+      notes.push(`Only ${replayRoom} of this key's replay requests ${replayRoom === 1 ? 'was' : 'were'} left in the current window (${window}; earlier calls spent the rest): the evidence was read within ${replayRoom === 1 ? 'it' : 'them'}, not the replay budget of ${replayBudget}.`);
     }
     // Where the list chose the recordings read, it chose among the latest matches only.
     if (sequence && !counted && sequence.ids.length > LISTED_SEQUENCE_IDS) notes.push(`The recordings read were chosen among the latest ${LISTED_SEQUENCE_IDS} of the ${sequence.ids.length} matching recordings.`);
