@@ -30,7 +30,7 @@ type ListData = {
   has_more: boolean;
   next_offset: number | null;
   sequence_match?: { unrecorded_sessions: number; unrecorded_reasons: Record<string, number>; partial?: string };
-  person_match?: { people: Array<{ uuid: string; email: string | null; name: string | null; distinct_ids: string[] }>; elsewhere?: Array<{ project_id: number; people: Array<{ uuid: string }> }> };
+  person_match?: { people: Array<{ uuid: string; email: string | null; name: string | null; distinct_ids: string[] }>; elsewhere?: Array<{ project_id: number; people: Array<{ uuid: string }> }>; unrecorded_sessions?: number; unrecorded_reasons?: Record<string, number> };
   note?: string;
 };
 
@@ -226,6 +226,30 @@ describe('person', () => {
     expect(new Set(byShared.first.person_match!.people.map((x) => x.uuid))).toEqual(new Set([...shared[1]].map((x) => x.record.uuid)));
     expect(new Set(byShared.ids)).toEqual(new Set(recordedOf(shared[1])));
     expect(byShared.firstText).toContain(`${shared[1].size} people match`);
+  });
+
+  it("says how many of the person's sessions in the period have events but no recording, and why, in both views (one query)", async () => {
+    // A person with recordings and sessions that were not recorded, of more than one cause where the week has one.
+    const causesOf = (p: ScaleSession['person']) => new Set(sessions.filter((s) => s.person === p && s.cause !== null).map((s) => s.cause));
+    const candidates = [...new Set(sessions.filter((s) => s.cause !== null && s.person.email !== null).map((s) => s.person))].filter((p) => sessions.some((s) => s.person === p && s.stats));
+    const owner = candidates.sort((a, b) => causesOf(b).size - causesOf(a).size)[0]!;
+    const unrecorded = sessions.filter((s) => s.person === owner && s.cause !== null);
+    expect(unrecorded.length).toBeGreaterThan(0);
+    const tally: Record<string, number> = {};
+    for (const s of unrecorded) tally[s.cause!] = (tally[s.cause!] ?? 0) + 1;
+    h.sandbox.requests.length = 0;
+    const { ids, first, firstText } = await allIds({ person: owner.email! });
+    expect(new Set(ids)).toEqual(new Set(sessions.filter((s) => s.person === owner && s.stats).map((s) => s.id)));
+    expect(first.person_match?.unrecorded_sessions).toBe(unrecorded.length);
+    expect(first.person_match?.unrecorded_reasons).toEqual(tally);
+    const n = unrecorded.length;
+    expect(firstText).toContain(`${n} session${n === 1 ? ' of this person in the period has' : 's of this person in the period have'} events but no recording (`);
+    if (tally.sampled_out) expect(firstText).toContain(`sampled out ${tally.sampled_out}`);
+    if (tally.replay_off) expect(firstText).toContain(`replay off ${tally.replay_off}`);
+    // One query over the replay table for them, per list call, not one per session.
+    const calls = Math.ceil(Math.max(1, ids.length) / 100);
+    const replayReads = apiRequests(h.sandbox).filter((q) => q.method === 'POST' && q.path.endsWith('/query/') && q.body.includes('session_replay_events'));
+    expect(replayReads).toHaveLength(calls);
   });
 
   it('in another project the key reads: says which, lists nothing from there', async () => {

@@ -4,6 +4,7 @@
 // how many recordings it looked at; it spends at most 12 list + snapshot requests and 10 queries
 // and meets no 429. Without query:read it triages the recordings it reads, as before, and says why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAN_RATES } from '../src/replay-rates.js';
 import { planRates, SCALE, scaleTruth, type ScaleTruth } from '../src/sandbox/index.js';
 import { startHarness, text, type Harness } from './harness.js';
 
@@ -146,5 +147,72 @@ describe("a query PostHog throttles (429: too many queries running) is asked aga
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_000);
     const queries = h.sandbox.requests.filter((q) => q.method === 'POST' && /\/query\/?$/.test(q.path));
     expect(queries.length).toBeLessThanOrEqual(12);
+  });
+});
+
+describe("after a list call, the triage plans within what is left of the key's minute", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { scale: true, replayThrottle: planRates('free') } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('meets no 429, says the budget it had, and how many recordings it digested', async () => {
+    const truth = scaleTruth({ now: Date.now() });
+    const week = { project_id: String(SCALE.projectId), date_from: new Date(truth.weekStartMs).toISOString().slice(0, 19) };
+    h.sandbox.requests.length = 0;
+    const listed = await h.call('session-recordings-list', week);
+    expect(listed.isError, text(listed)).toBeFalsy();
+    const spentByList = h.sandbox.requests.filter((q) => isReplay(q.path)).length;
+    expect(spentByList).toBeGreaterThan(0);
+    const r = await h.call('session-recordings-triage', week);
+    expect(r.isError, text(r)).toBeFalsy();
+    const t = r.structuredContent as unknown as Triage & { replay_budget?: number; partial?: unknown };
+    const body = text(r);
+    // Within the free minute together: the list's requests and the triage's.
+    const replay = h.sandbox.requests.filter((q) => isReplay(q.path)).length;
+    expect(replay).toBeLessThanOrEqual(12);
+    expect(t.replay_budget).toBe(12 - spentByList);
+    expect(t.replay_requests).toBe(replay - spentByList);
+    // No 429 came: in `auto` the first one would have taught the key a pace.
+    expect(h.posthog.pacesReplay).toBe(false);
+    expect(t.partial).toBeUndefined();
+    expect(body).not.toMatch(/429|throttl/i);
+    // The key met no 429, so the window is the budget's own count per minute.
+    const note = `Only ${12 - spentByList} of this key's replay requests were left in the current window (the replay budget, counted per minute; earlier calls spent the rest): the evidence was read within them, not the replay budget of 12.`;
+    expect(t.notes).toContain(note);
+    expect(body).toContain(note);
+    expect(t.read).toBeGreaterThan(0);
+    expect(body).toContain(`${t.read} recording${t.read === 1 ? '' : 's'} digested for evidence`);
+    expect(t.population).toMatchObject({ recordings: truth.recorded.sessions });
+  });
+});
+
+describe('with the free plan configured (POSTHOG_REPLAY_RATE_LIMITS=free), the window is the throttle the server paces by', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { scale: true, replayThrottle: planRates('free') }, client: { replayRates: PLAN_RATES.free } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('after two list calls, reads within the 10 left and says whose window it is', async () => {
+    const truth = scaleTruth({ now: Date.now() });
+    const week = { project_id: String(SCALE.projectId), date_from: new Date(truth.weekStartMs).toISOString().slice(0, 19) };
+    h.sandbox.requests.length = 0;
+    for (let i = 0; i < 2; i++) expect((await h.call('session-recordings-list', { ...week, offset: i * 20 })).isError).toBeFalsy();
+    const spent = h.sandbox.requests.filter((q) => isReplay(q.path)).length;
+    expect(spent).toBe(2);
+    const r = await h.call('session-recordings-triage', week);
+    expect(r.isError, text(r)).toBeFalsy();
+    const t = r.structuredContent as unknown as Triage & { replay_budget?: number };
+    expect(t.replay_budget).toBe(12 - spent);
+    expect(h.sandbox.requests.filter((q) => isReplay(q.path)).length).toBeLessThanOrEqual(12);
+    expect(t.notes).toContain(`Only ${12 - spent} of this key's replay requests were left in the current window (PostHog's throttle, as known for this key; earlier calls spent the rest): the evidence was read within them, not the replay budget of 12.`);
+    expect(text(r)).not.toMatch(/429|throttled/i);
+    expect(t.read).toBeGreaterThan(0);
   });
 });

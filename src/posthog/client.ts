@@ -6,6 +6,7 @@ import type { CallBudget } from './budget.js';
 import { withDefaults, type ClientOptions, type ClientSettings, type RequestOptions } from './client-options.js';
 import { TimeoutMarker, classify, toUpstreamError, whereOf, type Failure } from './failure.js';
 import type { Redactor } from './redact.js';
+import type { Rate } from '../replay-rates.js';
 import { ReplayLimiter, type Admission } from './replay-limiter.js';
 import { Retries, stillThrottled } from './retry.js';
 import { SharedPool } from './shared-pool.js';
@@ -78,6 +79,11 @@ export class PostHogClient {
   /** A JSON-safe value made safe to show: the same value when it holds no key, else a redacted copy. */
   redactValue<T>(value: T): T {
     return this.redactor.scrub(value);
+  }
+
+  /** Replay requests this key may still send now without waiting (ReplayLimiter.room; `assumed` where no rates are known). */
+  replayRoom(assumed: readonly Rate[]): number {
+    return this.pool.limiter.room(this.keyId, assumed);
   }
 
   /** This key's replay list and snapshot requests are being paced now (configured rates, or learned from PostHog's 429s). */

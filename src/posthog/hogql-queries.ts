@@ -232,8 +232,9 @@ function propertyCondition(condition: EventPropertyCondition, name: string, valu
  * §14's sequence with -If aggregates), one row per session that has the first step: `first_at` (the
  * first step's earliest time), `middle_1`… (every time of each middle step), `last_at` (the last
  * step's latest time, 1970 when it never came); `recorded` (the session is in
- * session_replay_events within the same dates); and what posthog-js put on its events about
- * recording it (`sampled`, `sample_rate`, `statuses`). The HAVING keeps only sessions that can
+ * session_replay_events within the same dates, TTL and retention; `expired` when it is stored but
+ * past them); and what posthog-js put on its events about recording it (`sampled`, `sample_rate`,
+ * `statuses`). The HAVING keeps only sessions that can
  * match (exactly for two steps); the caller finishes the order through the middle steps.
  */
 export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQuery {
@@ -250,7 +251,8 @@ export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQu
     `minIf(timestamp, ${conditions[0]}) AS first_at`,
     ...conditions.slice(1, last).map((c, i) => `groupArrayIf(timestamp, ${c}) AS middle_${i + 1}`),
     `maxIf(timestamp, ${conditions[last]}) AS last_at`,
-    '$session_id IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})) AS recorded',
+    `$session_id IN (SELECT session_id FROM session_replay_events WHERE ${replayBounds(values, options.from, options.to)}) AS recorded`,
+    expiredColumn(values, options.from, options.to),
     'argMax(properties.$session_is_sampled, timestamp) AS sampled',
     'max(properties.$replay_sample_rate) AS sample_rate',
     'groupUniqArray(properties.$recording_status) AS statuses',
@@ -264,6 +266,35 @@ export function sequenceSessionsQuery(options: SequenceSessionsOptions): BuiltQu
     'WHERE event IN {event_names} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to}) AND $session_id != \'\'',
     `GROUP BY session_id HAVING ${having.join(' AND ')}`,
     `ORDER BY first_at DESC LIMIT ${MAX_SEQUENCE_SESSIONS}`,
+  ].join(' ');
+  return seal(query, values);
+}
+
+/** Most sessions without a recording one person query reads. */
+export const MAX_UNRECORDED_SESSIONS = 1000;
+
+export interface PersonUnrecordedOptions {
+  /** The people (persons.id) whose sessions are read. */
+  personUuids: readonly string[];
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The people's sessions with events within [from, to] that are not recordings of the same period
+ * (session_replay_events, bounded as PostHog's list), one row each, with what posthog-js put on
+ * their events about recording them, as sequenceSessionsQuery gives it: session_id, sampled,
+ * sample_rate, statuses, expired. Latest first.
+ */
+export function personUnrecordedQuery(options: PersonUnrecordedOptions): BuiltQuery {
+  if (options.personUuids.length === 0) throw new RangeError('personUnrecordedQuery needs at least one person');
+  const values: Record<string, unknown> = { person_ids: [...new Set(options.personUuids)] };
+  const recorded = replayBounds(values, options.from, options.to);
+  const query = [
+    `SELECT $session_id AS session_id, argMax(properties.$session_is_sampled, timestamp) AS sampled, max(properties.$replay_sample_rate) AS sample_rate, groupUniqArray(properties.$recording_status) AS statuses, ${expiredColumn(values, options.from, options.to)} FROM events`,
+    "WHERE person_id IN {person_ids} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to}) AND $session_id != ''",
+    `AND $session_id NOT IN (SELECT session_id FROM session_replay_events WHERE ${recorded})`,
+    `GROUP BY session_id ORDER BY max(timestamp) DESC LIMIT ${MAX_UNRECORDED_SESSIONS}`,
   ].join(' ');
   return seal(query, values);
 }
@@ -291,10 +322,41 @@ export interface PeriodOptions {
 const RUN_ON_MS = 86_400_000;
 
 /**
- * A recording still kept: within its retention (PostHog's list counts the days from the day it
- * started, 365 when the row names none), as PostHog's own list bounds what it shows.
+ * The TTL PostHog's recordings list applies on top of each recording's retention: on Cloud 30 days
+ * (free) or 90 (paid), self-hosted RECORDINGS_TTL_WEEKS (3 weeks by default). A key cannot read which
+ * applies, so the longest: no recording PostHog's list shows is left out (docs/tools.md).
  */
-const KEPT = "dateDiff('day', toStartOfDay(start_time), now()) <= coalesce(retention_period_days, 365)";
+export const RECORDING_TTL_DAYS = 90;
+
+/**
+ * Which rows of session_replay_events a query reads, as PostHog's own list bounds them (facts
+ * §14): started within [date_from, date_to], within the TTL, and still within the recording's
+ * retention (counted from the day after the day it started, 365 days when the row names none).
+ * Every read of the replay table carries it; it sets the values it names.
+ */
+function replayBounds(values: Record<string, unknown>, from: Date, to: Date): string {
+  return `${replayDates(values, from, to)} AND ${KEPT}`;
+}
+
+/** The TTL and the recording's retention of replayBounds: a recording PostHog's list still shows. */
+const KEPT = 'start_time >= now() - toIntervalDay({ttl_days}) AND addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))';
+/** KEPT's opposite: past the TTL or the recording's retention. */
+const GONE = '(start_time < now() - toIntervalDay({ttl_days}) OR addDays(toStartOfDay(start_time), 1) < now() - toIntervalDay(coalesce(retention_period_days, 365)))';
+
+function replayDates(values: Record<string, unknown>, from: Date, to: Date): string {
+  values.date_from = isoUtc(from);
+  values.date_to = isoUtc(to);
+  values.ttl_days = RECORDING_TTL_DAYS;
+  return 'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})';
+}
+
+/**
+ * "This session's recording of the period has expired" as a column: stored within the dates, but
+ * past the TTL or its retention (why a session with events has no recording PostHog shows).
+ */
+function expiredColumn(values: Record<string, unknown>, from: Date, to: Date): string {
+  return `$session_id IN (SELECT session_id FROM session_replay_events WHERE ${replayDates(values, from, to)} AND ${GONE}) AS expired`;
+}
 
 /** The dates events and console lines of the period's recordings are read between. */
 function readWindow(options: PeriodOptions, values: Record<string, unknown>): void {
@@ -305,10 +367,10 @@ function readWindow(options: PeriodOptions, values: Record<string, unknown>): vo
 /** The period's values and the condition "a recording of the period" on `column` (a session id). */
 function recordedIn(column: string, options: PeriodOptions, values: Record<string, unknown>): string {
   readWindow(options, values);
-  values.date_to = isoUtc(options.to);
+  const bounds = replayBounds(values, options.from, options.to);
   const person = options.personUuid !== undefined ? ' AND person_id = {person_uuid}' : '';
   if (options.personUuid !== undefined) values.person_uuid = options.personUuid;
-  return `${column} IN (SELECT session_id FROM session_replay_events WHERE start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to}) AND ${KEPT}${person}${withinCondition(options, values)})`;
+  return `${column} IN (SELECT session_id FROM session_replay_events WHERE ${bounds}${person}${withinCondition(options, values)})`;
 }
 
 /** " AND session_id IN {only_sessions}" when the period is narrowed to given sessions (their ids one list value). */
@@ -323,8 +385,8 @@ function withinCondition(options: PeriodOptions, values: Record<string, unknown>
  * session_id), by session id; `after` pages by keyset (PostHog refuses OFFSET to a personal key).
  */
 export function recordedSessionsQuery(options: PeriodOptions & { after?: string | undefined }): BuiltQuery {
-  const values: Record<string, unknown> = { date_from: isoUtc(options.from), date_to: isoUtc(options.to) };
-  const conditions = ['start_time >= toDateTime({date_from})', 'start_time <= toDateTime({date_to})', KEPT];
+  const values: Record<string, unknown> = {};
+  const conditions = [replayBounds(values, options.from, options.to)];
   if (options.personUuid !== undefined) {
     values.person_uuid = options.personUuid;
     conditions.push('person_id = {person_uuid}');
@@ -457,6 +519,7 @@ export const HOGQL_BUILDERS = {
   sessionRecorderStateQuery,
   sessionEventsAfterQuery,
   sequenceSessionsQuery,
+  personUnrecordedQuery,
   personLookupQuery,
   recordedSessionsQuery,
   periodExceptionsQuery,

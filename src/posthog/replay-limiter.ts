@@ -82,6 +82,21 @@ export class ReplayLimiter {
     return this.rates(key).length > 0 || this.pacer.blockedUntil(key) > performance.now();
   }
 
+  /**
+   * How many replay requests this key may still send now without waiting: under the rates it is
+   * paced by, or, before any are known, under `assumed` (a caller's own budget per window); none
+   * while PostHog's block lasts; unbounded when nothing paces it (`off`, or nothing assumed).
+   */
+  room(key: string, assumed: readonly Rate[], now = performance.now()): number {
+    if (!this.active) return Infinity;
+    if (this.pacer.blockedUntil(key) > now) return 0;
+    const known = this.rates(key, now);
+    const rates = known.length > 0 ? known : assumed;
+    let room = Infinity;
+    for (const rate of rates) room = Math.min(room, Math.max(0, rate.count - this.pacer.sentSince(key, now - rate.windowMs)));
+    return room;
+  }
+
   /** What is known of a key (for tests and diagnostics). */
   known(key: string): KeyLimits | undefined {
     return this.learned.get(key);

@@ -99,6 +99,11 @@ export class ReplayPacer {
     return this.keys.get(key)?.blockedUntil ?? 0;
   }
 
+  /** Requests sent or reserved after `since` (those in flight and reserved ahead included). */
+  sentSince(key: string, since: number): number {
+    return (this.keys.get(key)?.sent ?? []).filter((t) => t > since).length;
+  }
+
   /** Times of the requests PostHog counted, at or before `at`, oldest first (what learning reads). */
   passed(key: string, at = performance.now()): number[] {
     return (this.keys.get(key)?.passed ?? []).filter((t) => t <= at);

@@ -43,6 +43,8 @@ export function standInOperations(parts: StandInParts, calls: string[]): PostHog
     hasApiKey: parts.hasApiKey ?? true,
     keyIdentity: parts.keyIdentity ?? 'stand-in',
     pacesReplay: parts.pacesReplay ?? false,
+    // Nothing paces the stand-in's replay requests.
+    replayRoom: () => Infinity,
     budget: undefined,
     redact: (text) => text,
     redactValue: (value) => value,

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import createHogQLParser, { type HogQLParser } from '@posthog/hogql-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOGQL_BUILDERS, type BuiltQuery } from '../../src/posthog/hogql-queries.js';
+import { HOGQL_BUILDERS, RECORDING_TTL_DAYS, type BuiltQuery } from '../../src/posthog/hogql-queries.js';
 import { placeholderNames, replacePlaceholders, type AstNode } from '../../src/sandbox/hogql-parse.js';
 import { DEMO, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
@@ -80,6 +80,10 @@ const SAMPLES: Samples = {
     },
   ],
   personLookupQuery: HOSTILE.map((value) => ({ search: value })),
+  personUnrecordedQuery: [
+    ...HOSTILE.map((value) => ({ personUuids: [value], from: FROM, to: TO })),
+    { personUuids: HOSTILE, from: new Date(0), to: new Date('2999-12-31T00:00:00Z') },
+  ],
   recordedSessionsQuery: [
     { from: FROM, to: TO },
     ...HOSTILE.map((value) => ({ from: FROM, to: TO, personUuid: value, after: value })),
@@ -172,6 +176,42 @@ describe('every query the tools send parses with PostHog\'s parser', () => {
     expect(() => HOGQL_BUILDERS.matchingEventsQuery({ sessionId: 's', eventNames: [], actionIds: [], from: FROM, to: TO })).toThrow(RangeError);
     expect(() => HOGQL_BUILDERS.sessionPropertiesQuery({ sessionIds: [], from: FROM, to: TO })).toThrow(RangeError);
     expect(() => HOGQL_BUILDERS.sessionExceptionsQuery({ sessionIds: [], from: FROM, to: TO })).toThrow(RangeError);
+  });
+});
+
+describe('every query is bounded as PostHog\'s own list is', () => {
+  // What PostHog's list puts on every read of the replay table (facts §14): the dates, the TTL, the recording's retention.
+  const DATES = 'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})';
+  const KEPT = 'start_time >= now() - toIntervalDay({ttl_days}) AND addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))';
+  const REPLAY_BOUNDS = `${DATES} AND ${KEPT}`;
+  // The one other read: which sessions of the dates PostHog keeps no more (why one has no recording), bounded by the dates.
+  const EXPIRED = `${DATES} AND (start_time < now() - toIntervalDay({ttl_days}) OR addDays(toStartOfDay(start_time), 1) < now() - toIntervalDay(coalesce(retention_period_days, 365)))) AS expired`;
+  /** The builders that read the replay table: a builder that starts to must be added here, and is then held to its bounds. */
+  const READ_REPLAY = ['sequenceSessionsQuery', 'recordedSessionsQuery', 'periodExceptionsQuery', 'periodClicksQuery', 'periodConsoleErrorsQuery', 'personUnrecordedQuery'];
+
+  for (const name of names) {
+    it(`${name}: each read of session_replay_events carries the dates, the TTL and the retention; each read of events or console lines a time range`, () => {
+      for (const options of SAMPLES[name]) {
+        const { query, values } = build(name, options);
+        const replayReads = query.split('FROM session_replay_events').slice(1);
+        expect(replayReads.length > 0, `${name} reads the replay table: list it in READ_REPLAY`).toBe(READ_REPLAY.includes(name));
+        for (const after of replayReads) expect(after.startsWith(` WHERE ${REPLAY_BOUNDS}`) || after.startsWith(` WHERE ${EXPIRED}`), `${name}: FROM session_replay_events${after.slice(0, 200)}`).toBe(true);
+        // Where a query tells expired recordings apart, it also reads the kept ones.
+        if (query.includes(' AS expired')) expect(replayReads.some((after) => after.startsWith(` WHERE ${REPLAY_BOUNDS}`)), name).toBe(true);
+        if (replayReads.length > 0) {
+          expect(values.ttl_days).toBe(RECORDING_TTL_DAYS);
+          expect(values.date_from).toBe((options as { from: Date }).from.toISOString());
+          expect(values.date_to).toBe((options as { to: Date }).to.toISOString());
+        }
+        // Events and console lines: a lower and an upper bound on their own time.
+        const timed = query.split(/FROM (?:events|console_logs_log_entries)\b/).slice(1);
+        for (const after of timed) expect(after, name).toMatch(/^ WHERE .*timestamp >=? toDateTime\(\{\w+\}\) AND timestamp <= toDateTime\(\{\w+\}\)/);
+      }
+    });
+  }
+
+  it('the TTL assumed where PostHog\'s cannot be read is the longest a plan has (90 days)', () => {
+    expect(RECORDING_TTL_DAYS).toBe(90);
   });
 });
 

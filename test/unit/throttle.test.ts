@@ -244,6 +244,27 @@ describe('the limiter', () => {
     expect(new ReplayLimiter([]).active).toBe(false);
   });
 
+  it("room: what a key may still send now, under its known rates, else under the caller's assumed budget; none while blocked", async () => {
+    const minute = [{ count: 12, windowMs: 60_000 }];
+    const auto = new ReplayLimiter('auto');
+    expect(auto.room('k', minute)).toBe(12);
+    expect(auto.room('k', [])).toBe(Infinity);
+    for (let i = 0; i < 3; i++) auto.settle('k', await auto.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }));
+    expect(auto.room('k', minute)).toBe(9);
+    expect(auto.room('other', minute)).toBe(12);
+    // A request in flight (admitted, not yet answered) counts too.
+    await auto.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 });
+    expect(auto.room('k', minute)).toBe(8);
+    // Blocked by PostHog: nothing until then, whatever was assumed.
+    auto.throttled('k', undefined, throttled(30, 'Request was throttled. Expected available in 30 seconds.'));
+    expect(auto.room('k', minute)).toBe(0);
+    // Known rates are used over the assumed ones: 2 a minute, 1 sent.
+    const fixed = new ReplayLimiter([{ count: 2, windowMs: 60_000 }]);
+    fixed.settle('k', await fixed.admit('k', { where: 'GET x', patient: false, retryAllowanceMs: 0 }));
+    expect(fixed.room('k', minute)).toBe(1);
+    expect(new ReplayLimiter([]).room('k', minute)).toBe(Infinity);
+  });
+
   it('shares what it learned through the store; another replica reads it before its next request', async () => {
     const data = new Map<string, { value: string; ttlMs: number }>();
     const store: SharedLimitStore = { get: async (id) => data.get(id), set: async (id, value, ttlMs) => void data.set(id, { value, ttlMs }) };

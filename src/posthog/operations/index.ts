@@ -7,6 +7,7 @@
  *
  * Layering: tools → operations → the client.
  */
+import type { Rate } from '../../replay-rates.js';
 import type { CallBudget } from '../budget.js';
 import type { PostHogClient } from '../client.js';
 import { definitionOperations, type DefinitionOperations } from './definitions.js';
@@ -20,7 +21,7 @@ import { snapshotOperations, type SnapshotOperations } from './snapshots.js';
 
 export type { CallOptions } from './options.js';
 export type { DefinitionOperations, DefinitionQuery, EventDefinition, PropertyDefinition, PropertyValue } from './definitions.js';
-export type { EventPropertyCondition, FoundPerson, SegmentOperations, SequenceAnswer, SequenceSession, SequenceStep } from './segments.js';
+export type { EventPropertyCondition, FoundPerson, SegmentOperations, SequenceAnswer, SequenceSession, SequenceStep, UnrecordedAnswer, UnrecordedSession } from './segments.js';
 export type { ChainConsoleLine, ChainEvent, ClickGroup, ConsoleGroup, ExceptionGroup, PeriodOptions, PopulationOperations } from './population.js';
 export type { Organization, PersonalApiKey, ProjectListQuery, ProjectOperations, User } from './projects.js';
 export type { HogQLRows, QueryOperations } from './query.js';
@@ -51,6 +52,8 @@ export interface PostHogOperations {
   readonly keyIdentity: string;
   /** This key's replay requests are being paced now (configured rates, or learned from PostHog's 429s). */
   readonly pacesReplay: boolean;
+  /** Replay requests this key may still send now without waiting, under its known rates, else `assumed`. */
+  replayRoom(assumed: readonly Rate[]): number;
   /** The tool call's allowance that every request spends (absent outside a tool call). */
   readonly budget: CallBudget | undefined;
   /** Upstream text made safe to show: the key removed in every form. */
@@ -69,7 +72,7 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     query,
     sessions: sessionOperations(query),
     definitions: definitionOperations(client),
-    population: populationOperations(query, client.budget),
+    population: populationOperations(query),
     segments: segmentOperations(query),
     baseUrl: client.baseUrl,
     hasApiKey: client.hasApiKey,
@@ -77,6 +80,7 @@ export function operationsOver(client: PostHogClient): PostHogOperations {
     get pacesReplay() {
       return client.pacesReplay;
     },
+    replayRoom: (assumed) => client.replayRoom(assumed),
     budget: client.budget,
     redact: (text) => client.redact(text),
     redactValue: (value) => client.redactValue(value),

@@ -1,12 +1,9 @@
 // A period's recordings counted as a whole through the query API (posthog-api-facts.md §14): who
 // was recorded, and each kind of trouble grouped with the sessions and people it hit. Each query
 // is a builder of hogql-queries.ts; each answer's rows are read once with a zod schema here. A
-// query PostHog throttles (429: the hourly budget, or too many queries running) is asked again
-// after its wait while the call's time allows, as replay reads wait for their throttle.
+// query PostHog throttles is asked again by the query operation (query.ts), as every query is.
 
 import { z } from 'zod';
-import { UpstreamError } from '../../errors.js';
-import type { CallBudget } from '../budget.js';
 import {
   chainConsoleQuery,
   chainEventsQuery,
@@ -18,7 +15,6 @@ import {
   type BuiltQuery,
   type PeriodOptions,
 } from '../hogql-queries.js';
-import { sleep } from '../sleep.js';
 import type { CallOptions } from './options.js';
 import { unusable } from './parse.js';
 import type { QueryOperations } from './query.js';
@@ -45,8 +41,6 @@ export type ChainConsoleLine = z.output<typeof chainConsoleRow>;
 
 /** Pages of the period's recordings read at most (50,000 sessions each). */
 const MAX_POPULATION_PAGES = 4;
-/** Times one throttled query is asked again; each wait what PostHog named, else 2, 4, 8 s. */
-const QUERY_RETRIES = 3;
 
 export interface PopulationOperations {
   /** Each recording of the period and its person; `complete` false when more were left than the pages read. */
@@ -58,23 +52,13 @@ export interface PopulationOperations {
   chains(projectId: string, period: PeriodOptions, sessionIds: readonly string[], options?: CallOptions): Promise<{ events: ChainEvent[]; console: ChainConsoleLine[] }>;
 }
 
-export function populationOperations(query: QueryOperations, budget: CallBudget | undefined): PopulationOperations {
-  /** The query's rows, each read with `schema`; a throttled query asked again within the call's time. */
+export function populationOperations(query: QueryOperations): PopulationOperations {
+  /** The query's rows, each read with `schema`. */
   async function rows<S extends z.ZodType>(projectId: string, built: BuiltQuery, schema: S, options: CallOptions): Promise<{ rows: Array<z.output<S>>; hasMore: boolean }> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const answer = await query.hogql(projectId, built, options);
-        const parsed = z.array(schema).safeParse(answer.rows);
-        if (!parsed.success) throw unusable('rows', `the query API's rows lack the columns asked for (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
-        return { rows: parsed.data, hasMore: answer.hasMore };
-      } catch (error) {
-        if (!(error instanceof UpstreamError) || error.status !== 429 || attempt >= QUERY_RETRIES) throw error;
-        const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 2000 * 2 ** attempt;
-        // Within the call's bound: a wait that would outlast it gives up now, with PostHog's answer.
-        if (budget && wait > budget.remainingMs() - 5_000) throw error;
-        await sleep(wait, options.signal);
-      }
-    }
+    const answer = await query.hogql(projectId, built, options);
+    const parsed = z.array(schema).safeParse(answer.rows);
+    if (!parsed.success) throw unusable('rows', `the query API's rows lack the columns asked for (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+    return { rows: parsed.data, hasMore: answer.hasMore };
   }
 
   return {

@@ -4,24 +4,36 @@
 
 import { z } from 'zod';
 import { asText } from '../../words.js';
-import { MAX_PERSONS_FOUND, MAX_SEQUENCE_SESSIONS, personLookupQuery, sequenceSessionsQuery, type SequenceSessionsOptions } from '../hogql-queries.js';
+import { MAX_PERSONS_FOUND, MAX_SEQUENCE_SESSIONS, MAX_UNRECORDED_SESSIONS, personLookupQuery, personUnrecordedQuery, sequenceSessionsQuery, type PersonUnrecordedOptions, type SequenceSessionsOptions } from '../hogql-queries.js';
 import type { CallOptions } from './options.js';
 import { unusable } from './parse.js';
 import type { QueryOperations } from './query.js';
 
-export type { EventPropertyCondition, SequenceStep, SequenceSessionsOptions } from '../hogql-queries.js';
+export type { EventPropertyCondition, PersonUnrecordedOptions, SequenceStep, SequenceSessionsOptions } from '../hogql-queries.js';
 
 /** A session that went through the sequence, and what posthog-js said on its events about recording it. */
 export interface SequenceSession {
   sessionId: string;
   /** In session_replay_events within the dates asked. */
   recorded: boolean;
+  /** Its recording of the period is stored but past the TTL or its retention. */
+  expired: boolean;
   /** `$session_is_sampled` on its latest step event: the session id (sampled in), `!` + id (dropped), or null. */
   sampled: string | null;
   /** `$replay_sample_rate`, where a rate was set. */
   sampleRate: number | null;
   /** Every `$recording_status` its step events carried. */
   statuses: string[];
+}
+
+/** A session with events and no recording, and what posthog-js said on its events about recording it. */
+export type UnrecordedSession = Omit<SequenceSession, 'recorded'>;
+
+export interface UnrecordedAnswer {
+  /** The latest first. */
+  sessions: UnrecordedSession[];
+  /** PostHog cut the rows at MAX_UNRECORDED_SESSIONS: there may be more. */
+  truncated: boolean;
 }
 
 export interface SequenceAnswer {
@@ -44,6 +56,8 @@ export interface FoundPerson {
 export interface SegmentOperations {
   /** The sessions whose events went through `options.steps` in order (the last absent when asked), within the dates. */
   sequenceSessions(projectId: string, options: SequenceSessionsOptions, call?: CallOptions): Promise<SequenceAnswer>;
+  /** The people's sessions within the dates that have events but no recording (one query). */
+  personUnrecorded(projectId: string, options: PersonUnrecordedOptions, call?: CallOptions): Promise<UnrecordedAnswer>;
   /** The people whose email or name is `search` (any case) or who had it as a distinct id; at most MAX_PERSONS_FOUND. */
   findPersons(projectId: string, search: string, call?: CallOptions): Promise<FoundPerson[]>;
 }
@@ -60,15 +74,17 @@ const rate = z.unknown().transform((v) => {
   return Number.isFinite(n) ? n : null;
 });
 
-const sequenceRowSchema = z.looseObject({
+/** What posthog-js said about recording a session, as the sequence and person queries give it. */
+const recorderColumns = {
   session_id: z.unknown().transform((v) => asText(v ?? '')),
-  first_at: time,
-  last_at: time,
-  recorded: flag,
   sampled: text,
   sample_rate: rate,
   statuses: z.array(z.unknown()).catch([]).transform((list) => list.filter((v) => v !== null && v !== '').map((v) => asText(v))),
-});
+  expired: flag,
+};
+
+const sequenceRowSchema = z.looseObject({ ...recorderColumns, first_at: time, last_at: time, recorded: flag });
+const unrecordedRowSchema = z.looseObject(recorderColumns);
 
 const personRowSchema = z.looseObject({
   person_id: z.unknown().transform((v) => asText(v ?? '')),
@@ -106,9 +122,21 @@ export function segmentOperations(query: QueryOperations): SegmentOperations {
         if (row.session_id === '') continue;
         const middleTimes = Array.from({ length: middles }, (_, i) => times.parse(raw[`middle_${i + 1}`]));
         if (!followsInOrder(row.first_at, middleTimes, row.last_at, options.lastAbsent)) continue;
-        sessions.push({ sessionId: row.session_id, recorded: row.recorded, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
+        sessions.push({ sessionId: row.session_id, recorded: row.recorded, expired: row.expired, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
       }
       return { sessions, truncated: result.hasMore || result.rows.length >= MAX_SEQUENCE_SESSIONS };
+    },
+
+    async personUnrecorded(projectId, options, call = {}) {
+      const result = await query.hogql(projectId, personUnrecordedQuery(options), call);
+      const sessions: UnrecordedSession[] = [];
+      for (const raw of result.rows) {
+        const parsed = unrecordedRowSchema.safeParse(raw);
+        if (!parsed.success) throw unusable('a person\'s sessions answer', 'whose rows are not sessions');
+        const row = parsed.data;
+        if (row.session_id !== '') sessions.push({ sessionId: row.session_id, expired: row.expired, sampled: row.sampled, sampleRate: row.sample_rate, statuses: row.statuses });
+      }
+      return { sessions, truncated: result.hasMore || result.rows.length >= MAX_UNRECORDED_SESSIONS };
     },
 
     async findPersons(projectId, search, call = {}) {

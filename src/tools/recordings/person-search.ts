@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { UpstreamError } from '../../errors.js';
+import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
 import type { FoundPerson, PostHogOperations } from '../../posthog/operations/index.js';
+import { clip } from '../../words.js';
+import { tallyUnrecorded, type UnrecordedTally } from './sequence.js';
 
 /**
  * `person` (SPEC §1, issue 40): an email, a name or a distinct id, found in the project with every
@@ -59,4 +61,25 @@ export async function resolvePerson(posthog: PostHogOperations, projectId: strin
 export function personParams(people: readonly FoundPerson[]): { person_uuid?: string; distinct_ids?: string[] } {
   if (people.length === 1) return { person_uuid: people[0]!.uuid };
   return { distinct_ids: [...new Set(people.flatMap((p) => p.distinctIds))].slice(0, 100) };
+}
+
+/** What the list says of the people's sessions that have events but no recording. */
+export interface PersonUnrecorded extends Partial<UnrecordedTally> {
+  /** Why the numbers are a floor, or were not counted at all. */
+  partial?: string;
+}
+
+/**
+ * The people's sessions in the period with events but no recording, counted by the reason their
+ * events give (one query). A failed query leaves the list as it is and says why nothing was counted.
+ */
+export async function personUnrecorded(posthog: PostHogOperations, projectId: string, people: readonly FoundPerson[], period: { from: Date; to: Date }, signal?: AbortSignal): Promise<PersonUnrecorded> {
+  try {
+    const answer = await posthog.segments.personUnrecorded(projectId, { personUuids: people.map((p) => p.uuid), from: period.from, to: period.to }, { signal });
+    return { ...tallyUnrecorded(answer.sessions), ...(answer.truncated ? { partial: `PostHog cut the query at ${answer.sessions.length} sessions: the numbers are a floor; narrow the dates.` } : {}) };
+  } catch (error) {
+    if (signal?.aborted || !(error instanceof UpstreamError || error instanceof UpstreamUnavailableError) || (error instanceof UpstreamUnavailableError && error.kind === 'cancelled')) throw error;
+    const why = error instanceof UpstreamError && error.status === 429 ? `the query API is rate limiting this key${error.retryAfterSeconds !== undefined ? ` (retry in about ${Math.ceil(error.retryAfterSeconds)} s)` : ''}` : clip(posthog.redact(error.message), 160);
+    return { partial: `Sessions without a recording not counted: ${why}.` };
+  }
 }

@@ -103,28 +103,47 @@ export const sequenceField = z
   .describe('2-5 steps in order in one session, as events entries; last may have absent:true (never came after). E.g. [{"id":"checkout_started"},{"id":"order_completed","absent":true}].');
 
 /** Why a matching session has no recording, as its events tell (posthog-api-facts.md §14); the full account is session-recording-get's. */
-export type NoRecordingReason = 'sampled_out' | 'too_short' | 'replay_off' | 'unknown';
+export type NoRecordingReason = 'sampled_out' | 'too_short' | 'replay_off' | 'expired' | 'unknown';
 
 const REASON_WORDS: Record<NoRecordingReason, string> = {
   sampled_out: 'sampled out',
   too_short: 'sampled in but never sent (shorter than the minimum duration, or not yet ingested)',
   replay_off: 'replay off',
+  expired: 'expired (past the retention or TTL)',
   unknown: 'events do not tell',
 };
 
-function reasonOf(session: { sampled: string | null; statuses: readonly string[] }): NoRecordingReason {
+function reasonOf(session: UnrecordedEvidence): NoRecordingReason {
+  // Recorded once: whatever its events say, the recording is gone by age.
+  if (session.expired) return 'expired';
   if (session.sampled?.startsWith('!')) return 'sampled_out';
   if (session.sampled) return 'too_short';
   if (session.statuses.length > 0 && session.statuses.every((s) => s === 'disabled' || s === 'lazy_loading')) return 'replay_off';
   return 'unknown';
 }
 
-export interface SequenceMatch {
-  /** Recorded matching sessions, the latest first step first. */
-  recordedIds: string[];
-  /** Matching sessions that have events but no recording within the dates, by reason. */
+/** What the queries say of a session without a recording PostHog shows. */
+type UnrecordedEvidence = { sampled: string | null; statuses: readonly string[]; expired: boolean };
+
+/** Sessions that have events but no recording within the dates, by reason. */
+export interface UnrecordedTally {
   unrecorded: number;
   reasons: Partial<Record<NoRecordingReason, number>>;
+}
+
+/** The sessions counted by the reason their events give (one classification for the sequence's and a person's). */
+export function tallyUnrecorded(sessions: readonly UnrecordedEvidence[]): UnrecordedTally {
+  const reasons: Partial<Record<NoRecordingReason, number>> = {};
+  for (const session of sessions) {
+    const reason = reasonOf(session);
+    reasons[reason] = (reasons[reason] ?? 0) + 1;
+  }
+  return { unrecorded: sessions.length, reasons };
+}
+
+export interface SequenceMatch extends UnrecordedTally {
+  /** Recorded matching sessions, the latest first step first. */
+  recordedIds: string[];
   /** PostHog cut the query's rows: the numbers are a floor. */
   truncated: boolean;
 }
@@ -143,7 +162,7 @@ export function sequencePeriod(dateFrom: string | undefined, dateTo: string | un
     try {
       to = widen(dateTo, resolveDate(dateTo, nowMs), +1);
     } catch {
-      throw new UserInputError(`date_to "${clip(dateTo, 40)}" is not a date a sequence can be searched to: use a relative date such as -1d or an ISO date such as 2025-06-01.`);
+      throw new UserInputError(`date_to "${clip(dateTo, 40)}" is not a date a sequence or person query can be bounded by: use a relative date such as -1d or an ISO date such as 2025-06-01.`);
     }
   }
   return { from, to, widened: [dateFrom, dateTo].some((d) => d !== undefined && /^\d{4}-/.test(d)) };
@@ -152,22 +171,15 @@ export function sequencePeriod(dateFrom: string | undefined, dateTo: string | un
 /** The sessions that went through the sequence in the period: one query. */
 export async function matchSequence(posthog: PostHogOperations, projectId: string, sequence: ParsedSequence, period: { from: Date; to: Date }, signal?: AbortSignal): Promise<SequenceMatch> {
   const answer = await posthog.segments.sequenceSessions(projectId, { ...sequence, from: period.from, to: period.to }, { signal });
-  const reasons: Partial<Record<NoRecordingReason, number>> = {};
-  let unrecorded = 0;
-  for (const session of answer.sessions) {
-    if (session.recorded) continue;
-    unrecorded++;
-    const reason = reasonOf(session);
-    reasons[reason] = (reasons[reason] ?? 0) + 1;
-  }
-  return { recordedIds: answer.sessions.filter((s) => s.recorded).map((s) => s.sessionId), unrecorded, reasons, truncated: answer.truncated };
+  const tally = tallyUnrecorded(answer.sessions.filter((s) => !s.recorded));
+  return { recordedIds: answer.sessions.filter((s) => s.recorded).map((s) => s.sessionId), ...tally, truncated: answer.truncated };
 }
 
-/** "19 (sampled out 17, …)": the unrecorded sessions and their reasons, for the text. */
-export function unrecordedLine(match: SequenceMatch): string {
-  if (match.unrecorded === 0) return '';
-  const parts = Object.entries(match.reasons).map(([reason, n]) => `${REASON_WORDS[reason as NoRecordingReason]} ${n}`);
-  return `${match.unrecorded} more matching session${match.unrecorded === 1 ? ' has' : 's have'} events but no recording (${parts.join('; ')}); not counted, not listed.`;
+/** "19 more matching sessions have events but no recording (sampled out 17; …)": the unrecorded sessions and their reasons, for the text. */
+export function unrecordedLine(tally: UnrecordedTally, who = { one: 'more matching session has', many: 'more matching sessions have' }, tail = 'not counted, not listed'): string {
+  if (tally.unrecorded === 0) return '';
+  const parts = Object.entries(tally.reasons).map(([reason, n]) => `${REASON_WORDS[reason as NoRecordingReason]} ${n}`);
+  return `${tally.unrecorded} ${tally.unrecorded === 1 ? who.one : who.many} events but no recording (${parts.join('; ')}); ${tail}.`;
 }
 
 /** How the steps read: "checkout_started → order_completed (never after)". */

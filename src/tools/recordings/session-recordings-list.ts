@@ -7,7 +7,7 @@ import { UserInputError } from '../../errors.js';
 import type { FoundPerson, Page, Recording } from '../../posthog/operations/index.js';
 import { clip, RECORDED_DATA_NOTICE } from '../format.js';
 import { appliedPeriod, filterParams, hasFilters, periodLine, periodOutput, recordingFilterFields } from './filters.js';
-import { personField, personParams, resolvePerson, type PersonResolution } from './person-search.js';
+import { personField, personParams, personUnrecorded, resolvePerson, type PersonResolution, type PersonUnrecorded } from './person-search.js';
 import { matchSequence, MAX_SEQUENCE_LISTED, parseSequence, sequenceField, sequenceLabel, sequencePage, sequencePeriod, unrecordedLine } from './sequence.js';
 import { personPropertiesLine, personPropertiesNote, recordingLine, recordingOutput, recordingView } from './shape.js';
 import { sessionContexts } from './session-context.js';
@@ -46,7 +46,15 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     note: z.string().optional(),
     person_properties_note: z.string().optional(),
     sequence_match: z.looseObject({ unrecorded_sessions: z.number().int(), unrecorded_reasons: z.record(z.string(), z.number().int()), partial: z.string().optional() }).optional(),
-    person_match: z.looseObject({ people: z.array(z.looseObject({ uuid: z.string(), distinct_ids: z.array(z.string()) })), elsewhere: z.array(z.looseObject({ project_id: z.number() })).optional() }).optional(),
+    person_match: z
+      .looseObject({
+        people: z.array(z.looseObject({ uuid: z.string(), distinct_ids: z.array(z.string()) })),
+        elsewhere: z.array(z.looseObject({ project_id: z.number() })).optional(),
+        unrecorded_sessions: z.number().int().optional(),
+        unrecorded_reasons: z.record(z.string(), z.number().int()).optional(),
+        unrecorded_partial: z.string().optional(),
+      })
+      .optional(),
     period: periodOutput,
     test_accounts: testAccountsOutput,
   }),
@@ -54,15 +62,22 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     if (input.person && (input.person_uuid || input.distinct_ids)) throw new UserInputError('Give one of person, person_uuid and distinct_ids: they all pick whose recordings are listed.');
     const params: Record<string, unknown> = { date_from: input.date_from, date_to: input.date_to, person_uuid: input.person_uuid, session_ids: input.session_ids, ...filterParams(input) };
-    // Checked before any request: the dates a sequence's query is bounded by.
-    const period = input.sequence ? sequencePeriod(input.date_from, input.date_to) : undefined;
+    // Checked before any request: the dates a sequence's or a person's query is bounded by.
+    const period = input.sequence || input.person ? sequencePeriod(input.date_from, input.date_to) : undefined;
 
-    let personMatch: { people: ReturnType<typeof personView>[] } | undefined;
-    if (input.person) {
+    let personMatch: { people: ReturnType<typeof personView>[]; unrecorded_sessions?: number; unrecorded_reasons?: Record<string, number>; unrecorded_partial?: string } | undefined;
+    let unrecorded: PersonUnrecorded | undefined;
+    if (input.person && period) {
       const found = await resolvePerson(posthog, projectId, input.person, signal);
       if (found.kind !== 'found') return personMissing(projectId, input.person, found);
       Object.assign(params, personParams(found.people));
-      personMatch = { people: found.people.map(personView) };
+      // Their sessions in the list's period that have events but no recording, and why (Deliver 4).
+      unrecorded = await personUnrecorded(posthog, projectId, found.people, period, signal);
+      personMatch = {
+        people: found.people.map(personView),
+        ...(unrecorded.unrecorded !== undefined ? { unrecorded_sessions: unrecorded.unrecorded, unrecorded_reasons: unrecorded.reasons ?? {} } : {}),
+        ...(unrecorded.partial ? { unrecorded_partial: unrecorded.partial } : {}),
+      };
     }
 
     let page: Page<Recording>;
@@ -111,6 +126,9 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
       ...(personMatch ? { person_match: personMatch } : {}),
     };
     const personLine = personMatch ? `${personMatch.people.length > 1 ? `${personMatch.people.length} people match: ` : 'Person '}${personMatch.people.map(personText).join('; ')}.` : '';
+    const whose = personMatch && personMatch.people.length > 1 ? 'of these people' : 'of this person';
+    const who = { one: `session ${whose} in the period has`, many: `sessions ${whose} in the period have` };
+    const personUnrecordedLines = unrecorded ? [unrecordedLine({ unrecorded: unrecorded.unrecorded ?? 0, reasons: unrecorded.reasons ?? {} }, who, 'not listed'), unrecorded.partial ?? ''] : [];
 
     const header =
       results.length === 0
@@ -119,7 +137,7 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
     const rows = results.flatMap((r) => [recordingLine(r), personPropertiesLine(r, input.include_person_properties)]);
     const mixed = hosts ? `Start URLs on ${Object.keys(hosts).length} hosts: ${Object.entries(hosts).map(([host, n]) => `${quote(host)} ×${n}`).join(', ')}.` : '';
-    return { data, text: [RECORDED_DATA_NOTICE, personLine, ...sequenceLines, header, ...rows, mixed, cut, periodLine(applied), testAccounts ? testAccountsLine(testAccounts) : '', footer].filter(Boolean).join('\n') };
+    return { data, text: [RECORDED_DATA_NOTICE, personLine, ...personUnrecordedLines, ...sequenceLines, header, ...rows, mixed, cut, periodLine(applied), testAccounts ? testAccountsLine(testAccounts) : '', footer].filter(Boolean).join('\n') };
   },
 });
 

@@ -13,6 +13,7 @@ import { tailOf } from './tail.js';
 import { playerUrl } from './player-link.js';
 import { filterParams, recordingFilterFields } from './filters.js';
 import { DEFAULT_TRIAGE_REPLAY_BUDGET } from '../../call-limits.js';
+import { MINUTE_MS } from '../../replay-rates.js';
 import { MAX_REQUESTS_PER_RECORDING, RecordingBoundReached, RecordingMeter } from '../../posthog/snapshots.js';
 import { countPopulation, evidenceOf, withEvidence } from './triage-population.js';
 import { renderTriage, type SequenceScope, type TriageFound, type Unread } from './triage-render.js';
@@ -155,7 +156,12 @@ export const sessionRecordingsTriage = defineTool({
     const counting = cursor || input.session_ids ? undefined : await countPopulation(posthog, projectId, { ...input, ...filterParams(input) }, signal, maxRecordings, sequence?.ids.slice(0, MAX_SEQUENCE_POPULATION));
     const counted = counting && 'population' in counting ? counting.population : undefined;
     // The replay budget binds the evidence digests, unless the caller asked for a number of recordings.
-    const replay = counted ? { left: input.max_recordings === undefined ? (posthog.budget?.limits.triageReplayBudget ?? DEFAULT_TRIAGE_REPLAY_BUDGET) : Infinity, spent: 0 } : undefined;
+    // It is a minute of this key's replay requests: what earlier calls spent of PostHog's current
+    // window (under the rates the key is paced by, else the budget per minute) is not there to
+    // spend again, and planning within the rest meets no 429.
+    const replayBudget = posthog.budget?.limits.triageReplayBudget ?? DEFAULT_TRIAGE_REPLAY_BUDGET;
+    const replayRoom = counted && input.max_recordings === undefined ? posthog.replayRoom([{ count: replayBudget, windowMs: MINUTE_MS }]) : Infinity;
+    const replay = counted ? { left: input.max_recordings === undefined ? Math.min(replayBudget, replayRoom) : Infinity, spent: 0 } : undefined;
     const filters = { date_from: input.date_from, date_to: input.date_to, order: input.order, order_direction: input.order_direction, person_uuid: input.person_uuid, ...filterParams(input) };
 
     // 1. The recordings to read: the cursor's unread ones first, then a page of the list.
@@ -298,6 +304,11 @@ export const sessionRecordingsTriage = defineTool({
       : exceptions?.limited
         ? ['Exceptions: only the first the query asks for were read (100 a recording on average); the recordings may have more.']
         : [];
+    if (replay && replayRoom < replayBudget) {
+      // Whose window: PostHog's throttle as configured or learned, else only our own count of the budget per minute.
+      const window = posthog.pacesReplay ? "PostHog's throttle, as known for this key" : 'the replay budget, counted per minute';
+      notes.push(`Only ${replayRoom} of this key's replay requests ${replayRoom === 1 ? 'was' : 'were'} left in the current window (${window}; earlier calls spent the rest): the evidence was read within ${replayRoom === 1 ? 'it' : 'them'}, not the replay budget of ${replayBudget}.`);
+    }
     // Where the list chose the recordings read, it chose among the latest matches only.
     if (sequence && !counted && sequence.ids.length > LISTED_SEQUENCE_IDS) notes.push(`The recordings read were chosen among the latest ${LISTED_SEQUENCE_IDS} of the ${sequence.ids.length} matching recordings.`);
 
