@@ -1,7 +1,7 @@
 /**
  * Placeholders the page accepts. A neutral value of the right kind is not enough where the field
  * constrains it: a date under the page's `min` (today, on a booking form), a number off its `step`,
- * text its `pattern` refuses, a select's placeholder option. Each default here is read from the
+ * text its `pattern` refuses, a select's placeholder option. Each default here follows the
  * field as the recording held it, and a date whose bounds were counted from the day of the
  * recording is counted, in the spec, from the day the test runs.
  */
