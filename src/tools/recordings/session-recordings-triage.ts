@@ -314,6 +314,7 @@ export const sessionRecordingsTriage = defineTool({
       read: digests.size,
       cached: cachedCount,
       problems: triage.problems,
+      failures: triage.failures,
       pages: triage.pages,
       // A session still recording, or whose tail has not arrived, says so against the list's row (tail.ts).
       sessions: triage.sessions.map((t) => {
