@@ -287,8 +287,8 @@ function shownOf(g: Group): Pick<Problem, 'shown' | 'values'> {
 type Happening = { key: string; t: number; at: number | null };
 type Cluster = { session: string; person: string; steps: Happening[]; start: number | null };
 
-/** The order symptoms of one failure take when they come at the same moment. */
-const CAUSE_ORDER: ProblemKind[] = ['request-failed', 'console-error', 'exception', 'message', 'rage-click', 'dead-click', 'console-warn'];
+/** The order symptoms of one failure take when they come at the same moment (a retry's warning before the error it ends in). */
+const CAUSE_ORDER: ProblemKind[] = ['request-failed', 'console-warn', 'console-error', 'exception', 'message', 'rage-click', 'dead-click'];
 
 /**
  * A session's problems, in time order, cut where FAILURE_GAP_MS pass without one; a run of two

@@ -311,7 +311,7 @@ export function evidenceOf(problems: readonly CountedProblem[], max: number): st
 }
 
 /** Kinds only the digests see that a chain names as its parts, and the order symptoms at one moment take. */
-const PART_ORDER: ChainPart['kind'][] = ['request-failed', 'console-error', 'exception', 'message', 'rage-click', 'dead-click', 'console-warn'];
+const PART_ORDER: ChainPart['kind'][] = ['request-failed', 'console-warn', 'console-error', 'exception', 'message', 'rage-click', 'dead-click'];
 const EVIDENCE_KINDS = new Set<string>(['request-failed', 'message', 'console-warn']);
 
 /**
