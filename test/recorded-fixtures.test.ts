@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
 import { fixture } from '../src/sandbox/demo/recorded.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { foldMessage, urlPattern } from '../src/digest/aggregate.js';
+import { urlPattern } from '../src/digest/aggregate.js';
 import { RECORDED_DATA_NOTICE } from '../src/tools/format.js';
 import { operationsOver } from '../src/posthog/operations/index.js';
 import { digestRecording } from '../src/tools/recordings/recording-digest.js';
