@@ -135,7 +135,7 @@ export const sessionRecordingsTriage = defineTool({
       sequence: sequenceField.optional().describe('As in session-recordings-list: only the recordings that went through these steps.'),
     }),
   // Declared: what a next step reads. Also returned, when there is something to say: cached,
-  // not_read, notes, clean, pages, sessions, unread, left_out, partial, more (renderTriage).
+  // not_read, notes, clean, pages, sessions, unread, left_out, problems_not_listed, partial, more (renderTriage).
   outputSchema: z.looseObject({
     problems: z.array(z.looseObject({ kind: z.string(), signature: z.string(), sessions: z.number() })),
     next_cursor: z.string().nullable(),
