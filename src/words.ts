@@ -107,3 +107,16 @@ export function asText(value: unknown): string {
   }
   return String(value);
 }
+
+/**
+ * Two messages that differ only in their numbers, as one: each number that differs written
+ * "first…last" ("Attempt 1…5 of 5"), so a folded message never shows a bare placeholder; the
+ * message itself when both are the same; undefined when they differ in more than numbers.
+ */
+export function numberRange(first: string, last: string): string | undefined {
+  if (first === last) return first;
+  const a = first.split(/(\d+(?:\.\d+)?)/);
+  const b = last.split(/(\d+(?:\.\d+)?)/);
+  if (a.length !== b.length || a.some((part, i) => i % 2 === 0 && part !== b[i])) return undefined;
+  return a.map((part, i) => (i % 2 === 1 && part !== b[i] ? `${part}…${b[i]}` : part)).join('');
+}

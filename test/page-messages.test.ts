@@ -93,7 +93,7 @@ describe('page messages in the summary', () => {
   it('a real rrweb recording (fixtures/recordings/checkout-failure.jsonl) shows its alert, repeats counted', async () => {
     const s = await summary(fixture('checkout-failure').session_id);
     const shown = s.text.split('\n').filter((l) => l.includes(' page showed '));
-    expect(shown.some((l) => /^\d+:\d\d page showed "We couldn't place your order \(error 500\)\. Please try again\. Attempt 1\." \(alert\) ×5$/.test(l)), shown.join('\n')).toBe(true);
+    expect(shown.some((l) => /^\d+:\d\d page showed "We couldn't place your order \(error 500\)\. Please try again\. Attempt 1…5\." \(alert\) ×5$/.test(l)), shown.join('\n')).toBe(true);
     expect(s.timeline.filter((l) => l.includes(' page showed '))).toEqual(shown);
   });
 });
@@ -122,7 +122,7 @@ function addressTaken(id: string, email: string): { id: string; distinctId: stri
   return { id, distinctId: `visitor-${id}`, lines: events.map((e) => [W, e]) };
 }
 
-type TriageProblem = { kind: string; signature: string; sessions: number; people: number; occurrences: number; example?: string };
+type TriageProblem = { kind: string; signature: string; sessions: number; people: number; occurrences: number; example?: string; parts?: TriageProblem[] };
 type TriageSession = { id: string; error_messages?: number };
 
 describe('page messages in the triage', () => {
@@ -138,18 +138,22 @@ describe('page messages in the triage', () => {
     it("ranks the failed checkout's payment message, with its example, in both views; no confirmation, status or heading", async () => {
       const v = views(await h.call('session-recordings-triage', { project_id: P, date_from: '-7d', max_recordings: 50 }));
       const problems = v.data.problems as TriageProblem[];
-      const payment = problems.find((p) => p.kind === 'message' && p.signature === "We couldn't process your payment. Please try again.");
-      expect(payment, v.text).toMatchObject({ sessions: 1, people: 1, occurrences: 1 });
-      // Its example: the failed checkout, at the message's time (1:14).
-      expect(payment!.example!.endsWith(`/replay/${FAILED_CHECKOUT}?t=74`), payment!.example).toBe(true);
-      expect(v.text).toContain(`- 1 session, 1 person, 1×: page showed "We couldn't process your payment. Please try again." (`);
-      expect(v.text).toContain(`e.g. ${payment!.example}`);
-      // Ranked as the others are: by sessions hit, then (as many sessions) the person's message first.
+      // The message is a part of the failed checkout's one failure (the 500 before it, the rage click after), with its own counts.
+      const failure = problems.find((p) => p.kind === 'chain' && p.parts!.some((q) => q.kind === 'message' && q.signature === "We couldn't process your payment. Please try again."));
+      expect(failure, v.text).toBeDefined();
+      const payment = failure!.parts!.find((q) => q.kind === 'message')!;
+      expect(payment).toMatchObject({ sessions: 1, people: 1, occurrences: 1 });
+      expect(failure!.parts!.map((q) => q.kind).slice(0, 5)).toEqual(['request-failed', 'console-error', 'exception', 'message', 'rage-click']);
+      // Its example: the failed checkout, at the failure's first symptom (the 500, 1:11).
+      expect(failure!.example!.endsWith(`/replay/${FAILED_CHECKOUT}?t=71`), failure!.example).toBe(true);
+      expect(v.text).toContain(`- 1 session, 1 person, 1×, in ${FAILED_CHECKOUT}: one failure, in one session within seconds: failed request`);
+      expect(v.text).toContain(`→ page showed "We couldn't process your payment. Please try again." (1 session, 1 person, 1×) → rage click`);
+      expect(v.text).toContain(`e.g. ${failure!.example}`);
+      // Ranked as the others are: by sessions hit.
       const sessions = problems.map((p) => p.sessions);
       expect(sessions).toEqual([...sessions].sort((a, b) => b - a));
-      expect(problems.findIndex((p) => p === payment)).toBeLessThan(problems.findIndex((p) => p.sessions === 1 && p.kind !== 'message'));
       // What the week showed that told of nothing wrong is not a problem.
-      for (const p of problems.filter((p) => p.kind === 'message')) expect(p.signature).not.toMatch(/Thank you|Added |saved|Gear up|Your cart|Checkout$/);
+      for (const p of problems.flatMap((p) => p.parts ?? [p]).filter((p) => p.kind === 'message')) expect(p.signature).not.toMatch(/Thank you|Added |saved|Gear up|Your cart|Checkout$/);
       // The bound of max_chars (4,000 by default) and of the two views holds.
       expect(v.text.length).toBeLessThanOrEqual(4_000);
       expect(v.json.length).toBeLessThanOrEqual(4_000);
@@ -185,7 +189,7 @@ describe('page messages in the triage', () => {
       const v = views(await h.call('session-recordings-triage', { project_id: P, session_ids: [a.id, b.id, 'page-messages-greeting'], max_chars: 20_000 }));
       const messages = (v.data.problems as TriageProblem[]).filter((p) => p.kind === 'message');
       expect(messages.map(({ signature, sessions, people, occurrences }) => ({ signature, sessions, people, occurrences }))).toEqual([{ signature: '*** is already registered. Sign in instead?', sessions: 2, people: 2, occurrences: 2 }]);
-      expect(v.text).toContain('- 2 sessions, 2 people, 2×: page showed "*** is already registered. Sign in instead?"');
+      expect(v.text).toMatch(/- 2 sessions, 2 people, 2×, in page-messages-taken-[ab]: page showed "\*\*\* is already registered\. Sign in instead\?"/);
       expect(messages[0]!.example).toMatch(/\/replay\/page-messages-taken-[ab]\?t=3$/);
       for (const typed of ['zephyrine', 'quill.z', 'example.org', 'example.net', 'Zephyrine']) expect(v.text + v.json).not.toContain(typed);
       expect(v.text + v.json).not.toMatch(/Welcome back|Thank you|Create your account/);

@@ -139,11 +139,14 @@ describe('session-recording-summary when exceptions cannot be read', () => {
 });
 
 describe('session-recordings-triage: uncaught exceptions across recordings', () => {
+  type Problem = { kind: string; signature: string; message?: string; sessions: number; occurrences: number; example: string; parts?: Problem[] };
   type Triage = {
-    problems: Array<{ kind: string; signature: string; sessions: number; occurrences: number; example: string }>;
+    problems: Problem[];
     sessions: Array<{ id: string; exceptions: number }>;
     notes?: string[];
   };
+  /** Each problem, a failure's parts among them (with the failure's example): the symptoms of one failure are one entry. */
+  const flat = (problems: Problem[]) => problems.flatMap((p) => (p.parts ? p.parts.map((part) => ({ ...part, example: p.example })) : [p]));
   const CHECKOUT = DEMO.recordingIds.checkoutFailure;
 
   it('ranks them as problems with the rest, from one query for all the recordings read', async () => {
@@ -152,15 +155,18 @@ describe('session-recordings-triage: uncaught exceptions across recordings', () 
       const r = await h.call('session-recordings-triage', { project_id: P, session_ids: [ID, CHECKOUT], date_from: '-3000d', max_chars: 20_000 });
       expect(r.isError, text(r)).toBeFalsy();
       const data = r.structuredContent as unknown as Triage;
-      const exceptions = data.problems.filter((p) => p.kind === 'exception');
+      const exceptions = flat(data.problems).filter((p) => p.kind === 'exception');
       // The loop's eleven RangeErrors fold into one problem ("loop N"); the checkout's two are the demo's.
       expect(exceptions.find((p) => p.signature === 'RangeError: loop N')).toMatchObject({ sessions: 1, occurrences: 11, example: expect.stringMatching(new RegExp(`/replay/${ID}\\?t=21$`)) });
       expect(exceptions.find((p) => p.signature === "TypeError: Cannot read properties of undefined (reading 'total')")).toMatchObject({ sessions: 1, occurrences: 1 });
-      expect(exceptions.find((p) => p.signature === "TypeError: Cannot read properties of undefined (reading 'id')")).toMatchObject({ sessions: 1, example: expect.stringMatching(new RegExp(`/replay/${CHECKOUT}\\?t=74$`)) });
+      // The checkout's TypeError is a part of its one failure, whose example opens at the first symptom (the 500 at 1:11).
+      expect(exceptions.find((p) => p.signature === "TypeError: Cannot read properties of undefined (reading 'id')")).toMatchObject({ sessions: 1, example: expect.stringMatching(new RegExp(`/replay/${CHECKOUT}\\?t=71$`)) });
       expect(data.sessions.find((s) => s.id === ID)?.exceptions).toBe(13);
       expect(data.sessions.find((s) => s.id === CHECKOUT)?.exceptions).toBe(2);
       expect(JSON.stringify(r)).not.toContain(TOKEN);
-      expect(text(r)).toMatch(/×: exception "RangeError: loop N"/);
+      // Shown with the numbers it had, first to last: never a bare N.
+      expect(text(r)).toMatch(/×, in [^:]+: exception "RangeError: loop 0…10"/);
+      expect(text(r)).not.toContain('loop N');
       expect(h.sandbox.requests.filter((q) => q.method === 'POST' && /\/query\/?$/.test(q.path))).toHaveLength(1);
     } finally {
       await h.close();
@@ -174,8 +180,8 @@ describe('session-recordings-triage: uncaught exceptions across recordings', () 
       const r = await h.call('session-recordings-triage', { project_id: P, session_ids: [ID, CHECKOUT], date_from: '-3000d' });
       expect(r.isError, text(r)).toBeFalsy();
       const data = r.structuredContent as unknown as Triage;
-      expect(data.problems.some((p) => p.kind === 'exception')).toBe(false);
-      expect(data.problems.some((p) => p.kind === 'request-failed')).toBe(true);
+      expect(flat(data.problems).some((p) => p.kind === 'exception')).toBe(false);
+      expect(flat(data.problems).some((p) => p.kind === 'request-failed')).toBe(true);
       expect(data.notes).toEqual(["Exceptions not read: the key may not use the query API (add the query:read scope to read the session's $exception events)."]);
       expect(text(r)).toContain('Note: Exceptions not read: the key may not use the query API');
     } finally {

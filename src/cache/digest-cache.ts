@@ -51,8 +51,9 @@ function createHash(algorithm: string) {
  * are per key and per resolved project (version 2 shared them between keys, and under "@current").
  * 4: repeated errors and requests keep their last time (`last_t`). 5: page messages that tell of
  * trouble say so (`trouble`), for the triage. 6: failed requests keep their response body (`request.body`).
+ * 7: a page message repeated with other numbers keeps the last one's text (`last_detail`).
  */
-export const DIGEST_CACHE_VERSION = 6;
+export const DIGEST_CACHE_VERSION = 7;
 
 /** Stable and short: the raw parts can be long (a 200-character id) and carry a host name. */
 export function digestCacheId(key: DigestCacheKey): string {

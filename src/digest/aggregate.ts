@@ -13,7 +13,7 @@
  *   console message is. A confirmation, a status or a heading is no problem.
  */
 
-import { clip } from '../words.js';
+import { clip, numberRange } from '../words.js';
 import type { Digest, ItemKind, TimelineItem } from './digest.js';
 
 export type ProblemKind = 'console-error' | 'console-warn' | 'request-failed' | 'rage-click' | 'dead-click' | 'exception' | 'message';
@@ -73,7 +73,30 @@ export type Problem = {
   handled?: boolean;
   /** A failed request's: the first response body the digests kept for it (the server's reason, masked). */
   body?: string;
+  /** A folded message as shown: the first and last as logged, differing numbers as "first…last"; absent when it is the signature. */
+  shown?: string;
+  /** The first and last messages as logged, where they differ in more than numbers. */
+  values?: { first: string; last: string };
 };
+
+/**
+ * The symptoms of one failure (a failed request, the exception it caused, the page's message, the
+ * rage click after it): problems that came together in a session, each within FAILURE_GAP_MS of
+ * the one before, as one entry naming its parts, each part with its own counts.
+ */
+export interface Failure {
+  /** The parts' problems, in the order they came (`offset_ms` after the failure's first symptom, the least over its sessions). */
+  parts: Array<Problem & { offset_ms: number }>;
+  sessions: number;
+  people: number;
+  occurrences: number;
+  first_seen: string | null;
+  last_seen: string | null;
+  examples: ProblemExample[];
+}
+
+/** Symptoms this close together in one session are one failure's. */
+export const FAILURE_GAP_MS = 10_000;
 
 export interface PageTrouble {
   page: string;
@@ -102,6 +125,8 @@ export interface SessionTrouble {
 
 export interface Triage {
   problems: Problem[];
+  /** The failures the problems came together in; their parts are among `problems` too. */
+  failures: Failure[];
   pages: PageTrouble[];
   sessions: SessionTrouble[];
 }
@@ -125,6 +150,8 @@ interface Group {
   examples: ProblemExample[];
   handled?: boolean | undefined;
   body?: string | undefined;
+  /** The last occurrence's own text (the first is `sample`), for the range of a folded message. */
+  lastSample: string;
 }
 
 export function aggregate(inputs: readonly TriageInput[], options: AggregateOptions = {}): Triage {
@@ -132,6 +159,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
   const groups = new Map<string, Group>();
   const pages = new Map<string, { sessions: Set<string>; problems: number; score: number }>();
   const sessions: SessionTrouble[] = [];
+  const clusters: Cluster[] = [];
 
   for (const { id, person, digest, exceptions } of inputs) {
     const trouble: SessionTrouble = {
@@ -151,11 +179,13 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
     };
     // One example per session and problem: the first moment it happened there.
     const seenHere = new Set<string>();
-    const add = (kind: ProblemKind, t: number, count: number, page: string | null, { signature, sample }: { signature: string; sample: string }, handled?: boolean, body?: string) => {
+    // The session's problems in the order they came, for its failures.
+    const happened: Happening[] = [];
+    const add = (kind: ProblemKind, t: number, count: number, page: string | null, { signature, sample }: { signature: string; sample: string }, handled?: boolean, body?: string, lastSample = sample) => {
       const groupKey = `${kind}\u0000${signature}\u0000${handled === undefined ? '' : String(handled)}`;
       let group = groups.get(groupKey);
       if (!group) {
-        group = { kind, signature, sample, sessions: new Set(), people: new Set(), occurrences: 0, first: null, last: null, examples: [], handled };
+        group = { kind, signature, sample, lastSample, sessions: new Set(), people: new Set(), occurrences: 0, first: null, last: null, examples: [], handled };
         groups.set(groupKey, group);
       }
       group.body ??= body;
@@ -164,9 +194,12 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       group.occurrences += count;
       const when = digest.start === null ? null : digest.start + t;
       if (when !== null && Number.isFinite(when)) {
+        if (group.first === null || when < group.first) group.sample = sample;
+        if (group.last === null || when >= group.last) group.lastSample = lastSample;
         group.first = group.first === null ? when : Math.min(group.first, when);
         group.last = group.last === null ? when : Math.max(group.last, when);
       }
+      happened.push({ key: groupKey, t, at: when });
       if (!seenHere.has(groupKey)) {
         seenHere.add(groupKey);
         if (group.examples.length < maxExamples) {
@@ -201,7 +234,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       // digest's counts do); a rage click is one however many clicks its burst had, and so is a dead click.
       const count = kind === 'rage-click' || kind === 'dead-click' ? 1 : (item.count ?? 1);
       const page = pageAt(digest, item);
-      add(kind, item.t, count, page, signatureOf(kind, item, page), undefined, item.request?.body);
+      add(kind, item.t, count, page, signatureOf(kind, item, page), undefined, item.request?.body, item.last_detail === undefined ? undefined : clip(item.last_detail, 200));
     }
     for (const exception of exceptions ?? []) {
       const page = exception.w === undefined ? null : pageAt(digest, { w: exception.w, t: exception.t });
@@ -211,30 +244,105 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       else if (exception.handled === true) trouble.exceptions_handled++;
     }
     sessions.push(trouble);
+    clusters.push(...failuresIn(id, person, happened, digest.start));
   }
 
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const problemOf = (g: Group): Problem => ({
+    kind: g.kind,
+    signature: g.signature,
+    sample: g.sample,
+    sessions: g.sessions.size,
+    people: g.people.size,
+    occurrences: g.occurrences,
+    first_seen: iso(g.first),
+    last_seen: iso(g.last),
+    examples: g.examples,
+    ...(g.handled !== undefined ? { handled: g.handled } : {}),
+    ...(g.body !== undefined ? { body: g.body } : {}),
+    ...shownOf(g),
+  });
   return {
-    problems: [...groups.values()]
-      .map((g) => ({
-        kind: g.kind,
-        signature: g.signature,
-        sample: g.sample,
-        sessions: g.sessions.size,
-        people: g.people.size,
-        occurrences: g.occurrences,
-        first_seen: iso(g.first),
-        last_seen: iso(g.last),
-        examples: g.examples,
-        ...(g.handled !== undefined ? { handled: g.handled } : {}),
-        ...(g.body !== undefined ? { body: g.body } : {}),
-      }))
-      .sort((a, b) => b.sessions - a.sessions || WEIGHT[b.kind] - WEIGHT[a.kind] || b.occurrences - a.occurrences || a.signature.localeCompare(b.signature)),
+    problems: [...groups.values()].map(problemOf).sort(byRank),
+    failures: failuresOf(clusters, groups, problemOf, maxExamples, options.link),
     pages: [...pages.entries()]
       .map(([page, p]) => ({ page, sessions: p.sessions.size, problems: p.problems, score: round(p.score) }))
       .sort((a, b) => b.score - a.score || b.sessions - a.sessions || a.page.localeCompare(b.page)),
     sessions: sessions.map((s) => ({ ...s, score: round(s.score) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)),
   };
+}
+
+const byRank = (a: Problem, b: Problem) => b.sessions - a.sessions || WEIGHT[b.kind] - WEIGHT[a.kind] || b.occurrences - a.occurrences || a.signature.localeCompare(b.signature);
+
+/** Kinds whose signature is a folded message: shown with the numbers they had. */
+const MESSAGE_KINDS = new Set<ProblemKind>(['console-error', 'console-warn', 'message', 'exception']);
+
+function shownOf(g: Group): Pick<Problem, 'shown' | 'values'> {
+  if (!MESSAGE_KINDS.has(g.kind)) return {};
+  const shown = numberRange(g.sample, g.lastSample);
+  if (shown === undefined) return { values: { first: g.sample, last: g.lastSample } };
+  return shown === g.signature ? {} : { shown: clip(shown, 200) };
+}
+
+type Happening = { key: string; t: number; at: number | null };
+type Cluster = { session: string; person: string; steps: Happening[]; start: number | null };
+
+/** The order symptoms of one failure take when they come at the same moment (a retry's warning before the error it ends in). */
+const CAUSE_ORDER: ProblemKind[] = ['request-failed', 'console-warn', 'console-error', 'exception', 'message', 'rage-click', 'dead-click'];
+
+/**
+ * A session's problems, in time order, cut where FAILURE_GAP_MS pass without one; a run of two
+ * kinds or more (warnings aside: a warning alone tells of no failure) is a failure.
+ */
+function failuresIn(session: string, person: string | null, happened: Happening[], start: number | null): Cluster[] {
+  const ordered = [...happened].sort((a, b) => a.t - b.t);
+  const runs: Happening[][] = [];
+  for (const step of ordered) {
+    const run = runs.at(-1);
+    if (run && step.t - run.at(-1)!.t <= FAILURE_GAP_MS) run.push(step);
+    else runs.push([step]);
+  }
+  const kindOf = (key: string) => key.slice(0, key.indexOf('\u0000')) as ProblemKind;
+  return runs
+    .filter((run) => new Set(run.map((s) => kindOf(s.key)).filter((k) => k !== 'console-warn')).size >= 2)
+    .map((steps) => ({ session, person: person ?? `session:${session}`, steps, start: start === null ? null : start + steps[0]!.t }));
+}
+
+/** The sessions' failures with the same parts as one, most sessions first; a problem is a part of one failure at most. */
+function failuresOf(clusters: Cluster[], groups: Map<string, Group>, problemOf: (g: Group) => Problem, maxExamples: number, link: AggregateOptions['link']): Failure[] {
+  const merged = new Map<string, { keys: string[]; offsets: Map<string, number>; sessions: Set<string>; people: Set<string>; occurrences: number; first: number | null; last: number | null; examples: ProblemExample[] }>();
+  for (const cluster of clusters) {
+    const offsets = new Map<string, number>();
+    for (const step of cluster.steps) if (!offsets.has(step.key)) offsets.set(step.key, step.t - cluster.steps[0]!.t);
+    const keys = [...offsets.keys()];
+    const id = keys.join('\u0001');
+    const failure = merged.get(id) ?? { keys, offsets: new Map<string, number>(), sessions: new Set<string>(), people: new Set<string>(), occurrences: 0, first: null, last: null, examples: [] as ProblemExample[] };
+    for (const [key, offset] of offsets) failure.offsets.set(key, Math.min(failure.offsets.get(key) ?? Infinity, offset));
+    failure.occurrences++;
+    if (cluster.start !== null) {
+      failure.first = failure.first === null ? cluster.start : Math.min(failure.first, cluster.start);
+      failure.last = failure.last === null ? cluster.start : Math.max(failure.last, cluster.start);
+    }
+    if (!failure.sessions.has(cluster.session) && failure.examples.length < maxExamples) {
+      const at = Math.max(0, Math.floor(cluster.steps[0]!.t / 1000));
+      failure.examples.push({ session_id: cluster.session, at_s: at, link: link?.(cluster.session, at) });
+    }
+    failure.sessions.add(cluster.session);
+    failure.people.add(cluster.person);
+    merged.set(id, failure);
+  }
+  const taken = new Set<string>();
+  const failures: Failure[] = [];
+  for (const f of [...merged.values()].sort((a, b) => b.sessions.size - a.sessions.size || b.keys.length - a.keys.length)) {
+    if (f.keys.some((key) => taken.has(key))) continue;
+    f.keys.forEach((key) => taken.add(key));
+    const parts = f.keys
+      .map((key) => ({ ...problemOf(groups.get(key)!), offset_ms: f.offsets.get(key)! }))
+      .sort((a, b) => a.offset_ms - b.offset_ms || CAUSE_ORDER.indexOf(a.kind) - CAUSE_ORDER.indexOf(b.kind));
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    failures.push({ parts, sessions: f.sessions.size, people: f.people.size, occurrences: f.occurrences, first_seen: iso(f.first), last_seen: iso(f.last), examples: f.examples });
+  }
+  return failures;
 }
 
 function round(n: number): number {

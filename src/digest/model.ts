@@ -49,6 +49,8 @@ export interface TimelineItem {
   count?: number;
   /** identical errors or requests repeated: when the last of them came (`t` is the first's), ms like `t` */
   last_t?: number;
+  /** a page message repeated with other numbers in it: the last one's text (`detail` is the first's) */
+  last_detail?: string;
   /** a page message that tells the person something went wrong (rules/messages.ts tellsTrouble) */
   trouble?: true;
   /** a failed request's parts (its target is `METHOD url`); `body`: the response body the recording kept, masked and cut (rules/network.ts) */

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { PRIORITY, type Digest, type ItemKind, type PageVisit, type TimelineItem } from './model.js';
 import { quote } from './quote.js';
 import { isMoment } from './moments.js';
-import { clip, clock, duration, plural } from '../words.js';
+import { clip, clock, duration, numberRange, plural } from '../words.js';
 
 /** "2025-06-02 09:14:03Z" from epoch ms. */
 function shortTime(ms: number): string {
@@ -272,7 +272,8 @@ function timelineLine(item: TimelineItem, multiWindow: boolean, origin: string |
     }
     case 'message':
       // The text is recorded data; what made it a message (alert, dialog, heading…) is the digest's word.
-      parts.push(quote(item.detail ?? ''));
+      // Repeated with other numbers: the first and the last ("Attempt 1…5").
+      parts.push(quote(item.last_detail !== undefined ? (numberRange(item.detail ?? '', item.last_detail) ?? `${item.detail ?? ''} … ${item.last_detail}`) : (item.detail ?? '')));
       if (item.target) parts.push(`(${item.target})`);
       break;
     case 'scroll':

@@ -511,6 +511,53 @@ export function chainConsoleQuery(options: PeriodOptions & { sessionIds: readonl
   return seal(query, values);
 }
 
+/** One requested event (by name) or action (by id), with the event property conditions it carries. */
+export type RequestedEntity = ({ event: string } | { actionId: number }) & { properties: readonly EventPropertyCondition[] };
+
+export interface MatchedEventsOptions {
+  /** The sessions of one list page. */
+  sessionIds: readonly string[];
+  entities: readonly RequestedEntity[];
+  from: Date;
+  to: Date;
+}
+
+/**
+ * Per session of a list page, how many of its events within [from, to] match each requested
+ * entity (its name or action, and its property conditions): columns session_id, matched_0,
+ * matched_1, … in the order of `entities`. One query for the page, never one per row.
+ */
+export function matchedEventsQuery(options: MatchedEventsOptions): BuiltQuery {
+  if (options.sessionIds.length === 0 || options.entities.length === 0) throw new RangeError('matchedEventsQuery needs at least one session id and one entity');
+  const ids = [...new Set(options.sessionIds)];
+  const values: Record<string, unknown> = { session_ids: ids, date_from: isoUtc(options.from), date_to: isoUtc(options.to) };
+  const columns = options.entities.map((entity, i) => {
+    let head: string;
+    if ('actionId' in entity) {
+      values[`action_${i}`] = entity.actionId;
+      head = `matchesAction({action_${i}})`;
+    } else {
+      values[`event_${i}`] = entity.event;
+      head = `event = {event_${i}}`;
+    }
+    const condition = [head, ...entity.properties.map((p, j) => propertyCondition(p, `entity_${i}_${j}`, values))].join(' AND ');
+    return `countIf(${condition}) AS matched_${i}`;
+  });
+  // Without actions only the named events can match: the rest of the sessions' events are not read.
+  const names = options.entities.flatMap((e) => ('event' in e ? [e.event] : []));
+  let narrow = '';
+  if (names.length === options.entities.length) {
+    values.event_names = [...new Set(names)];
+    narrow = ' AND event IN {event_names}';
+  }
+  const query = [
+    `SELECT $session_id AS session_id, ${columns.join(', ')} FROM events`,
+    `WHERE $session_id IN {session_ids} AND timestamp >= toDateTime({date_from}) AND timestamp <= toDateTime({date_to})${narrow}`,
+    `GROUP BY session_id LIMIT ${ids.length}`,
+  ].join(' ');
+  return seal(query, values);
+}
+
 /** Every builder of a query the tools send, by name (see the top of this file). */
 export const HOGQL_BUILDERS = {
   matchingEventsQuery,
@@ -527,4 +574,5 @@ export const HOGQL_BUILDERS = {
   periodConsoleErrorsQuery,
   chainEventsQuery,
   chainConsoleQuery,
+  matchedEventsQuery,
 } as const;

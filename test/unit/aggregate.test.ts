@@ -116,6 +116,6 @@ describe('aggregate', () => {
   });
 
   it('an empty fleet gives empty lists', () => {
-    expect(aggregate([])).toEqual({ problems: [], pages: [], sessions: [] });
+    expect(aggregate([])).toEqual({ problems: [], failures: [], pages: [], sessions: [] });
   });
 });

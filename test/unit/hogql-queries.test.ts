@@ -102,6 +102,20 @@ const SAMPLES: Samples = {
   ],
   chainEventsQuery: [...HOSTILE.map((value) => ({ from: FROM, to: TO, sessionIds: [value] })), { from: FROM, to: TO, sessionIds: HOSTILE }],
   chainConsoleQuery: [...HOSTILE.map((value) => ({ from: FROM, to: TO, sessionIds: [value] })), { from: FROM, to: TO, sessionIds: HOSTILE }],
+  matchedEventsQuery: [
+    ...HOSTILE.map((value) => ({ sessionIds: [value], entities: [{ event: value, properties: [] }], from: FROM, to: TO })),
+    ...HOSTILE.map((value) => ({ sessionIds: [value, `${value} 2`], entities: [{ event: '$pageview', properties: [{ key: value, icontains: value }] }, { actionId: 12, properties: [{ key: `$${value}`, exact: [JSON.stringify(value)] }] }], from: FROM, to: TO })),
+    {
+      sessionIds: HOSTILE,
+      entities: [
+        { event: '$pageview', properties: [{ key: '$current_url', not_icontains: '/help' }, { key: '$pathname', regex: '^/(cart|checkout)$' }, { key: '$browser', is_not: ['"Safari"'] }] },
+        { event: 'product_added_to_cart', properties: [{ key: 'price', gt: 10 }, { key: 'quantity', lt: 5 }, { key: 'coupon', is_set: true }, { key: 'note', is_not_set: true }, { key: 'memo', not_regex: 'y+z' }] },
+        { actionId: Number.MAX_SAFE_INTEGER, properties: [] },
+      ],
+      from: new Date(0),
+      to: new Date('2999-12-31T00:00:00Z'),
+    },
+  ],
 };
 
 function strings(value: unknown, into: string[] = []): string[] {

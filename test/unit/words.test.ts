@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TIMEZONES } from '../../src/posthog/timezones.js';
-import { clock, didYouMean, duration, nearest, plural } from '../../src/words.js';
+import { clock, didYouMean, duration, nearest, numberRange, plural } from '../../src/words.js';
 
 describe('words', () => {
   it('puts the noun in the number of its count', () => {
@@ -30,5 +30,18 @@ describe('words', () => {
     expect(nearest('Mars/Olympus', TIMEZONES)).toEqual([]);
     expect(didYouMean('xyz', ['recordings', 'projects'])).toBe('');
     expect(didYouMean('', ['a'])).toBe('');
+  });
+});
+
+describe('numberRange', () => {
+  it('writes each number that differs as first…last, and keeps the ones that do not', () => {
+    expect(numberRange('Attempt 1.', 'Attempt 5.')).toBe('Attempt 1…5.');
+    expect(numberRange('retrying (attempt 1 of 3)', 'retrying (attempt 3 of 3)')).toBe('retrying (attempt 1…3 of 3)');
+    expect(numberRange('took 0.5 s', 'took 12.25 s')).toBe('took 0.5…12.25 s');
+  });
+  it('is the message itself when both are the same, and undefined when they differ in more than numbers', () => {
+    expect(numberRange('Search request failed: 503 Service Unavailable', 'Search request failed: 503 Service Unavailable')).toBe('Search request failed: 503 Service Unavailable');
+    expect(numberRange('Order 12 failed', 'Order 12 failed twice')).toBeUndefined();
+    expect(numberRange('a 1 b', 'c 2 b')).toBeUndefined();
   });
 });

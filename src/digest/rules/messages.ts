@@ -256,6 +256,9 @@ export class MessageBook {
     if (earlier) {
       earlier.count = (earlier.count ?? 1) + 1;
       if (found.trouble) earlier.trouble = true;
+      // Its numbers as they last were ("Attempt 5."), so the repeat reads as a range, not as the first five times.
+      if (text !== earlier.detail) earlier.last_detail = text;
+      else delete earlier.last_detail;
       return;
     }
     const heading = found.source === 'heading';
@@ -291,9 +294,10 @@ export function maskPersonWords(digest: Digest, words: ReadonlyArray<string | nu
   const timeline = digest.timeline.map((item) => {
     if (item.kind !== 'message' || !item.detail) return item;
     const detail = item.detail.replace(pattern, MASK);
-    if (detail === item.detail) return item;
+    const last = item.last_detail?.replace(pattern, MASK);
+    if (detail === item.detail && last === item.last_detail) return item;
     changed = true;
-    return { ...item, detail };
+    return { ...item, detail, ...(last !== undefined ? { last_detail: last } : {}) };
   });
   return changed ? { ...digest, timeline } : digest;
 }

@@ -21,7 +21,7 @@ import { snapshotOperations, type SnapshotOperations } from './snapshots.js';
 
 export type { CallOptions } from './options.js';
 export type { DefinitionOperations, DefinitionQuery, EventDefinition, PropertyDefinition, PropertyValue } from './definitions.js';
-export type { EventPropertyCondition, FoundPerson, SegmentOperations, SequenceAnswer, SequenceSession, SequenceStep, UnrecordedAnswer, UnrecordedSession } from './segments.js';
+export type { EventPropertyCondition, FoundPerson, MatchedEventsOptions, RequestedEntity, SegmentOperations, SequenceAnswer, SequenceSession, SequenceStep, UnrecordedAnswer, UnrecordedSession } from './segments.js';
 export type { ChainConsoleLine, ChainEvent, ClickGroup, ConsoleGroup, ExceptionGroup, PeriodOptions, PopulationOperations } from './population.js';
 export type { Organization, PersonalApiKey, ProjectListQuery, ProjectOperations, User } from './projects.js';
 export type { HogQLRows, QueryOperations } from './query.js';

@@ -4,12 +4,12 @@
 
 import { z } from 'zod';
 import { asText } from '../../words.js';
-import { MAX_PERSONS_FOUND, MAX_SEQUENCE_SESSIONS, MAX_UNRECORDED_SESSIONS, personLookupQuery, personUnrecordedQuery, sequenceSessionsQuery, type PersonUnrecordedOptions, type SequenceSessionsOptions } from '../hogql-queries.js';
+import { matchedEventsQuery, MAX_PERSONS_FOUND, MAX_SEQUENCE_SESSIONS, MAX_UNRECORDED_SESSIONS, personLookupQuery, personUnrecordedQuery, sequenceSessionsQuery, type MatchedEventsOptions, type PersonUnrecordedOptions, type SequenceSessionsOptions } from '../hogql-queries.js';
 import type { CallOptions } from './options.js';
 import { unusable } from './parse.js';
 import type { QueryOperations } from './query.js';
 
-export type { EventPropertyCondition, PersonUnrecordedOptions, SequenceStep, SequenceSessionsOptions } from '../hogql-queries.js';
+export type { EventPropertyCondition, MatchedEventsOptions, PersonUnrecordedOptions, RequestedEntity, SequenceStep, SequenceSessionsOptions } from '../hogql-queries.js';
 
 /** A session that went through the sequence, and what posthog-js said on its events about recording it. */
 export interface SequenceSession {
@@ -60,6 +60,11 @@ export interface SegmentOperations {
   personUnrecorded(projectId: string, options: PersonUnrecordedOptions, call?: CallOptions): Promise<UnrecordedAnswer>;
   /** The people whose email or name is `search` (any case) or who had it as a distinct id; at most MAX_PERSONS_FOUND. */
   findPersons(projectId: string, search: string, call?: CallOptions): Promise<FoundPerson[]>;
+  /**
+   * For each of the sessions, how many of its events match each of `options.entities` (in their
+   * order): one query for all of them. A session with none of those events is absent from the map.
+   */
+  matchedEvents(projectId: string, options: MatchedEventsOptions, call?: CallOptions): Promise<Map<string, number[]>>;
 }
 
 const text = z.unknown().transform((v) => (v === null || v === undefined || v === '' ? null : asText(v)));
@@ -150,6 +155,24 @@ export function segmentOperations(query: QueryOperations): SegmentOperations {
         found.push({ uuid: row.person_id, distinctIds: row.distinct_ids, email: row.email, name: row.name, country: row.country });
       }
       return found;
+    },
+
+    async matchedEvents(projectId, options, call = {}) {
+      const result = await query.hogql(projectId, matchedEventsQuery(options), call);
+      const asked = new Set(options.sessionIds);
+      const counts = new Map<string, number[]>();
+      for (const raw of result.rows) {
+        const id = asText(raw.session_id ?? '');
+        // Only the sessions asked about: an answer naming others grows nothing.
+        if (!asked.has(id)) continue;
+        const row = options.entities.map((_, i) => {
+          const n = Number(raw[`matched_${i}`]);
+          if (!Number.isFinite(n) || n < 0) throw unusable('a matched-events answer', 'whose counts are not numbers');
+          return n;
+        });
+        counts.set(id, row);
+      }
+      return counts;
     },
   };
 }

@@ -29,8 +29,8 @@ function rawForms(value: unknown): string[] {
   return [...forms];
 }
 
-/** One step property as a query condition, or why it cannot be one. */
-function condition(filter: Record<string, unknown>): EventPropertyCondition | string {
+/** One step's (or a requested event's) property filter as a query condition, or why it cannot be one. */
+export function stepCondition(filter: Record<string, unknown>): EventPropertyCondition | string {
   if (filter.type !== 'event') {
     return filter.type === 'person'
       ? 'person properties hold for the whole recording: put them in the list\'s properties, not in a step.'
@@ -83,7 +83,7 @@ export function parseSequence(raw: readonly unknown[]): { sequence: ParsedSequen
     if (step.absent === true && i !== raw.length - 1) issues.push({ path: [i, 'absent'], message: 'only the last step can be absent ("did A, never B after it").' });
     const properties: EventPropertyCondition[] = [];
     ((step.properties as Array<Record<string, unknown>> | undefined) ?? []).forEach((filter, j) => {
-      const translated = condition(filter);
+      const translated = stepCondition(filter);
       if (typeof translated === 'string') issues.push({ path: [i, 'properties', j], message: translated });
       else properties.push(translated);
     });

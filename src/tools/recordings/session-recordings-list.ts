@@ -5,12 +5,13 @@ import { dateField, limitField, offsetField, pageOutputFields, personUuidField, 
 import { quote, unbidi } from '../../digest/quote.js';
 import { UserInputError } from '../../errors.js';
 import type { FoundPerson, Page, Recording } from '../../posthog/operations/index.js';
-import { clip, RECORDED_DATA_NOTICE } from '../format.js';
+import { clip, joinParts, RECORDED_DATA_NOTICE } from '../format.js';
 import { appliedPeriod, filterParams, hasFilters, periodLine, periodOutput, recordingFilterFields } from './filters.js';
 import { personField, personParams, personUnrecorded, resolvePerson, type PersonResolution, type PersonUnrecorded } from './person-search.js';
 import { matchSequence, MAX_SEQUENCE_LISTED, parseSequence, sequenceField, sequenceLabel, sequencePage, sequencePeriod, unrecordedLine } from './sequence.js';
 import { personPropertiesLine, personPropertiesNote, recordingLine, recordingOutput, recordingView } from './shape.js';
 import { sessionContexts } from './session-context.js';
+import { matchedOutputFields, matchedPart, requestedOf, withMatchedEvents } from './matched-events.js';
 import { testAccountsLeftOut, testAccountsLine, testAccountsOutput } from './test-accounts.js';
 
 export const sessionRecordingsList = defineTool({
@@ -40,7 +41,8 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     }),
   outputSchema: z.looseObject({
     project_id: z.string(),
-    results: z.array(recordingOutput),
+    results: z.array(recordingOutput.extend(matchedOutputFields)),
+    matched_events_note: z.string().optional().describe('Why rows do not say, or not for every requested event, which requested events each has.'),
     ...pageOutputFields,
     start_hosts: z.record(z.string(), z.number().int()).optional(),
     note: z.string().optional(),
@@ -107,6 +109,9 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     // A person's or a sequence's rows say where the session itself ran, where the person's record does not.
     const context = input.person || input.sequence ? await sessionContexts(posthog, projectId, results, signal) : undefined;
     if (context) results = context.results;
+    // Which of the requested events and actions each row has (with operand OR the list cannot tell): one query for the page.
+    const matched = input.events || input.actions ? await withMatchedEvents(posthog, projectId, results, requestedOf(input), signal) : undefined;
+    if (matched) results = matched.results;
     // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
     const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
     // A project that records more than one site says so (its start URLs' hosts), in both views.
@@ -122,6 +127,7 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
       ...(hosts ? { start_hosts: hosts } : {}),
       ...(note ? { note } : {}),
       ...(cut ? { person_properties_note: cut } : {}),
+      ...(matched?.note ? { matched_events_note: matched.note } : {}),
       ...(sequenceData ? { sequence_match: sequenceData } : {}),
       ...(personMatch ? { person_match: personMatch } : {}),
     };
@@ -135,9 +141,9 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
         ? `No recordings in project ${projectId} for these filters.${note ? ` ${note}` : ''}`
         : `${results.length} recording${results.length === 1 ? '' : 's'} in project ${projectId} (offset ${input.offset}${page.count !== undefined ? ` of ${page.count}` : ''}):`;
     const footer = page.has_more ? `More: call again with offset=${page.next_offset}.` : results.length ? 'End of list.' : '';
-    const rows = results.flatMap((r) => [recordingLine(r), personPropertiesLine(r, input.include_person_properties)]);
+    const rows = results.flatMap((r) => [joinParts([recordingLine(r), matchedPart(r)]), personPropertiesLine(r, input.include_person_properties)]);
     const mixed = hosts ? `Start URLs on ${Object.keys(hosts).length} hosts: ${Object.entries(hosts).map(([host, n]) => `${quote(host)} ×${n}`).join(', ')}.` : '';
-    return { data, text: [RECORDED_DATA_NOTICE, personLine, ...personUnrecordedLines, ...sequenceLines, header, ...rows, mixed, cut, periodLine(applied), testAccounts ? testAccountsLine(testAccounts) : '', footer].filter(Boolean).join('\n') };
+    return { data, text: [RECORDED_DATA_NOTICE, personLine, ...personUnrecordedLines, ...sequenceLines, header, ...rows, mixed, cut, matched?.note, periodLine(applied), testAccounts ? testAccountsLine(testAccounts) : '', footer].filter(Boolean).join('\n') };
   },
 });
 

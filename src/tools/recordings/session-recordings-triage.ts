@@ -136,7 +136,7 @@ export const sessionRecordingsTriage = defineTool({
       sequence: sequenceField.optional().describe('As in session-recordings-list: only the recordings that went through these steps.'),
     }),
   // Declared: what a next step reads. Also returned, when there is something to say: cached,
-  // not_read, notes, clean, pages, sessions, unread, left_out, partial, more (renderTriage).
+  // not_read, notes, clean, pages, sessions, unread, left_out, problems_not_listed, partial, more (renderTriage).
   outputSchema: z.looseObject({
     problems: z.array(z.looseObject({ kind: z.string(), signature: z.string(), sessions: z.number() })),
     next_cursor: z.string().nullable(),
@@ -325,6 +325,7 @@ export const sessionRecordingsTriage = defineTool({
       read: digests.size,
       cached: cachedCount,
       problems: triage.problems,
+      failures: triage.failures,
       pages: triage.pages,
       // A session still recording, or whose tail has not arrived, says so against the list's row (tail.ts).
       sessions: triage.sessions.map((t) => {

@@ -10,6 +10,7 @@ import { RECORDINGS_DEFAULT_FROM, resolveDate } from '../../posthog/hogql.js';
 import type { ChainConsoleLine, ChainEvent, PeriodOptions, PostHogOperations } from '../../posthog/operations/index.js';
 import { aggregate, type TriageInput } from '../../digest/aggregate.js';
 import { clip } from '../format.js';
+import { numberRange } from '../../words.js';
 
 export type CountedKind = 'exception' | 'console-error' | 'rage-click' | 'dead-click';
 
@@ -24,7 +25,9 @@ export interface CountedProblem {
   occurrences: number;
   first_seen: string;
   last_seen: string;
-  /** A message with numbers in it: the first and last as they were logged. */
+  /** A folded message as shown: the first and last as logged, differing numbers as "first…last"; absent when it is the signature. */
+  shown?: string;
+  /** A message whose first and last differ in more than numbers: both as they were logged. */
   values?: { first: string; last: string };
   handled?: boolean;
   fingerprint?: string;
@@ -32,8 +35,27 @@ export interface CountedProblem {
   /** An exception's own line in the console ("Uncaught TypeError: …"), the browser's echo of it: its counts, not a problem of its own. */
   console?: { signature: string; sessions: number; people: number | null; occurrences: number };
   /** A chain's parts, each with its own counts over the period. */
-  parts?: Array<{ kind: CountedKind | 'request-failed' | 'message'; signature: string; sessions: number; people: number | null; evidence?: string }>;
+  parts?: ChainPart[];
+  /** A chain's sessions (the first few) and when in each its first symptom came, epoch ms: where the digests' evidence for it is looked for. */
+  spans?: Record<string, [number, number]>;
 }
+
+/** One symptom of a chain: its own counts over the period, or over the recordings read (`evidence`). */
+export type ChainPart = {
+  kind: CountedKind | 'request-failed' | 'message' | 'console-warn';
+  signature: string;
+  shown?: string;
+  values?: { first: string; last: string };
+  /** A failed request's reason, as the digest keeps it. */
+  body?: string;
+  /** An exception's, as its events say it. */
+  handled?: boolean;
+  sessions: number;
+  people: number | null;
+  evidence?: string;
+  /** After the chain's first symptom, the least over its sessions: the parts' order. */
+  offset_ms?: number;
+};
 
 export interface Population {
   recordings: number;
@@ -113,7 +135,7 @@ export async function countPopulation(
         occurrences: e.occurrences,
         first_seen: e.first_seen,
         last_seen: e.last_seen,
-        ...(e.first_message !== e.last_message ? { values: { first: clip(e.first_message, 160), last: clip(e.last_message, 160) } } : {}),
+        ...shownMessage(e.folded, e.first_message, e.last_message, `${e.type || 'Error'}: `),
         ...(e.handled === 'true' ? { handled: true } : e.handled === 'false' ? { handled: false } : {}),
         ...(e.fingerprints[0] ? { fingerprint: clip(e.fingerprints[0], 80) } : {}),
         examples: e.examples.slice(0, 3),
@@ -126,7 +148,7 @@ export async function countPopulation(
         occurrences: c.occurrences,
         first_seen: c.first_seen,
         last_seen: c.last_seen,
-        ...(c.first_message !== c.last_message ? { values: { first: clip(c.first_message, 160), last: clip(c.last_message, 160) } } : {}),
+        ...shownMessage(c.folded, c.first_message, c.last_message),
         examples: c.ids.slice(0, 3),
       })),
       ...clicks.map((c): CountedProblem => ({
@@ -177,6 +199,13 @@ export async function countPopulation(
   }
 }
 
+/** A folded message as shown (see CountedProblem.shown and values); nothing when no number was folded. */
+function shownMessage(folded: string, first: string, last: string, prefix = ''): Pick<CountedProblem, 'shown' | 'values'> {
+  const range = numberRange(first, last);
+  if (range === undefined) return { values: { first: clip(prefix + first, 160), last: clip(prefix + last, 160) } };
+  return range === folded ? {} : { shown: clip(prefix + range, 200) };
+}
+
 function whyUnavailable(error: UpstreamError): string {
   if (error.status === 403) return /scope/i.test(error.detail ?? '') || !error.detail ? "the key lacks the query:read scope (add it to the personal API key to count every recording)" : 'the query API refused this key for the project';
   if (error.status === 404 || error.status === 405) return 'this PostHog has no query API (POST /api/projects/{id}/query/)';
@@ -196,9 +225,10 @@ function echoesFolded(problems: CountedProblem[]): void {
 type Step = { at: number; kind: CountedKind; signature: string; person: string };
 
 /**
- * In each session, an exception with a rage click within CHAIN_WINDOW_MS after it (and the console
- * error within as long before it, when there is one) is one chain; a chain seen in at least
- * CHAIN_SHARE of its exception's sessions is one problem naming its parts.
+ * In each session, its exceptions, console errors and rage clicks in time order, cut where
+ * CHAIN_WINDOW_MS pass without one: a run with a rage click and an exception or console error
+ * before or after it is one failure's chain. A chain seen in at least CHAIN_SHARE of the sessions
+ * of its first cause is one problem naming its parts, in the order they came.
  */
 function findChains(events: ChainEvent[], console: ChainConsoleLine[], problems: CountedProblem[], people: Map<string, string>): CountedProblem[] {
   const bySession = new Map<string, Step[]>();
@@ -210,30 +240,42 @@ function findChains(events: ChainEvent[], console: ChainConsoleLine[], problems:
     else add(e.session_id, { at, kind: 'rage-click', signature: clip(`${e.page || '(page unknown)'}: ${e.text || '(no text)'}`, 200), person });
   }
   for (const c of console) add(c.session_id, { at: Date.parse(c.timestamp), kind: 'console-error', signature: clip(c.folded, 200), person: people.get(c.session_id) ?? c.session_id });
-  const found = new Map<string, { parts: Step[]; sessions: Set<string>; people: Set<string>; first: number; last: number; occurrences: number }>();
+  const keyOf = (step: Pick<Step, 'kind' | 'signature'>) => `${step.kind}\u0000${step.signature}`;
+  const found = new Map<string, { parts: Step[]; offsets: Map<string, number>; sessions: Set<string>; people: Set<string>; spans: Record<string, [number, number]>; first: number; last: number; occurrences: number }>();
   for (const [session, steps] of bySession) {
-    const seen = new Set<string>();
-    for (const exception of steps.filter((s) => s.kind === 'exception')) {
-      const rage = steps.find((s) => s.kind === 'rage-click' && s.at >= exception.at && s.at <= exception.at + CHAIN_WINDOW_MS);
-      if (!rage) continue;
-      const before = steps.filter((s) => s.kind === 'console-error' && s.at <= exception.at && s.at >= exception.at - CHAIN_WINDOW_MS && s.signature !== `Uncaught ${exception.signature}`).at(-1);
-      const parts = before ? [before, exception, rage] : [exception, rage];
-      const key = parts.map((p) => `${p.kind}\u0000${p.signature}`).join('\u0001');
-      const chain = found.get(key) ?? { parts, sessions: new Set(), people: new Set(), first: Infinity, last: -Infinity, occurrences: 0 };
+    const runs: Step[][] = [];
+    for (const step of steps.filter((s) => Number.isFinite(s.at)).sort((a, b) => a.at - b.at)) {
+      const run = runs.at(-1);
+      if (run && step.at - run.at(-1)!.at <= CHAIN_WINDOW_MS) run.push(step);
+      else runs.push([step]);
+    }
+    for (const run of runs) {
+      if (!run.some((s) => s.kind === 'rage-click') || !run.some((s) => s.kind !== 'rage-click')) continue;
+      const offsets = new Map<string, number>();
+      const parts: Step[] = [];
+      for (const step of run) {
+        if (offsets.has(keyOf(step))) continue;
+        offsets.set(keyOf(step), step.at - run[0]!.at);
+        parts.push(step);
+      }
+      const key = parts.map(keyOf).join('\u0001');
+      const chain = found.get(key) ?? { parts, offsets: new Map<string, number>(), sessions: new Set<string>(), people: new Set<string>(), spans: {}, first: Infinity, last: -Infinity, occurrences: 0 };
+      for (const [part, offset] of offsets) chain.offsets.set(part, Math.min(chain.offsets.get(part) ?? Infinity, offset));
       chain.occurrences++;
-      chain.first = Math.min(chain.first, parts[0]!.at);
-      chain.last = Math.max(chain.last, parts.at(-1)!.at);
-      if (!seen.has(key)) chain.sessions.add(session), chain.people.add(exception.person);
-      seen.add(key);
+      chain.first = Math.min(chain.first, run[0]!.at);
+      chain.last = Math.max(chain.last, run.at(-1)!.at);
+      if (!chain.sessions.has(session) && chain.sessions.size < 3) chain.spans[session] = [run[0]!.at, run.at(-1)!.at];
+      chain.sessions.add(session);
+      chain.people.add(run[0]!.person);
       found.set(key, chain);
     }
   }
-  const countOf = (step: Step) => problems.find((p) => p.kind === step.kind && p.signature === step.signature);
+  const countOf = (step: Pick<Step, 'kind' | 'signature'>) => problems.find((p) => p.kind === step.kind && p.signature === step.signature);
   const chains: CountedProblem[] = [];
-  for (const chain of [...found.values()].sort((a, b) => b.sessions.size - a.sessions.size)) {
-    const exception = countOf(chain.parts.find((p) => p.kind === 'exception')!);
-    // A part already in a chain, or an exception the pair is rare for, makes no chain.
-    if (!exception || chain.sessions.size < CHAIN_SHARE * exception.sessions) continue;
+  for (const chain of [...found.values()].sort((a, b) => b.sessions.size - a.sessions.size || b.parts.length - a.parts.length)) {
+    const cause = countOf(chain.parts.find((p) => p.kind !== 'rage-click')!);
+    // A part already in a chain, or a cause the chain is rare for, makes no chain.
+    if (!cause || chain.sessions.size < CHAIN_SHARE * cause.sessions) continue;
     if (chains.some((c) => c.parts!.some((p) => chain.parts.some((q) => q.kind === p.kind && q.signature === p.signature)))) continue;
     chains.push({
       kind: 'chain',
@@ -243,10 +285,11 @@ function findChains(events: ChainEvent[], console: ChainConsoleLine[], problems:
       occurrences: chain.occurrences,
       first_seen: new Date(chain.first).toISOString(),
       last_seen: new Date(chain.last).toISOString(),
-      examples: [...chain.sessions].slice(0, 3),
-      parts: chain.parts.map((step) => {
+      examples: Object.keys(chain.spans),
+      spans: chain.spans,
+      parts: chain.parts.map((step): ChainPart => {
         const own = countOf(step);
-        return { kind: step.kind, signature: step.signature, sessions: own?.sessions ?? 0, people: own?.people ?? null };
+        return { kind: step.kind, signature: step.signature, ...(own?.handled !== undefined ? { handled: own.handled } : {}), ...(own?.shown ? { shown: own.shown } : {}), ...(own?.values ? { values: own.values } : {}), sessions: own?.sessions ?? 0, people: own?.people ?? null, offset_ms: chain.offsets.get(keyOf(step))! };
       }),
     });
   }
@@ -267,20 +310,39 @@ export function evidenceOf(problems: readonly CountedProblem[], max: number): st
   return chosen;
 }
 
+/** Kinds only the digests see that a chain names as its parts, and the order symptoms at one moment take. */
+const PART_ORDER: ChainPart['kind'][] = ['request-failed', 'console-warn', 'console-error', 'exception', 'message', 'rage-click', 'dead-click'];
+const EVIDENCE_KINDS = new Set<string>(['request-failed', 'message', 'console-warn']);
+
 /**
- * The period's counts with what the digests add: in each chain, the failed request and the page's
- * message the snapshots of its sessions show (events do not carry them), counted over the
- * recordings of the chain read.
+ * The period's counts with what the digests add: in each chain, the failed requests, page
+ * messages and warnings the snapshots of its sessions show within the chain's seconds there
+ * (events do not carry them), counted over the recordings of the chain read, in the order they came.
  */
 export function withEvidence(population: Population, inputs: readonly TriageInput[]): Population {
   const problems = population.problems.map((problem) => {
-    if (problem.kind !== 'chain' || !problem.parts) return problem;
-    const read = inputs.filter((input) => problem.examples.includes(input.id));
+    if (problem.kind !== 'chain' || !problem.parts || !problem.spans) return problem;
+    const spans = problem.spans;
+    const read = inputs.filter((input) => spans[input.id] !== undefined && input.digest.start !== null);
     if (read.length === 0) return problem;
-    const found = aggregate(read).problems.filter((p) => p.kind === 'request-failed' || p.kind === 'message');
-    const extra = found.map((p) => ({ kind: p.kind as 'request-failed' | 'message', signature: clip(p.signature, 200), sessions: p.sessions, people: p.people, evidence: `in ${p.sessions} of the ${read.length} recording${read.length === 1 ? '' : 's'} of this chain read` }));
-    // The request comes first in a failure, the page's message before the rage click that follows it.
-    const parts = [...extra.filter((p) => p.kind === 'request-failed'), ...problem.parts.filter((p) => p.kind !== 'rage-click'), ...extra.filter((p) => p.kind === 'message'), ...problem.parts.filter((p) => p.kind === 'rage-click')];
+    const extra = new Map<string, ChainPart & { ids: Set<string> }>();
+    for (const input of read) {
+      const [from, to] = spans[input.id]!;
+      const start = input.digest.start!;
+      // The session's moments of this chain, with its seconds either side.
+      const timeline = input.digest.timeline.filter((item) => start + item.t >= from - CHAIN_WINDOW_MS && start + item.t <= to + CHAIN_WINDOW_MS);
+      const found = aggregate([{ ...input, digest: { ...input.digest, timeline }, exceptions: [] }]).problems.filter((p) => EVIDENCE_KINDS.has(p.kind));
+      for (const p of found) {
+        const key = `${p.kind}\u0000${p.signature}`;
+        const offset = (p.first_seen === null ? from : Date.parse(p.first_seen)) - from;
+        const part = extra.get(key) ?? { kind: p.kind as ChainPart['kind'], signature: clip(p.signature, 200), ...(p.shown ? { shown: p.shown } : {}), ...(p.values ? { values: p.values } : {}), ...(p.body ? { body: clip(p.body, 160) } : {}), sessions: 0, people: null, offset_ms: offset, ids: new Set<string>() };
+        part.ids.add(input.id);
+        part.offset_ms = Math.min(part.offset_ms ?? offset, offset);
+        extra.set(key, part);
+      }
+    }
+    const evidence = [...extra.values()].map(({ ids, ...part }): ChainPart => ({ ...part, sessions: ids.size, evidence: `in ${ids.size} of the ${read.length} recording${read.length === 1 ? '' : 's'} of this chain read` }));
+    const parts = [...problem.parts, ...evidence].sort((a, b) => (a.offset_ms ?? 0) - (b.offset_ms ?? 0) || PART_ORDER.indexOf(a.kind) - PART_ORDER.indexOf(b.kind));
     return { ...problem, parts };
   });
   return { ...population, problems };

@@ -2,7 +2,7 @@
 // counted problems of the whole period first where the query API counted them, then what the
 // digests of the recordings read add.
 
-import type { Problem, SessionTrouble } from '../../digest/aggregate.js';
+import type { Failure, Problem, SessionTrouble } from '../../digest/aggregate.js';
 import { quote } from '../../digest/quote.js';
 import { RECORDED_DATA_NOTICE, clip, clock, duration, structuredSize } from '../format.js';
 import { plural } from '../../words.js';
@@ -39,6 +39,8 @@ export type TriageFound = {
   read: number;
   cached: number;
   problems: Problem[];
+  /** The failures the problems came together in (their parts are among `problems`). */
+  failures: Failure[];
   pages: Array<{ page: string; sessions: number; problems: number }>;
   sessions: Array<SessionTrouble & { tail?: Tail }>;
   unread: Unread[];
@@ -85,11 +87,16 @@ export function renderTriage(found: TriageFound, maxChars: number) {
   if (found.partial) tail.push(`PARTIAL: ${found.partial.message}`);
   if (found.next_cursor) tail.push(`More: call again with cursor="${found.next_cursor}" and the same filters${retry !== undefined ? ` in about ${retry} seconds` : ''}.`);
 
+  // At most PROBLEMS_LISTED problems, the symptoms of one failure one entry: the most sessions first.
+  const ranked = population ? { problems: population.problems.map(countedEntry), evidence: evidenceEntries(found, population) } : { problems: digestEntries(found), evidence: [] };
+  const listed = { problems: ranked.problems.slice(0, PROBLEMS_LISTED), evidence: ranked.evidence.slice(0, Math.max(0, PROBLEMS_LISTED - ranked.problems.length)) };
+  const notListed = ranked.problems.length + ranked.evidence.length - listed.problems.length - listed.evidence.length;
+  if (notListed > 0) tail.unshift(`(${plural(notListed, 'more problem')} not listed: each hit no more sessions than the ones above.)`);
   const sections: Array<{ name: 'problems' | 'evidence' | 'pages' | 'sessions' | 'unread'; heading: string; entries: Entry[] }> = [
     population
-      ? { name: 'problems', heading: `Problems across every ${found.sequence ? 'matching ' : ''}recording of the period, by sessions hit:`, entries: population.problems.map(countedEntry) }
-      : { name: 'problems', heading: 'Problems, by sessions hit:', entries: found.problems.map(problemEntry) },
-    ...(population ? [{ name: 'evidence' as const, heading: `What only the ${plural(found.read, 'recording')} read show (counts over them):`, entries: found.problems.filter((p) => !COUNTED_KINDS.has(p.kind)).map(problemEntry) }] : []),
+      ? { name: 'problems', heading: `Problems across every ${found.sequence ? 'matching ' : ''}recording of the period, by sessions hit:`, entries: listed.problems }
+      : { name: 'problems', heading: 'Problems, by sessions hit:', entries: listed.problems },
+    ...(population ? [{ name: 'evidence' as const, heading: `What only the ${plural(found.read, 'recording')} read show (counts over them):`, entries: listed.evidence }] : []),
     {
       name: 'pages',
       heading: 'Pages with the most trouble:',
@@ -139,6 +146,7 @@ export function renderTriage(found: TriageFound, maxChars: number) {
       ...(chosen.sessions ? { sessions: chosen.sessions } : {}),
       ...(chosen.unread ? { unread: chosen.unread } : {}),
       ...(cut ? { left_out: cut } : {}),
+      ...(notListed > 0 ? { problems_not_listed: notListed } : {}),
       ...(found.partial ? { partial: found.partial } : {}),
       next_cursor: found.next_cursor,
       ...(more ? { more } : {}),
@@ -185,20 +193,84 @@ const PAGES_LISTED = 10;
 
 function problemEntry(p: Problem): Entry {
   const example = p.examples[0];
-  const first = p.first_seen?.slice(0, 16).replace('T', ' ');
-  const last = p.last_seen?.slice(0, 16).replace('T', ' ');
-  const seen = first && last ? `${first === last ? first : `${first} to ${last}`} UTC` : undefined;
-  const signature = clip(p.signature, 160);
+  const seen = seenWords(p.first_seen, p.last_seen);
   // One example: PostHog's player at its moment (its URL names the recording, and the summary and
   // replay tools take it as an id), or the recording and the moment where no link can be made.
   const shown = example ? (example.link ?? `${example.session_id} at ${clock(example.at_s * 1000)}`) : undefined;
+  const { words, item } = problemWords(p);
+  return {
+    line: `- ${hits(p.sessions, p.people)}, ${p.occurrences}×${example ? `, in ${example.session_id}` : ''}: ${words}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
+    item: { sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(shown ? { example: shown } : {}), ...item, ...(seen ? { seen } : {}) },
+  };
+}
+
+/** "2026-11-29 08:18 UTC", or a span "… to … UTC". */
+function seenWords(firstSeen: string | null | undefined, lastSeen: string | null | undefined): string | undefined {
+  const first = firstSeen?.slice(0, 16).replace('T', ' ');
+  const last = lastSeen?.slice(0, 16).replace('T', ' ');
+  return first && last ? `${first === last ? first : `${first} to ${last}`} UTC` : undefined;
+}
+
+/**
+ * A problem's kind and text as both views say it: a folded message with the numbers it had
+ * ("attempt 1…5"), or its first and last where they differ in more; a failed request with its reason.
+ */
+function problemWords(p: Pick<Problem, 'kind' | 'handled' | 'signature' | 'shown' | 'values' | 'body'>, max = 160): { words: string; item: Record<string, unknown> } {
+  const signature = clip(p.signature, max);
+  const shown = p.shown ? clip(p.shown, max) : undefined;
+  const values = p.values ? { first: clip(p.values.first, max), last: clip(p.values.last, max) } : undefined;
+  const text = values ? `${quote(values.first)} … ${quote(values.last)}` : quote(shown ?? signature);
   // A failed request's reason as the digest keeps it (the server's words, masked).
   const body = p.body ? clip(p.body, 160) : undefined;
   return {
-    line: `- ${plural(p.sessions, 'session')}, ${plural(p.people, 'person', 'people')}, ${p.occurrences}×: ${kindWords(p)} ${quote(signature)}${body ? ` body ${quote(body)}` : ''}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
-    item: { kind: p.kind, ...(p.handled !== undefined ? { handled: p.handled } : {}), signature, ...(body ? { body } : {}), sessions: p.sessions, people: p.people, occurrences: p.occurrences, ...(seen ? { seen } : {}), ...(shown ? { example: shown } : {}) },
+    words: `${kindWords(p)} ${text}${body ? ` body ${quote(body)}` : ''}`,
+    item: { kind: p.kind, ...(p.handled !== undefined ? { handled: p.handled } : {}), ...(shown ? { message: shown } : {}), ...(values ? { values } : {}), signature, ...(body ? { body } : {}) },
   };
 }
+
+/** The symptoms of one failure, one entry naming its parts, each with its own counts. */
+function failureEntry(f: Failure): Entry {
+  const example = f.examples[0];
+  const seen = seenWords(f.first_seen, f.last_seen);
+  const shown = example ? (example.link ?? `${example.session_id} at ${clock(example.at_s * 1000)}`) : undefined;
+  const parts = f.parts.map((part) => ({ ...problemWords(part, 120), part }));
+  return {
+    line: `- ${hits(f.sessions, f.people)}, ${f.occurrences}×${example ? `, in ${example.session_id}` : ''}: one failure, in one session within seconds: ${parts.map(({ words, part }) => `${words} (${hits(part.sessions, part.people)}, ${part.occurrences}×)`).join(' → ')}${seen ? ` (${seen})` : ''}${shown ? ` e.g. ${shown}` : ''}`,
+    item: {
+      sessions: f.sessions,
+      people: f.people,
+      occurrences: f.occurrences,
+      ...(shown ? { example: shown } : {}),
+      kind: 'chain',
+      // Named by its first symptom; the parts say the rest.
+      signature: String(parts[0]?.item.message ?? parts[0]?.item.signature ?? ''),
+      // Each part by the text it showed (its numbers, not the grouping key's placeholders).
+      parts: parts.map(({ item: { message, signature, ...item }, part }) => ({ sessions: part.sessions, people: part.people, occurrences: part.occurrences, ...item, signature: message ?? signature })),
+      ...(seen ? { seen } : {}),
+    },
+  };
+}
+
+/** The digests' problems with each failure one entry in place of its parts, the most sessions first (a failure first among equals). */
+function digestEntries(found: TriageFound): Entry[] {
+  const parts = new Set(found.failures.flatMap((f) => f.parts.map(problemKey)));
+  const ranked: Array<{ sessions: number; failure: boolean; entry: Entry }> = [
+    ...found.failures.map((f) => ({ sessions: f.sessions, failure: true, entry: failureEntry(f) })),
+    ...found.problems.filter((p) => !parts.has(problemKey(p))).map((p) => ({ sessions: p.sessions, failure: false, entry: problemEntry(p) })),
+  ];
+  return ranked.sort((a, b) => b.sessions - a.sessions || Number(b.failure) - Number(a.failure)).map((r) => r.entry);
+}
+
+const problemKey = (p: Pick<Problem, 'kind' | 'signature' | 'handled'>) => `${p.kind}\u0000${p.signature}\u0000${String(p.handled)}`;
+
+/** What only the recordings read show, less what a counted failure already names as its part. */
+function evidenceEntries(found: TriageFound, population: Population): Entry[] {
+  const named = new Set(population.problems.flatMap((p) => (p.parts ?? []).map((part) => `${part.kind}\u0000${part.signature}`)));
+  return found.problems.filter((p) => !COUNTED_KINDS.has(p.kind) && !named.has(`${p.kind}\u0000${clip(p.signature, 200)}`)).map(problemEntry);
+}
+
+/** Problems listed at most: the rest are said as a number. */
+const PROBLEMS_LISTED = 10;
 
 /** A session's trouble: the counts that are not zero, as the text names them. */
 function sessionEntry(s: SessionTrouble & { tail?: Tail }): Entry {
@@ -258,27 +330,29 @@ const hits = (sessions: number, people: number | null) => `${plural(sessions, 's
 function countedEntry(p: CountedProblem): Entry {
   const kind = p.kind === 'exception' && p.handled !== undefined ? (p.handled ? 'handled exception' : 'uncaught exception') : COUNTED_WORDS[p.kind];
   const seen = `${p.first_seen.slice(0, 16).replace('T', ' ')} to ${p.last_seen.slice(0, 16).replace('T', ' ')} UTC`;
-  const values = p.values ? `; numbers folded, first ${quote(p.values.first)}, last ${quote(p.values.last)}` : '';
-  const parts = p.parts?.map((part) => `${PART_WORDS[part.kind]} ${quote(clip(part.signature, 120))} (${part.evidence ?? hits(part.sessions, part.people)})`);
+  const text = (q: { signature: string; shown?: string | undefined; values?: { first: string; last: string } | undefined }, max: number) => (q.values ? `${quote(clip(q.values.first, max))} … ${quote(clip(q.values.last, max))}` : quote(clip(q.shown ?? q.signature, max)));
+  const parts = p.parts?.map((part) => `${part.kind === 'exception' && part.handled !== undefined ? (part.handled ? 'handled exception' : 'uncaught exception') : PART_WORDS[part.kind]} ${text(part, 120)}${part.body ? ` body ${quote(part.body)}` : ''} (${part.evidence ?? hits(part.sessions, part.people)})`);
   const echo = p.console ? `, logged as console error ${quote(clip(p.console.signature, 120))} (${hits(p.console.sessions, p.console.people)}, ${p.console.occurrences}×)` : '';
-  const what = parts ? `${kind}, in one session within seconds: ${parts.join(' → ')}` : `${kind} ${quote(clip(p.signature, 160))}${echo}`;
+  const what = parts ? `${kind}, in one session within seconds: ${parts.join(' → ')}` : `${kind} ${text(p, 160)}${echo}`;
   return {
-    line: `- ${hits(p.sessions, p.people)}, ${p.occurrences}×: ${what} (${seen}${values}${p.fingerprint ? `; fingerprint ${quote(p.fingerprint)}` : ''}) e.g. ${p.examples.join(', ')}`,
+    line: `- ${hits(p.sessions, p.people)}, ${p.occurrences}×, in ${p.examples.join(', ')}: ${what} (${seen}${p.fingerprint ? `; fingerprint ${quote(p.fingerprint)}` : ''})`,
     item: {
-      kind: p.kind,
-      ...(p.handled !== undefined ? { handled: p.handled } : {}),
-      signature: clip(p.signature, 160),
       sessions: p.sessions,
       people: p.people,
       occurrences: p.occurrences,
-      seen,
+      examples: p.examples,
+      kind: p.kind,
+      ...(p.handled !== undefined ? { handled: p.handled } : {}),
+      ...(p.shown ? { message: clip(p.shown, 160) } : {}),
       ...(p.values ? { values: p.values } : {}),
+      // A chain named by its first symptom; the parts say the rest.
+      signature: clip(p.parts?.[0] ? (p.parts[0].shown ?? p.parts[0].signature) : p.signature, 160),
+      seen,
       ...(p.fingerprint ? { fingerprint: p.fingerprint } : {}),
       ...(p.console ? { console: { ...p.console, signature: clip(p.console.signature, 120) } } : {}),
-      ...(p.parts ? { parts: p.parts.map((part) => ({ ...part, signature: clip(part.signature, 120) })) } : {}),
-      examples: p.examples,
+      ...(p.parts ? { parts: p.parts.map(({ offset_ms: _offset, shown, ...part }) => ({ ...part, signature: clip(shown ?? part.signature, 120) })) } : {}),
     },
   };
 }
 
-const PART_WORDS: Record<NonNullable<CountedProblem['parts']>[number]['kind'], string> = { exception: 'exception', 'console-error': 'console error', 'rage-click': 'rage click', 'dead-click': 'dead click', 'request-failed': 'failed request', message: 'page showed' };
+const PART_WORDS: Record<NonNullable<CountedProblem['parts']>[number]['kind'], string> = { exception: 'exception', 'console-error': 'console error', 'rage-click': 'rage click', 'dead-click': 'dead click', 'request-failed': 'failed request', message: 'page showed', 'console-warn': 'console warning' };
