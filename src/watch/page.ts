@@ -8,6 +8,8 @@ export const WATCH_PREFIX = '/watch/';
 
 /** Event pages read at once across all links (each one holds a PostHog read and megabytes of events). */
 const MAX_READS = 4;
+/** Of those, one user's links at once: over HTTP, a user reading as fast as they can leaves the others room. */
+const MAX_READS_PER_USER = 2;
 const PAGE_BYTES = { min: 10_000, max: 16_000_000, first: 300_000 };
 const MAX_CURSOR_CHARS = 4_000;
 
@@ -25,6 +27,8 @@ const COMMON_HEADERS = {
 /** Answers /watch/<token>/… for the links in `tokens`; anything else (any other path, a dead or tampered token): 404. */
 export class WatchPages {
   private reads = 0;
+  /** Reads in flight by the user who asked for the link (WatchEntry.user). */
+  private readonly readsBy = new Map<string, number>();
 
   constructor(private readonly tokens: WatchTokens) {}
 
@@ -41,13 +45,17 @@ export class WatchPages {
       return;
     }
     if (part === '/data') return json(res, 200, entry.json);
+    // An event page is a PostHog read with the user's key: not made for an answer without a body.
+    if (req.method === 'HEAD') return json(res, 405, JSON.stringify({ error: 'event pages answer GET only' }), { allow: 'GET' });
     const cursor = url.searchParams.get('cursor') ?? undefined;
     const maxBytes = Number(url.searchParams.get('max_bytes') ?? PAGE_BYTES.first);
     if ((cursor !== undefined && cursor.length > MAX_CURSOR_CHARS) || !Number.isInteger(maxBytes) || maxBytes < PAGE_BYTES.min || maxBytes > PAGE_BYTES.max) {
       return json(res, 400, JSON.stringify({ error: `cursor at most ${MAX_CURSOR_CHARS} characters, max_bytes from ${PAGE_BYTES.min} to ${PAGE_BYTES.max}` }));
     }
-    if (this.reads >= MAX_READS) return json(res, 503, JSON.stringify({ error: 'The server is reading other pages of recordings; try again in a moment.' }), { 'retry-after': '2' });
+    const user = entry.user;
+    if (this.reads >= MAX_READS || (this.readsBy.get(user) ?? 0) >= MAX_READS_PER_USER) return json(res, 503, JSON.stringify({ error: 'The server is reading other pages of recordings; try again in a moment.' }), { 'retry-after': '2' });
     this.reads++;
+    this.readsBy.set(user, (this.readsBy.get(user) ?? 0) + 1);
     // The reader in the browser left: its read stops.
     const stop = new AbortController();
     res.once('close', () => stop.abort());
@@ -59,6 +67,9 @@ export class WatchPages {
       json(res, error instanceof UserInputError ? 400 : 502, JSON.stringify({ error: error instanceof Error ? error.message.slice(0, 500) : 'the recording could not be read' }));
     } finally {
       this.reads--;
+      const left = (this.readsBy.get(user) ?? 1) - 1;
+      if (left > 0) this.readsBy.set(user, left);
+      else this.readsBy.delete(user);
     }
   }
 }
