@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { TOOLSETS } from '../src/settings.js';
 import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { serveHttp, type RunningHttp } from '../src/transports/http.js';
 import { MAX_WATCH_LINKS } from '../src/watch/links.js';
-import { watchOverHttp } from '../src/watch/index.js';
+import { LoopbackWatch, watchOverHttp } from '../src/watch/index.js';
+import { MAX_LOOPBACK_CONNECTIONS } from '../src/watch/loopback.js';
 
 /**
  * Watch links over HTTP with per-user keys, attacked by one of the users (issue 41's way: from
@@ -126,5 +127,34 @@ describe('watch links over HTTP, one user against another', () => {
     expect((await get(`${mine}data`)).status).toBe(200);
     for (let i = 0; i < MAX_WATCH_LINKS; i++) await watchUrl(attacker, R.recordedSearchTabs);
     expect((await get(`${mine}data`)).status).toBe(200);
+  });
+});
+
+describe("the loopback listener against a local process holding connections", () => {
+  it('keeps at most its bound of connections open, however many are held half-sent', { timeout: 30_000 }, async () => {
+    const watch = new LoopbackWatch();
+    const sockets: Socket[] = [];
+    try {
+      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, '', async () => ({ events: '[]', next_cursor: null }));
+      if (!('url' in link)) throw new Error(link.refused);
+      const port = Number(new URL(link.url).port);
+      let open = 0;
+      for (let i = 0; i < 400; i++) {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.on('connect', () => {
+          open++;
+          socket.write('GET /watch/ HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        });
+        socket.on('close', () => open--);
+        sockets.push(socket);
+      }
+      await new Promise((r) => setTimeout(r, 1_500));
+      // Each socket the server keeps is a file descriptor of the MCP server's process (256 in all by default on macOS).
+      expect(open).toBeLessThanOrEqual(MAX_LOOPBACK_CONNECTIONS);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await watch.close();
+    }
   });
 });
