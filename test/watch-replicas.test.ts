@@ -45,10 +45,13 @@ let sandbox: Sandbox;
 let now = Date.now();
 const clock = () => now;
 
-/** One replica as cli.ts makes it over HTTP with per-user keys: its own client, links and pages. */
-async function replica(secret: string, port?: number): Promise<Replica> {
+/**
+ * One replica as cli.ts makes it over HTTP: its own client, links and pages; per-user keys unless
+ * given a key of its own, the sandbox as its PostHog unless given another.
+ */
+async function replica(secret: string, { port, apiKey, posthog = sandbox }: { port?: number; apiKey?: string; posthog?: Sandbox } = {}): Promise<Replica> {
   const at = port ?? (await freePort());
-  const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 5_000 });
+  const upstream = new PostHogClient({ baseUrl: posthog.url, timeoutMs: 5_000, ...(apiKey ? { apiKey } : {}) });
   const watch = watchOverHttp({ secret, publicUrl: `http://127.0.0.1:${at}` }, watchSources({ client: upstream, settings }), clock);
   const http = await serveHttp({ host: '127.0.0.1', port: at, client: upstream, createServer: serverFactory({ settings, watch: watch.service }), log: () => {}, watchPages: watch.pages });
   return {
@@ -63,12 +66,12 @@ async function replica(secret: string, port?: number): Promise<Replica> {
   };
 }
 
-/** The replay's watch link, asked for on `at` by the user of USER_KEY from a client without MCP Apps. */
-async function linkFrom(at: Replica, id: string): Promise<string> {
+/** The replay's watch link, asked for on `at` from a client without MCP Apps, by the user of USER_KEY (or with no key: the server's own). */
+async function linkFrom(at: Replica, id: string, { key = USER_KEY as string | undefined, start_at }: { key?: string | undefined; start_at?: string } = {}): Promise<string> {
   const client = new Client({ name: 'watch-replicas', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(at.http.url), { requestInit: { headers: { authorization: `Bearer ${USER_KEY}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(at.http.url), { requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } }));
   try {
-    const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id } });
+    const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id, ...(start_at ? { start_at } : {}) } });
     expect(result.isError).toBeFalsy();
     const data = result.structuredContent as { watch_url: string; watch_expires_at: string };
     expect(Date.parse(data.watch_expires_at)).toBe(now + WATCH_TTL_MS);
@@ -113,7 +116,7 @@ describe('a watch link over HTTP, on any replica with the same MCP_WATCH_SECRET'
   });
 
   it('made on A, opens on B: the page, the same player data and the events, read with the key of the user who asked', async () => {
-    const url = await linkFrom(a, R.recordedCheckout);
+    const url = await linkFrom(a, R.recordedCheckout, { start_at: '3' });
     expect(url.startsWith(`${a.origin}/watch/`)).toBe(true);
     // Short enough for any chat and browser; the key is in it in no form.
     expect(url.length).toBeLessThan(600);
@@ -131,7 +134,7 @@ describe('a watch link over HTTP, on any replica with the same MCP_WATCH_SECRET'
     expect(page.body).toContain('<main id="player">');
     // B made the player data afresh, as A had it: the digest's moments and windows, where to start.
     expect(JSON.parse(data.body)).toEqual(JSON.parse(fromA.body));
-    expect(JSON.parse(data.body)).toMatchObject({ project_id: P, id: R.recordedCheckout });
+    expect(JSON.parse(data.body)).toMatchObject({ project_id: P, id: R.recordedCheckout, start_at_ms: 3_000 });
     expect((JSON.parse((JSON.parse(events.body) as { events: string }).events) as unknown[]).length).toBeGreaterThan(10);
     expect(readsSince(before)).toEqual(new Set([`Bearer ${USER_KEY}`]));
     for (const answer of [page, data, events]) {
@@ -184,6 +187,34 @@ describe('a watch link over HTTP, on any replica with the same MCP_WATCH_SECRET'
 });
 
 describe('what a replica does not open', () => {
+  it('a link of another PostHog, or of the other kind of key (the server\'s own, a caller\'s): 404', async () => {
+    now = Date.now();
+    const elsewhere = await startSandbox({ acceptAnyKey: true });
+    const ours = await replica(SECRET);
+    const otherHost = await replica(SECRET, { posthog: elsewhere });
+    const ownKey = await replica(SECRET, { apiKey: sandbox.apiKey });
+    try {
+      const url = await linkFrom(ours, R.recordedCheckout);
+      expect((await get(url)).status).toBe(200);
+      for (const at of [otherHost, ownKey]) for (const part of ['', 'data', 'events']) expect((await get(on(`${url}${part}`, at))).status).toBe(404);
+      // The server's own key is never in its links; they open where that key is the server's.
+      const own = await linkFrom(ownKey, R.recordedCheckout, { key: undefined });
+      expect((await get(own)).status).toBe(200);
+      expect((await get(on(own, ours))).status).toBe(404);
+      const again = await replica(SECRET, { apiKey: sandbox.apiKey });
+      try {
+        const before = sandbox.requests.length;
+        expect((await get(on(`${own}events?max_bytes=300000`, again))).status).toBe(200);
+        expect(readsSince(before)).toEqual(new Set([`Bearer ${sandbox.apiKey}`]));
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await Promise.all([ours.close(), otherHost.close(), ownKey.close()]);
+      await elsewhere.close();
+    }
+  });
+
   it('a link sealed with another secret: 404', async () => {
     now = Date.now();
     const ours = await replica(SECRET);
@@ -211,7 +242,7 @@ describe('a restart', () => {
       await first.close();
     }
     await expect(get(url)).rejects.toThrow(/ECONNREFUSED/);
-    const again = await replica(SECRET, first.port);
+    const again = await replica(SECRET, { port: first.port });
     try {
       const before = sandbox.requests.length;
       const [page, data, events] = [await get(url), await get(`${url}data`), await get(`${url}events?max_bytes=300000`)];
