@@ -8,7 +8,8 @@ import { serverFactory, watchSources } from '../src/server.js';
 import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { serveHttp, type RunningHttp } from '../src/transports/http.js';
 import { watchOverHttp } from '../src/watch/index.js';
-import { WATCH_TTL_MS } from '../src/watch/links.js';
+import { MAX_WATCH_LINKS, WATCH_TTL_MS } from '../src/watch/links.js';
+import { SealedWatch } from '../src/watch/sealed.js';
 import { encodeCursor } from '../src/tools/recordings/snapshot-cursor.js';
 import { startHarness, text } from './harness.js';
 import { get } from './support/raw-get.js';
@@ -252,6 +253,35 @@ describe('a restart', () => {
     } finally {
       await again.close();
     }
+  });
+});
+
+describe('the player data a replica holds', () => {
+  const player = (id: string) => ({ project_id: P, id, start_time: null, duration_ms: 1_000, start_at_ms: 0, posthog_url: null, windows: [], moments: [] });
+  const caller = { user: 'u', read: async () => ({ events: '[]', next_cursor: null }), host: 'http://posthog.invalid', key: USER_KEY };
+
+  it('is made afresh once for a page\'s requests at once, and at most MAX_WATCH_LINKS links\' data is held', async () => {
+    const made: string[] = [];
+    const sources = (link: { id: string }) => ({ read: caller.read, player: async () => (made.push(link.id), player(link.id)) });
+    const maker = new SealedWatch({ secret: SECRET, publicUrl: 'http://127.0.0.1:9', sources });
+    const opener = new SealedWatch({ secret: SECRET, publicUrl: 'http://127.0.0.1:9', sources });
+    const tokens: string[] = [];
+    for (let i = 0; i <= MAX_WATCH_LINKS; i++) {
+      const offer = await maker.link({ project_id: P, id: `rec-${i}`, player: player(`rec-${i}`) }, caller);
+      if (!('url' in offer)) throw new Error(offer.refused);
+      tokens.push(new URL(offer.url).pathname.split('/')[2]!);
+    }
+    // The replica that made them holds all but the oldest.
+    expect(typeof (await maker.opener(tokens.at(-1)!))?.data).toBe('string');
+    expect(typeof (await maker.opener(tokens[0]!))?.data).toBe('function');
+    // Another replica holds none, makes the data once however many requests ask at once, then holds it.
+    const link = await opener.opener(tokens[5]!);
+    if (!link || typeof link.data === 'string') throw new Error('expected data to be made afresh');
+    const remake = link.data;
+    const answers = await Promise.all([remake(), remake(), remake()]);
+    expect(made).toEqual(['rec-5']);
+    expect(new Set(answers)).toEqual(new Set([JSON.stringify(player('rec-5'))]));
+    expect((await opener.opener(tokens[5]!))?.data).toBe(JSON.stringify(player('rec-5')));
   });
 });
 
