@@ -10,6 +10,7 @@ export const SLOW_TESTS = [
   'test/player-browser.test.ts',
   'test/oauth-browser.test.ts',
   'test/reproduce-e2e.test.ts',
+  'test/reproduce-answers.test.ts',
   'test/reproduce-rebuilt.test.ts',
   'test/reproduce-shim.test.ts',
   'test/clients/**/*.test.ts',

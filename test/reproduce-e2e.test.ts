@@ -209,6 +209,7 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     expect(data.base_url).toBe('http://northwind-rail.test');
     expect(data.steps.map((s) => s.action)).toEqual(['goto', 'click', 'select', 'fill', 'check', 'check', 'click', 'click']);
     expect(data.asserts.map((a) => [a.kind, a.says])).toEqual([
+      ['final-request', "POST /api/bookings answered 201 in the recording: the journey's request must succeed"],
       ['final-url', 'the journey ends at /book/done'],
       ['final-heading', 'the heading "Booking confirmed" is visible'],
     ]);

@@ -214,3 +214,28 @@ describe('locators as a browser resolves them', () => {
     expect(out.steps[1]!.selector).toBe('locator(\'input[name="username"]\')');
   });
 });
+
+describe('what followed a step, read into the spec', () => {
+  it('a failure 14 s after its step is waited for 14 s x1.5 + 2 s, the test given the time; a later one is capped at 60 s', () => {
+    const { el, page } = dom();
+    const refresh = el('button', {}, 'Refresh');
+    const late = spec([meta('https://dash.test/'), snapshot(page(refresh)), click(refresh.id, 1_000), consoleLog('assert', ['false', '"totals reconcile"'], 15_000)]);
+    expect(late.code).toContain('await page.waitForTimeout(23000);');
+    expect(late.code).toContain('test.setTimeout(83000);');
+    const later = spec([meta('https://dash.test/'), snapshot(page(refresh)), click(refresh.id, 1_000), consoleLog('error', ['"late"'], 101_000)]);
+    expect(later.code).toContain('await page.waitForTimeout(60000);');
+    expect(later.code).toContain('(at most 60 s)');
+  });
+
+  it('typing answered by the same request while still typing (search as one types) is no Enter; answered only after, it is', () => {
+    const { el, page } = dom();
+    const box = el('input', { type: 'search', name: 'q', 'aria-label': 'Search recipes' });
+    const search = (at: number) => ({ name: `https://recipes.test/api/search?q=${at}`, method: 'GET', responseStatus: 200, timestamp: t + at, initiatorType: 'fetch', entryType: 'resource' });
+    const typing = [meta('https://recipes.test/'), snapshot(page(box)), input(box.id, 1_000, 'l'), input(box.id, 1_400, 'le'), input(box.id, 1_800, 'len')];
+    const asTyped = spec([...typing, { type: 6, timestamp: t + 3_000, data: { plugin: 'rrweb/network@1', payload: { requests: [search(1_200), search(2_000)] } } }]);
+    expect(asTyped.steps.map((s) => s.action)).toEqual(['goto', 'fill']);
+    const entered = spec([...typing, { type: 6, timestamp: t + 3_000, data: { plugin: 'rrweb/network@1', payload: { requests: [search(2_000)] } } }]);
+    expect(entered.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'press Enter']);
+    expect(entered.steps[2]!.note).toBe('Enter (inferred: GET /api/search followed the typing, with no click)');
+  });
+});

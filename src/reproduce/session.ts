@@ -10,8 +10,9 @@ import { NodeMirror } from '../digest/mirror.js';
 import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, MEDIA_INTERACTION, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
+import { answerDialogs, inferEnter, journeyRequest } from './evidence.js';
 import { journeyEnd } from './journey-end.js';
-import { clock, relativePath, type ExceptionEvent, type Problem, type Reproduction, type Step } from './journey.js';
+import { clock, relativePath, type ExceptionEvent, type Problem, type Reproduction, type SeenRequest, type Step } from './journey.js';
 import { blockedElement, fieldFacts, labelsField, linkHref, optionValues, pageFacts } from './page-facts.js';
 import { TYPED_PARAM, echoesTyped, isMasked, numberish, typedParts } from './privacy.js';
 import { consoleProblem, placeProblems, readRequestProblems } from './problems.js';
@@ -21,6 +22,8 @@ const WINDOWS_MAX = 20;
 /** Steps kept: a longer journey is cut (and said so), keeping the result a readable size. */
 export const STEPS_MAX = 200;
 const PROBLEMS_MAX = 100;
+/** Requests kept as evidence of what steps did (evidence.ts). */
+const REQUESTS_MAX = 2_000;
 /** A URL change this soon after a step was caused by it (a link, a submit). */
 const CAUSE_MS = 10_000;
 /** A page change this soon after the last one, with nothing done between: a redirect. */
@@ -63,6 +66,12 @@ export class Reproducer {
   private origin: string | null = null;
   private start: number | null = null;
   private exceptions: ExceptionEvent[] = [];
+  /** Every request the network data shows, failed or not: what followed each step (evidence.ts). */
+  private readonly requests: SeenRequest[] = [];
+  /** Every click's time and tab, steps or not (a click on the page's background, into a field): a key is inferred only where none came. */
+  private readonly clicks: Array<{ window: number; at: number }> = [];
+  /** The last event's time: how long the recording went on after the last step. */
+  private lastEventAt = -Infinity;
   /** The work this test may take (budget.ts); every loop over a page ticks it. */
   readonly budget: WorkBudget;
   /** The last value the recording holds in clear for each field typed into (masked ones are not kept). */
@@ -95,6 +104,7 @@ export class Reproducer {
     if (typeof ts !== 'number' || !Number.isFinite(ts)) return;
     // A wild timestamp (0, year 3000) would make every step's time meaningless: not the start.
     if ((this.start === null || ts < this.start) && ts > 1e11 && ts < 1e13) this.start = ts;
+    if (ts > this.lastEventAt && ts < 1e13) this.lastEventAt = ts;
     const win = this.window(windowId);
     if (!win) return;
     const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
@@ -115,7 +125,10 @@ export class Reproducer {
           this.plugin(win, ts, data);
           return;
         case INCREMENTAL_SNAPSHOT:
-          if (data.source === MUTATION) win.mirror.mutate(data);
+          if (data.source === MUTATION) {
+            this.pageChanged(win, ts, data);
+            win.mirror.mutate(data);
+          }
           else if (data.source === MOUSE_INTERACTION && (data.type === CLICK || data.type === DOUBLE_CLICK)) this.click(win, ts, Number(data.id), data.type === DOUBLE_CLICK);
           else if (data.source === INPUT) this.input(win, ts, Number(data.id), data);
           else if (data.source === LOG) this.console(win, ts, data);
@@ -279,6 +292,7 @@ export class Reproducer {
   }
 
   private click(win: WindowState, ts: number, rawId: number, double: boolean): void {
+    if (!win.external && this.clicks.length < REQUESTS_MAX) this.clicks.push({ window: win.index, at: ts });
     if (win.external || !Number.isFinite(rawId) || this.full()) return;
     const mirror = win.mirror;
     const target = mirror.interactiveAncestor(rawId);
@@ -344,6 +358,7 @@ export class Reproducer {
     const last = win.lastStep;
     if (last && last.node === id && (last.action === 'fill' || last.action === 'select')) {
       last.recorded = text;
+      last.until = ts;
       return;
     }
     const field = fieldFacts(mirror, node);
@@ -351,7 +366,18 @@ export class Reproducer {
       this.addStep(win, ts, { action: 'select', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text, options: optionValues(mirror, node) });
       return;
     }
-    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text });
+    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text, until: ts });
+  }
+
+  /** What the page did after the tab's last step (read before the mirror applies it: a removed node's tag is known only then). */
+  private pageChanged(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    const step = win.lastStep;
+    if (!step || win.external || ts < step.at || ts - step.at > CAUSE_MS) return;
+    const removes = Array.isArray(data.removes) ? data.removes : [];
+    const removed = removes.some((r) => typeof r === 'object' && r !== null && win.mirror.get(Number((r as Record<string, unknown>).id))?.tag !== undefined);
+    const changed = removes.length > 0 || ['adds', 'texts', 'attributes'].some((k) => Array.isArray(data[k]) && (data[k] as unknown[]).length > 0);
+    if (!removed && !changed) return;
+    step.after = { ...step.after, ...(removed ? { removed } : {}), ...(changed ? { changed } : {}) };
   }
 
   private blocked(win: WindowState, ts: number, what: string): void {
@@ -380,7 +406,11 @@ export class Reproducer {
     const name = typeof data.plugin === 'string' ? data.plugin : '';
     const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
     if (name.startsWith('rrweb/console')) this.console(win, ts, payload);
-    else if (name.startsWith('rrweb/network')) readRequestProblems(payload, ts, win.index, this.origin, (problem) => this.addProblem(problem));
+    else if (name.startsWith('rrweb/network')) {
+      readRequestProblems(payload, ts, win.index, this.origin, (problem) => this.addProblem(problem), (request) => {
+        if (this.requests.length < REQUESTS_MAX) this.requests.push(request);
+      });
+    }
   }
 
   private console(win: WindowState, ts: number, record: Record<string, unknown>): void {
@@ -417,6 +447,10 @@ export class Reproducer {
       steps = steps.filter((s) => !empty.includes(s));
       this.notReplayed.push(`${empty.length} field(s) the person left empty, not filled: ${empty.slice(0, 5).map((s) => s.selector?.code ?? '?').join(', ')}`);
     }
+    // What rrweb does not record, read from what followed: Enter pressed in a field, how dialogs were answered.
+    steps = inferEnter(steps, this.requests, this.clicks);
+    answerDialogs(steps, this.requests, this.lastEventAt);
+    const request = journeyRequest(steps, this.requests);
     if (this.counts.canvas > 0) this.notReplayed.push(`${this.counts.canvas} drawing(s) or click(s) on a canvas: what was drawn is not replayed (a click on one is replayed at its centre)`);
     // Tabs numbered in the order the journey uses them.
     const order = [...new Set(steps.flatMap((s) => (s.opens === undefined ? [s.window] : [s.window, s.opens])))];
@@ -441,6 +475,7 @@ export class Reproducer {
     const lastStep = steps[steps.length - 1];
     const lastTab = lastStep && [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
     const final = lastStep ? journeyEnd(lastStep, lastTab, { origin: this.origin, typed, maskedTyping, budget: this.budget, note: (text) => this.note(text) }) : undefined;
+    if (final && final.leaves === undefined && request) final.request = { ...request, window: final.window };
     if (this.counts.blocked > 20) this.notReplayed.push(`${this.counts.blocked - 20} more click(s) or input(s) on elements the recorder blocked`);
     return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped, notReplayed: this.notReplayed };
   }

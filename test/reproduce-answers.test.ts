@@ -1,0 +1,241 @@
+// What rrweb does not record, read from what followed a step, on sites of our own served on
+// 127.0.0.1 in two variants (behaving as recorded, and broken or fixed): a confirm() the person
+// accepted (the DELETE it let through) or dismissed (nothing followed), Enter in a search box
+// (a request after typing, no click), a failed console.assert 3 s after a click (the wait comes
+// from the recording), and a sign-up whose request answers 500 with nothing else changing (the end
+// check asserts the journey's request). Recordings are rrweb events built here, turned into a spec
+// by the Reproducer, and run with @playwright/test in Debian's Chromium.
+import { existsSync } from 'node:fs';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderSpec } from '../src/reproduce/code.js';
+import { Reproducer } from '../src/reproduce/session.js';
+import { page as htmlPage, serveSite, type Routes, type ServedSite } from './fixtures/sites/serve.js';
+import { runSpec } from './reproduce/run-spec.js';
+import { CHROMIUM } from './support/record-session.js';
+import { dom, type Node } from './support/rrweb-dom.js';
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`reproduce answers browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+
+type Event = { type: number; timestamp: number; data: unknown };
+const t = 1_700_000_000_000;
+const meta = (href: string, at = 0): Event => ({ type: 4, timestamp: t + at, data: { href } });
+const snapshot = (node: Node, at = 1): Event => ({ type: 2, timestamp: t + at, data: { node } });
+const click = (id: number, at: number): Event => ({ type: 3, timestamp: t + at, data: { source: 2, type: 2, id } });
+const input = (id: number, at: number, text: string): Event => ({ type: 3, timestamp: t + at, data: { source: 5, id, text, isChecked: false } });
+const mutation = (at: number, change: { removes?: Array<{ parentId: number; id: number }>; texts?: Array<{ id: number; value: string }> }): Event => ({ type: 3, timestamp: t + at, data: { source: 0, adds: [], removes: [], texts: [], attributes: [], ...change } });
+const consoleLog = (level: string, payload: string[], at: number): Event => ({ type: 6, timestamp: t + at, data: { plugin: 'rrweb/console@1', payload: { level, trace: [], payload } } });
+/** posthog-js's network capture sends its records in batches, after the steps that follow. */
+const network = (flushedAt: number, requests: Array<{ url: string; method: string; status: number; at: number }>): Event => ({
+  type: 6,
+  timestamp: t + flushedAt,
+  data: { plugin: 'rrweb/network@1', payload: { requests: requests.map((r) => ({ name: r.url, method: r.method, responseStatus: r.status, timestamp: t + r.at, initiatorType: 'fetch', entryType: 'resource' })) } },
+});
+
+function generate(events: Event[]) {
+  const r = new Reproducer();
+  for (const e of events) r.push('w', e);
+  const out = renderSpec(r.finish(), { recordingId: 'answers', projectId: '1', copyTypedValues: false });
+  const diagnostics = ts.transpileModule(out.code, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).diagnostics ?? [];
+  expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+  return out;
+}
+
+const NOTES_SCRIPT = `
+document.getElementById('delete-3').addEventListener('click', async () => {
+  if (!confirm('Delete this note?')) return;
+  const r = await fetch('/api/notes/3', { method: 'DELETE' });
+  if (!r.ok) { console.error('Delete failed: the server answered ' + r.status); return; }
+  document.getElementById('note-3').remove();
+  document.getElementById('status').textContent = 'Note deleted';
+});`;
+
+/** A notes page whose Delete asks confirm() first; its DELETE answers `status`. */
+function notesSite(status: number): Routes {
+  return {
+    'GET /': htmlPage('Notes', '<h1>Notes</h1><ul><li id="note-3">Water the plants <button type="button" id="delete-3">Delete</button></li></ul><p id="status" role="status"></p>', NOTES_SCRIPT),
+    'DELETE /api/notes/3': { status, type: 'text/plain', body: status < 400 ? '' : 'database is locked' },
+  };
+}
+
+/** The notes page as the recording's full snapshot holds it. */
+function notesDom() {
+  const { el, page } = dom();
+  const del = el('button', { type: 'button', id: 'delete-3' }, 'Delete');
+  const note = el('li', { id: 'note-3' }, 'Water the plants ', del);
+  const list = el('ul', {}, note);
+  const status = el('p', { id: 'status', role: 'status' });
+  return { del, note, list, status, doc: page(el('h1', {}, 'Notes'), list, status) };
+}
+
+const SEARCH_SCRIPT = `
+const box = document.querySelector('input[name=q]');
+box.addEventListener('keydown', async (e) => {
+  if (e.key !== 'Enter') return;
+  const r = await fetch('/api/search?q=' + encodeURIComponent(box.value));
+  if (!r.ok) { console.error('Search failed: the server answered ' + r.status); return; }
+  const found = await r.json();
+  document.getElementById('results').replaceChildren(...found.map((name) => Object.assign(document.createElement('li'), { textContent: name })));
+});`;
+
+/** Recipes searched in place: Enter in the box fetches the results, no form, no button. */
+function searchSite(status: number): Routes {
+  return {
+    'GET /': htmlPage('Recipes', '<h1>Recipes</h1><input type="search" name="q" aria-label="Search recipes"><ul id="results"></ul>', SEARCH_SCRIPT),
+    'GET /api/search': { status, type: 'application/json', body: status < 400 ? '["Red lentil dal"]' : '{"error":"index offline"}' },
+  };
+}
+
+/** A dashboard whose Refresh checks its totals 3 s later (a slow report), failing the check when broken. */
+function dashboardSite(broken: boolean): Routes {
+  const script = `document.getElementById('refresh').addEventListener('click', () => { setTimeout(() => console.assert(${broken ? 'false' : 'true'}, 'totals reconcile after refresh'), 3000); });`;
+  return { 'GET /': htmlPage('Dashboard', '<h1>Dashboard</h1><button type="button" id="refresh">Refresh</button>', script) };
+}
+
+const LETTERS_SCRIPT = `
+document.getElementById('signup').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const r = await fetch('/api/newsletter', { method: 'POST', body: new FormData(e.target) });
+  document.getElementById('msg').textContent = r.ok ? 'You are on the list' : 'Please try again later';
+});`;
+
+/** A newsletter sign-up whose POST answers `status`; the page's URL and heading stay as they are either way. */
+function lettersSite(status: number): Routes {
+  return {
+    'GET /': htmlPage('Letters', '<h1>Letters</h1><form id="signup"><label for="email">Email</label><input id="email" name="email" type="email"><button type="submit">Subscribe</button></form><p id="msg"></p>', LETTERS_SCRIPT),
+    'POST /api/newsletter': { status, type: 'application/json', body: status < 400 ? '{"ok":true}' : '{"error":"mailer down"}' },
+  };
+}
+
+describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for late failures and check the journey’s request, run in Chromium', () => {
+  const sites: Record<string, ServedSite> = {};
+  beforeAll(async () => {
+    const entries = await Promise.all(
+      Object.entries({
+        notesBroken: notesSite(500),
+        notesFixed: notesSite(204),
+        searchBroken: searchSite(500),
+        searchFixed: searchSite(200),
+        dashboardBroken: dashboardSite(true),
+        dashboardFixed: dashboardSite(false),
+        lettersBroken: lettersSite(500),
+        lettersFixed: lettersSite(200),
+      }).map(async ([name, routes]) => [name, await serveSite(routes)] as const),
+    );
+    for (const [name, site] of entries) sites[name] = site;
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(sites).map((s) => s.close()));
+  });
+
+  it('a confirmed delete that failed: the spec accepts the confirm, fails on the DELETE where the session did, passes fixed', async () => {
+    const { del, doc } = notesDom();
+    const out = generate([
+      meta('https://notes.test/'),
+      snapshot(doc),
+      click(del.id, 1_000),
+      consoleLog('error', ['"Delete failed: the server answered 500"'], 2_600),
+      network(5_000, [{ url: 'https://notes.test/api/notes/3', method: 'DELETE', status: 500, at: 2_500 }]),
+    ]);
+    expect(out.code).toContain('// A dialog this step shows is accepted: DELETE /api/notes/3 followed it in the recording.');
+    expect(out.asserts[0]!.says).toBe('DELETE /api/notes/3 answered 500 in the recording (step 2)');
+    const broken = await runSpec(out, sites.notesBroken!.url);
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain('DELETE /api/notes/3 answered 500 in the recording (step 2)');
+    expect(sites.notesBroken!.requests).toContain('DELETE /api/notes/3');
+    const fixed = await runSpec(out, sites.notesFixed!.url);
+    expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+
+  it('a confirmed delete that worked: the end check is the DELETE, so a 500 fails the spec (dismissing would have passed it)', async () => {
+    const { del, note, list, doc } = notesDom();
+    const out = generate([
+      meta('https://notes.test/'),
+      snapshot(doc),
+      click(del.id, 1_000),
+      mutation(2_600, { removes: [{ parentId: list.id, id: note.id }] }),
+      network(5_000, [{ url: 'https://notes.test/api/notes/3', method: 'DELETE', status: 204, at: 2_500 }]),
+    ]);
+    expect(out.asserts.map((a) => a.kind)).toEqual(['final-request', 'final-url', 'final-heading']);
+    expect(out.asserts[0]!.says).toBe("DELETE /api/notes/3 answered 204 in the recording: the journey's request must succeed");
+    const broken = await runSpec(out, sites.notesBroken!.url);
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain("DELETE /api/notes/3 answered 204 in the recording: the journey's request must succeed");
+    const fixed = await runSpec(out, sites.notesFixed!.url);
+    expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+
+  it('a delete the person dismissed (nothing followed): the spec dismisses, and no DELETE is sent', async () => {
+    const { del, doc } = notesDom();
+    const out = generate([meta('https://notes.test/'), snapshot(doc), click(del.id, 1_000), consoleLog('log', ['"still here"'], 4_000)]);
+    expect(out.code).toContain('// A dialog this step shows is dismissed: nothing followed it in the recording.');
+    expect(out.code).toContain("dialogs.answer = 'dismiss';");
+    const before = sites.notesFixed!.requests.filter((r) => r === 'DELETE /api/notes/3').length;
+    const run = await runSpec(out, sites.notesFixed!.url);
+    expect(run, run.message).toMatchObject({ status: 'passed' });
+    expect(sites.notesFixed!.requests.filter((r) => r === 'DELETE /api/notes/3').length).toBe(before);
+  }, 120_000);
+
+  it('a search sent with Enter (a request after typing, no click): the spec presses Enter, fails on the failed search, passes fixed', async () => {
+    const { el, page } = dom();
+    const box = el('input', { type: 'search', name: 'q', 'aria-label': 'Search recipes' });
+    const results = el('ul', { id: 'results' });
+    const out = generate([
+      meta('https://recipes.test/'),
+      snapshot(page(el('h1', {}, 'Recipes'), box, results)),
+      input(box.id, 1_000, 'l'),
+      input(box.id, 1_300, 'lentil soup'),
+      network(4_000, [{ url: 'https://recipes.test/api/search?q=lentil+soup', method: 'GET', status: 500, at: 2_100 }]),
+      consoleLog('error', ['"Search failed: the server answered 500"'], 2_150),
+    ]);
+    expect(out.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'press Enter']);
+    expect(out.code).toContain("await page.getByRole('searchbox', { name: 'Search recipes', exact: true }).press('Enter');");
+    expect(out.code.toLowerCase()).not.toMatch(/lentil|soup/);
+    expect(out.asserts[0]!.says).toBe('GET /api/search answered 500 in the recording (step 3)');
+    const broken = await runSpec(out, sites.searchBroken!.url);
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain('GET /api/search answered 500 in the recording (step 3)');
+    const fixed = await runSpec(out, sites.searchFixed!.url);
+    expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+
+  it('a failed console.assert 3 s after the click is waited for (3 s x1.5 + 2 s) and caught; fixed, the spec passes', async () => {
+    const { el, page } = dom();
+    const refresh = el('button', { type: 'button', id: 'refresh' }, 'Refresh');
+    const out = generate([meta('https://dash.test/'), snapshot(page(el('h1', {}, 'Dashboard'), refresh)), click(refresh.id, 1_000), consoleLog('assert', ['false', '"totals reconcile after refresh"'], 4_000)]);
+    expect(out.code).toContain('await page.waitForTimeout(6500);');
+    const broken = await runSpec(out, sites.dashboardBroken!.url);
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain('failed console.assert "totals reconcile after refresh" in the recording after step 2');
+    expect(broken.message).toContain('console.assert: totals reconcile after refresh');
+    const fixed = await runSpec(out, sites.dashboardFixed!.url);
+    expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+
+  it('a sign-up whose POST answers 500 fails the spec, though the URL and heading stay the same; answering 200, it passes', async () => {
+    const { el, page } = dom();
+    const email = el('input', { id: 'email', name: 'email', type: 'email' });
+    const subscribe = el('button', { type: 'submit' }, 'Subscribe');
+    const said = { type: 3, id: 900, textContent: '' };
+    const msg = el('p', { id: 'msg' });
+    msg.childNodes!.push(said);
+    const out = generate([
+      meta('https://letters.test/'),
+      snapshot(page(el('h1', {}, 'Letters'), el('form', { id: 'signup' }, el('label', { for: 'email' }, 'Email'), email, subscribe), msg)),
+      // posthog-js masks what is typed: one * a character.
+      input(email.id, 1_000, '*****************'),
+      click(subscribe.id, 2_000),
+      mutation(2_400, { texts: [{ id: said.id, value: 'You are on the list' }] }),
+      network(5_000, [{ url: 'https://letters.test/api/newsletter', method: 'POST', status: 200, at: 2_300 }]),
+    ]);
+    expect(out.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'click']);
+    expect(out.asserts[0]).toMatchObject({ kind: 'final-request', says: "POST /api/newsletter answered 200 in the recording: the journey's request must succeed" });
+    const broken = await runSpec(out, sites.lettersBroken!.url);
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain("POST /api/newsletter answered 200 in the recording: the journey's request must succeed");
+    expect(broken.message).toMatch(/Received:\s+500/);
+    const fixed = await runSpec(out, sites.lettersFixed!.url);
+    expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+});
