@@ -3,7 +3,8 @@
 // accepted (the DELETE it let through) or dismissed (nothing followed), Enter in a search box
 // (a request after typing, no click), a failed console.assert 3 s after a click (the wait comes
 // from the recording), and a sign-up whose request answers 500 with nothing else changing (the end
-// check asserts the journey's request). Recordings are rrweb events built here, turned into a spec
+// check asserts the journey's request), and a blog visit that leaves for another site (the end
+// check asserts the page reached there). Recordings are rrweb events built here, turned into a spec
 // by the Reproducer, and run with @playwright/test in Debian's Chromium.
 import { existsSync } from 'node:fs';
 import ts from 'typescript';
@@ -108,6 +109,11 @@ function lettersSite(status: number): Routes {
   };
 }
 
+/** A blog whose essay link leads to another site (`essays`: that site's address as the test serves it), at `path` there. */
+function blogSite(essays: string, path: string): Routes {
+  return { 'GET /': htmlPage('Field notes', `<h1>Field notes</h1><a href="${essays}${path}">Read the essay on Tides Weekly</a>`) };
+}
+
 describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for late failures and check the journey’s request, run in Chromium', () => {
   const sites: Record<string, ServedSite> = {};
   beforeAll(async () => {
@@ -124,6 +130,12 @@ describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for 
       }).map(async ([name, routes]) => [name, await serveSite(routes)] as const),
     );
     for (const [name, site] of entries) sites[name] = site;
+    // Another origin (localhost, not 127.0.0.1) plays the other site the blog links to.
+    const essays = await serveSite({ 'GET /essays/tides': htmlPage('Tides', '<h1>Tides</h1>') });
+    sites.essays = essays;
+    const elsewhere = essays.url.replace('127.0.0.1', 'localhost');
+    sites.blogGood = await serveSite(blogSite(elsewhere, '/essays/tides'));
+    sites.blogMoved = await serveSite(blogSite(elsewhere, '/essays/'));
   });
   afterAll(async () => {
     await Promise.all(Object.values(sites).map((s) => s.close()));
@@ -237,5 +249,19 @@ describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for 
     expect(broken.message).toMatch(/Received:\s+500/);
     const fixed = await runSpec(out, sites.lettersFixed!.url);
     expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+
+  it('a visit that leaves the blog for another site: the spec asserts the page reached there, not only that it left', async () => {
+    const { el, page } = dom();
+    const elsewhere = sites.essays!.url.replace('127.0.0.1', 'localhost');
+    const link = el('a', { href: `${elsewhere}/essays/tides` }, 'Read the essay on Tides Weekly');
+    const out = generate([meta('https://blog.test/'), snapshot(page(el('h1', {}, 'Field notes'), link)), click(link.id, 1_000), meta(`${elsewhere}/essays/tides`, 1_400)]);
+    const says = `the last step goes to ${new URL(elsewhere).host}/essays/tides, as in the recording`;
+    expect(out.asserts.map((a) => a.says)).toEqual([says]);
+    const good = await runSpec(out, sites.blogGood!.url);
+    expect(good, good.message).toMatchObject({ status: 'passed' });
+    const moved = await runSpec(out, sites.blogMoved!.url);
+    expect(moved.status).toBe('failed');
+    expect(moved.message).toContain(says);
   }, 120_000);
 });

@@ -143,7 +143,11 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     }
     dialogLines(body, step, dialogState);
     const finalLeaves = i === steps.length - 1 && problems.length === 0 && options.failure === undefined && rep.final?.leaves !== undefined;
-    if (finalLeaves) body.push(`  const origin${n} = new URL(${P}.url()).origin;`);
+    if (finalLeaves && rep.final?.leavesTo !== undefined) {
+      // Every page load the tab starts from here on: the other site may not load where the test runs, its request still goes out.
+      body.push(`  const went${n}: string[] = [];`);
+      body.push(`  ${P}.on('request', (r) => { if (r.isNavigationRequest()) { const u = new URL(r.url()); went${n}.push(${rep.final.leavesTo.includes('/') ? 'u.host + u.pathname' : 'u.host'}); } });`);
+    } else if (finalLeaves) body.push(`  const origin${n} = new URL(${P}.url()).origin;`);
     body.push(`  ${actionLine(step, P, step.action === 'goto' ? gotoOf(step, n) : placeholderOf(step, n))};`);
     if (opened) {
       body.push(`  const ${opened} = await ${opened}Opened;`);
@@ -205,7 +209,11 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       body.push(`  expect((await journey).status(), ${lit(says)}).toBeLessThan(400);`);
       asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-request', says });
     }
-    if (final.leaves !== undefined) {
+    if (final.leavesTo !== undefined) {
+      const says = `the last step goes to ${final.leavesTo}, as in the recording`;
+      body.push(`  await expect.poll(() => went${steps.length}, { message: ${lit(says)}, timeout: 15_000 }).toContain(${lit(final.leavesTo)});`);
+      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says });
+    } else if (final.leaves !== undefined) {
       const says = `the last step leaves the site (for ${final.leaves} in the recording)`;
       body.push(`  await expect.poll(() => new URL(${P}.url()).origin, ${lit(says)}).not.toBe(origin${steps.length});`);
       asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says });

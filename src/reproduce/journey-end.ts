@@ -38,11 +38,11 @@ export function journeyEnd(lastStep: Step, tab: EndTab | undefined, { origin, ty
   const target = lastStep.action === 'click' && lastStep.href && lastStep.navigates === undefined && lastStep.opens === undefined && !lastStep.newTab ? new URL(lastStep.href) : undefined;
   if (tab?.external && tab.url !== undefined && !tab.url.endsWith(':')) {
     // The last step took the tab to another site: all a test can hold it to is that it left.
-    final = { window: lastStep.window, path: lastStep.path, leaves: tab.externalHost ?? 'another site' };
-    note(`The journey ended on another site (${final.leaves}): the test checks only that the last step leaves this one.`);
+    final = { window: lastStep.window, path: lastStep.path, leaves: tab.externalHost ?? 'another site', ...destination(tab.externalHost, tab.path) };
+    note(`The journey ended on another site (${final.leaves}): the test checks that the last step goes there${final.leavesTo ? '' : ' (leaves this site)'}.`);
   } else if (target && target.origin !== origin) {
-    final = { window: lastStep.window, path: lastStep.path, leaves: target.host };
-    note(`The recording ends as the last click's link to ${target.host} was followed: the test checks only that the page left this site.`);
+    final = { window: lastStep.window, path: lastStep.path, leaves: target.host, ...destination(target.host, maskUrlSecrets(target.pathname)) };
+    note(`The recording ends as the last click's link to ${target.host} was followed: the test checks that the page goes there.`);
   } else if (target && relativePath(maskUrlSecrets(target.pathname)) !== lastStep.path) {
     // The recording stopped before the link's page came: the end is where the link goes, not the page left.
     final = { window: lastStep.window, path: relativePath(maskUrlSecrets(target.pathname)), followed: true };
@@ -62,6 +62,12 @@ export function journeyEnd(lastStep: Step, tab: EndTab | undefined, { origin, ty
     }
   }
   return final;
+}
+
+/** The other site's host and path the person reached, as the test asserts it: the host alone where the path held a token (masked). */
+function destination(host: string | undefined, path: string): { leavesTo?: string } {
+  if (host === undefined) return {};
+  return { leavesTo: path.includes('***') ? host : `${host}${relativePath(path)}` };
 }
 
 /**

@@ -101,10 +101,11 @@ export interface Reproduction {
    * Where the journey ended: the last step's tab, its path and a heading seen there; `leaves`
    * when the last step took the tab to another site (only that it left can be asserted);
    * `followed` when the recording ended as the last click's link was being followed (the path is
-   * the link's target, not the page left); `request` the request the last step sent that the
+   * the link's target, not the page left); `leavesTo` the other site's host and path the tab
+   * reached (or was going to); `request` the request the last step sent that the
    * journey's success rests on (its status is asserted).
    */
-  final: { window: number; path: string; heading?: string; leaves?: string; followed?: boolean; loose?: boolean; request?: SeenRequest } | undefined;
+  final: { window: number; path: string; heading?: string; leaves?: string; leavesTo?: string; followed?: boolean; loose?: boolean; request?: SeenRequest } | undefined;
   /** Steps the person took that the test does not replay (media, canvas, blocked fields, bursts…), in words. */
   notReplayed: string[];
   skipped: string[];
