@@ -33,7 +33,7 @@ export interface StepOut {
 export interface AssertOut {
   n: number;
   step: number;
-  kind: 'request' | 'console' | 'exception' | 'final-request' | 'final-url' | 'final-heading';
+  kind: 'request' | 'console' | 'exception' | 'final-request' | 'final-url' | 'final-heading' | 'final-text';
   says: string;
 }
 
@@ -230,7 +230,12 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
         const says = `the heading ${quote(final.heading)} is visible`;
         body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true }), ${lit(`${says}, as on the recording's last page`)}).toBeVisible();`);
         asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says });
-      } else if (!final.followed) skipped.push('No usable heading on the last page: only its path is asserted.');
+      } else if (!final.followed && !final.message) skipped.push('No usable heading on the last page: only its path is asserted.');
+      if (final.message) {
+        const says = `the page shows ${quote(final.message)}, as it did after the last step in the recording`;
+        body.push(`  await expect(${P}.getByText(${lit(final.message)}, { exact: true }), ${lit(says)}).toBeVisible();`);
+        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-text', says });
+      }
     }
   }
 

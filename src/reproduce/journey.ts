@@ -43,6 +43,8 @@ export interface Step {
   until?: number;
   /** What the page did after the step, before the next one (mutations): removed elements, changed anything. */
   after?: { removed?: boolean; changed?: boolean };
+  /** Page text that appeared after the step (added or changed by the page, not typed), latest last, at most 10. */
+  appeared?: Array<{ at: number; text: string }>;
   /** click: how a browser dialog it shows is answered, decided from what followed it in the recording (evidence.ts). */
   dialog?: { answer: 'accept' | 'dismiss'; why: string };
   /** press: the key (Enter when absent). */
@@ -102,10 +104,11 @@ export interface Reproduction {
    * when the last step took the tab to another site (only that it left can be asserted);
    * `followed` when the recording ended as the last click's link was being followed (the path is
    * the link's target, not the page left); `leavesTo` the other site's host and path the tab
-   * reached (or was going to); `request` the request the last step sent that the
+   * reached (or was going to); `message` page text that appeared after the last step (a
+   * success message) and is on the last page; `request` the request the last step sent that the
    * journey's success rests on (its status is asserted).
    */
-  final: { window: number; path: string; heading?: string; leaves?: string; leavesTo?: string; followed?: boolean; loose?: boolean; request?: SeenRequest } | undefined;
+  final: { window: number; path: string; heading?: string; leaves?: string; leavesTo?: string; followed?: boolean; loose?: boolean; request?: SeenRequest; message?: string } | undefined;
   /** Steps the person took that the test does not replay (media, canvas, blocked fields, bursts…), in words. */
   notReplayed: string[];
   skipped: string[];

@@ -128,6 +128,7 @@ export class Reproducer {
           if (data.source === MUTATION) {
             this.pageChanged(win, ts, data);
             win.mirror.mutate(data);
+            this.textAppeared(win, ts, data);
           }
           else if (data.source === MOUSE_INTERACTION && (data.type === CLICK || data.type === DOUBLE_CLICK)) this.click(win, ts, Number(data.id), data.type === DOUBLE_CLICK);
           else if (data.source === INPUT) this.input(win, ts, Number(data.id), data);
@@ -380,6 +381,23 @@ export class Reproducer {
     step.after = { ...step.after, ...(removed ? { removed } : {}), ...(changed ? { changed } : {}) };
   }
 
+  /** Text the page added or changed after the tab's last step (a message it showed), as the mirror now holds it. */
+  private textAppeared(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    const step = win.lastStep;
+    if (!step || win.external || ts < step.at || ts - step.at > CAUSE_MS) return;
+    const ids = [
+      ...(Array.isArray(data.adds) ? data.adds : []).map((a) => Number((a as { node?: { id?: unknown } } | null)?.node?.id)),
+      ...(Array.isArray(data.texts) ? data.texts : []).map((t) => Number((t as { id?: unknown } | null)?.id)),
+    ].slice(0, 50);
+    for (const id of ids) {
+      const node = Number.isFinite(id) ? win.mirror.get(id) : undefined;
+      if (!node) continue;
+      const text = win.mirror.textOf(node.tag ? node.id : node.parent, 100);
+      if (text.length < 3 || text.endsWith('…')) continue;
+      step.appeared = [...(step.appeared ?? []).filter((a) => a.text !== text), { at: ts, text }].slice(-10);
+    }
+  }
+
   private blocked(win: WindowState, ts: number, what: string): void {
     if (this.counts.blocked++ < 20) this.notReplayed.push(`${clock(ts - (this.start ?? ts))} ${what} on an element the recorder blocked (ph-no-capture) on ${win.path.slice(0, 80)}`);
   }
@@ -474,7 +492,7 @@ export class Reproducer {
 
     const lastStep = steps[steps.length - 1];
     const lastTab = lastStep && [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
-    const final = lastStep ? journeyEnd(lastStep, lastTab, { origin: this.origin, typed, maskedTyping, budget: this.budget, note: (text) => this.note(text) }) : undefined;
+    const final = lastStep ? journeyEnd(lastStep, lastTab, { origin: this.origin, typed, maskedTyping, budget: this.budget, note: (text) => this.note(text), after: request?.at }) : undefined;
     if (final && final.leaves === undefined && request) final.request = { ...request, window: final.window };
     if (this.counts.blocked > 20) this.notReplayed.push(`${this.counts.blocked - 20} more click(s) or input(s) on elements the recorder blocked`);
     return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped, notReplayed: this.notReplayed };
