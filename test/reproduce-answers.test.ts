@@ -1,10 +1,11 @@
 // What rrweb does not record, read from what followed a step, on sites of our own served on
 // 127.0.0.1 in two variants (behaving as recorded, and broken or fixed): a confirm() the person
 // accepted (the DELETE it let through) or dismissed (nothing followed), Enter in a search box
-// (a request after typing, no click), a failed console.assert 3 s after a click (the wait comes
-// from the recording), and a sign-up whose request answers 500 with nothing else changing (the end
-// check asserts the journey's request), and a blog visit that leaves for another site (the end
-// check asserts the page reached there). Recordings are rrweb events built here, turned into a spec
+// (a request after typing, no click), Escape closing a menu (it closed with no click), a failed
+// console.assert 3 s after a click (the wait comes from the recording), a sign-up whose request
+// answers 500, or 200 with the page saying it failed, with nothing else changing (the end check
+// asserts the journey's request and the message shown), and a blog visit that leaves for another
+// site (the end check asserts the page reached there). Recordings are rrweb events built here, turned into a spec
 // by the Reproducer, and run with @playwright/test in Debian's Chromium.
 import { existsSync } from 'node:fs';
 import ts from 'typescript';
@@ -25,7 +26,7 @@ const meta = (href: string, at = 0): Event => ({ type: 4, timestamp: t + at, dat
 const snapshot = (node: Node, at = 1): Event => ({ type: 2, timestamp: t + at, data: { node } });
 const click = (id: number, at: number): Event => ({ type: 3, timestamp: t + at, data: { source: 2, type: 2, id } });
 const input = (id: number, at: number, text: string): Event => ({ type: 3, timestamp: t + at, data: { source: 5, id, text, isChecked: false } });
-const mutation = (at: number, change: { removes?: Array<{ parentId: number; id: number }>; texts?: Array<{ id: number; value: string }> }): Event => ({ type: 3, timestamp: t + at, data: { source: 0, adds: [], removes: [], texts: [], attributes: [], ...change } });
+const mutation = (at: number, change: { removes?: Array<{ parentId: number; id: number }>; texts?: Array<{ id: number; value: string }>; attributes?: Array<{ id: number; attributes: Record<string, string | null> }> }): Event => ({ type: 3, timestamp: t + at, data: { source: 0, adds: [], removes: [], texts: [], attributes: [], ...change } });
 const consoleLog = (level: string, payload: string[], at: number): Event => ({ type: 6, timestamp: t + at, data: { plugin: 'rrweb/console@1', payload: { level, trace: [], payload } } });
 /** posthog-js's network capture sends its records in batches, after the steps that follow. */
 const network = (flushedAt: number, requests: Array<{ url: string; method: string; status: number; at: number }>): Event => ({
@@ -110,6 +111,21 @@ function lettersSite(status: number, ok = status < 400): Routes {
   };
 }
 
+/** A settings page whose More menu closes on Escape; broken, closing it logs an error. */
+function menuSite(broken: boolean): Routes {
+  const script = `
+const more = document.getElementById('more');
+const menu = document.getElementById('menu');
+more.addEventListener('click', () => { more.setAttribute('aria-expanded', 'true'); menu.hidden = false; });
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || more.getAttribute('aria-expanded') !== 'true') return;
+  more.setAttribute('aria-expanded', 'false');
+  menu.hidden = true;
+  ${broken ? "console.error('Menu closed without returning focus');" : 'more.focus();'}
+});`;
+  return { 'GET /': htmlPage('Settings', '<h1>Settings</h1><button type="button" id="more" aria-expanded="false">More</button><ul id="menu" role="menu" hidden><li role="menuitem">Export</li></ul>', script) };
+}
+
 /** A blog whose essay link leads to another site (`essays`: that site's address as the test serves it), at `path` there. */
 function blogSite(essays: string, path: string): Routes {
   return { 'GET /': htmlPage('Field notes', `<h1>Field notes</h1><a href="${essays}${path}">Read the essay on Tides Weekly</a>`) };
@@ -129,6 +145,8 @@ describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for 
         lettersBroken: lettersSite(500),
         lettersFixed: lettersSite(200),
         lettersRefused: lettersSite(200, false),
+        menuBroken: menuSite(true),
+        menuFixed: menuSite(false),
       }).map(async ([name, routes]) => [name, await serveSite(routes)] as const),
     );
     for (const [name, site] of entries) sites[name] = site;
@@ -275,5 +293,26 @@ describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for 
     const moved = await runSpec(out, sites.blogMoved!.url);
     expect(moved.status).toBe('failed');
     expect(moved.message).toContain(says);
+  }, 120_000);
+
+  it('a menu closed with Escape (it closed with no click): the spec presses Escape, fails where closing logged an error, passes fixed', async () => {
+    const { el, page } = dom();
+    const more = el('button', { type: 'button', id: 'more', 'aria-expanded': 'false' }, 'More');
+    const menu = el('ul', { id: 'menu', role: 'menu', hidden: '' }, el('li', { role: 'menuitem' }, 'Export'));
+    const out = generate([
+      meta('https://settings.test/'),
+      snapshot(page(el('h1', {}, 'Settings'), more, menu)),
+      click(more.id, 1_000),
+      mutation(1_010, { attributes: [{ id: more.id, attributes: { 'aria-expanded': 'true' } }, { id: menu.id, attributes: { hidden: null } }] }),
+      mutation(2_500, { attributes: [{ id: more.id, attributes: { 'aria-expanded': 'false' } }, { id: menu.id, attributes: { hidden: '' } }] }),
+      consoleLog('error', ['"Menu closed without returning focus"'], 2_510),
+    ]);
+    expect(out.steps.map((s) => s.action)).toEqual(['goto', 'click', 'press Escape']);
+    expect(out.code).toContain("await page.keyboard.press('Escape');");
+    const broken = await runSpec(out, sites.menuBroken!.url);
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain('console error "Menu closed without returning focus" in the recording after step 3');
+    const fixed = await runSpec(out, sites.menuFixed!.url);
+    expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
   }, 120_000);
 });

@@ -243,3 +243,15 @@ describe('what followed a step, read into the spec', () => {
     expect(entered.steps[2]!.note).toBe('Enter (inferred: GET /api/search followed the typing, with no click)');
   });
 });
+
+describe('a menu closed by a key', () => {
+  it('is Escape when it closed with no click or typing since; closed by a click on its toggle, it is not', () => {
+    const { el, page } = dom();
+    const more = el('button', { 'aria-expanded': 'false' }, 'More');
+    const opened = { type: 3, timestamp: t + 1_010, data: { source: 0, adds: [], removes: [], texts: [], attributes: [{ id: more.id, attributes: { 'aria-expanded': 'true' } }] } };
+    const closed = (at: number) => ({ type: 3, timestamp: t + at, data: { source: 0, adds: [], removes: [], texts: [], attributes: [{ id: more.id, attributes: { 'aria-expanded': 'false' } }] } });
+    const start = [meta('https://app.test/'), snapshot(page(more)), click(more.id, 1_000), opened];
+    expect(spec([...start, closed(2_500)]).steps.map((s) => s.action)).toEqual(['goto', 'click', 'press Escape']);
+    expect(spec([...start, click(more.id, 2_490), closed(2_500)]).steps.map((s) => s.action)).toEqual(['goto', 'click', 'click']);
+  });
+});

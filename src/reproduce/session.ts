@@ -33,6 +33,26 @@ const OPENER_MS = 5_000;
 /** Clicks on one element closer than this are one (rage) click. */
 const REPEAT_MS = 1_000;
 
+/** A popup closing this long after the last click or typing was closed by a key, not by them. */
+const ESCAPE_QUIET_MS = 500;
+
+/** What closes a popup: aria-expanded turned false, a dialog's or details' `open` removed, a dialog or menu removed. */
+function closesPopup(mirror: NodeMirror, data: Record<string, unknown>): boolean {
+  const popup = (id: unknown) => {
+    const node = mirror.get(Number(id));
+    const role = node?.attrs?.role;
+    return node?.tag === 'dialog' || role === 'dialog' || role === 'alertdialog' || role === 'menu' || role === 'listbox';
+  };
+  for (const change of Array.isArray(data.attributes) ? data.attributes : []) {
+    const { id, attributes } = (change ?? {}) as { id?: unknown; attributes?: Record<string, unknown> };
+    if (!attributes) continue;
+    if (attributes['aria-expanded'] === 'false') return true;
+    const tag = mirror.get(Number(id))?.tag;
+    if ('open' in attributes && attributes.open === null && (tag === 'dialog' || tag === 'details')) return true;
+  }
+  return (Array.isArray(data.removes) ? data.removes : []).some((r) => popup((r as { id?: unknown } | null)?.id));
+}
+
 /** rrweb's incremental source for canvas drawing. */
 const CANVAS_MUTATION = 9;
 
@@ -48,6 +68,8 @@ interface WindowState {
   externalHost?: string;
   lastStep: Step | undefined;
   lastNavAt: number;
+  /** The last click or typing in the tab, steps or not: a menu closing long after neither was closed by a key. */
+  lastTouchAt: number;
   /** steps added since the last navigation */
   stepsSinceNav: number;
   firstStepAt: number | undefined;
@@ -168,6 +190,7 @@ export class Reproducer {
       external: false,
       lastStep: undefined,
       lastNavAt: -Infinity,
+      lastTouchAt: -Infinity,
       stepsSinceNav: 0,
       firstStepAt: undefined,
     };
@@ -293,6 +316,7 @@ export class Reproducer {
   }
 
   private click(win: WindowState, ts: number, rawId: number, double: boolean): void {
+    win.lastTouchAt = ts;
     if (!win.external && this.clicks.length < REQUESTS_MAX) this.clicks.push({ window: win.index, at: ts });
     if (win.external || !Number.isFinite(rawId) || this.full()) return;
     const mirror = win.mirror;
@@ -332,6 +356,7 @@ export class Reproducer {
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
     // rrweb marks a value the page's script set (not the person) when it can tell.
     if (win.external || !Number.isFinite(id) || data.userTriggered === false || this.full()) return;
+    win.lastTouchAt = ts;
     const mirror = win.mirror;
     const node = mirror.get(id);
     if (!node?.tag) {
@@ -379,6 +404,10 @@ export class Reproducer {
     const changed = removes.length > 0 || ['adds', 'texts', 'attributes'].some((k) => Array.isArray(data[k]) && (data[k] as unknown[]).length > 0);
     if (!removed && !changed) return;
     step.after = { ...step.after, ...(removed ? { removed } : {}), ...(changed ? { changed } : {}) };
+    if (ts - win.lastTouchAt > ESCAPE_QUIET_MS && step.action === 'click' && closesPopup(win.mirror, data)) {
+      // A menu or dialog the last click opened closed with no click or typing since: Escape (rrweb records no key).
+      this.addStep(win, ts, { action: 'press', key: 'Escape', notes: ['Escape (inferred: a menu or dialog closed with no click)'] });
+    }
   }
 
   /** Text the page added or changed after the tab's last step (a message it showed), as the mirror now holds it. */
