@@ -10,9 +10,9 @@ export const SLOW_TESTS = [
   'test/player-browser.test.ts',
   'test/oauth-browser.test.ts',
   'test/reproduce-e2e.test.ts',
-  'test/reproduce-answers.test.ts',
   'test/reproduce-rebuilt.test.ts',
   'test/reproduce-shim.test.ts',
+  'test/reproduce-answers.test.ts',
   'test/clients/**/*.test.ts',
   // Times the server's main loop and another user's calls: alone, not beside another file's work.
   'test/event-loop-blocks.test.ts',
