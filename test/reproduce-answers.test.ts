@@ -1,7 +1,7 @@
 // What rrweb does not record, read from what followed a step, on sites of our own served on
 // 127.0.0.1 in two variants (behaving as recorded, and broken or fixed): a confirm() the person
 // accepted (the DELETE it let through) or dismissed (nothing followed), Enter in a search box
-// (a request after typing, no click), Escape closing a menu (it closed with no click), a failed
+// (a request after typing, no click) and in a filter (results appearing, no request), Escape closing a menu (it closed with no click), a failed
 // console.assert 3 s after a click (the wait comes from the recording), a sign-up whose request
 // answers 500, or 200 with the page saying it failed, with nothing else changing (the end check
 // asserts the journey's request and the message shown), and a blog visit that leaves for another
@@ -111,6 +111,19 @@ function lettersSite(status: number, ok = status < 400): Routes {
   };
 }
 
+/** Parts filtered in place on Enter, with no request; broken, filtering logs an error. */
+function partsSite(broken: boolean): Routes {
+  const script = `
+const box = document.querySelector('input[name=filter]');
+box.addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter') return;
+  const all = ['Hex bolt', 'Hex nut', 'Washer'];
+  document.getElementById('parts').replaceChildren(...all.filter((p) => p.toLowerCase().includes(box.value.toLowerCase())).map((p) => Object.assign(document.createElement('li'), { textContent: p })));
+  ${broken ? "console.error('Filter index out of date');" : ''}
+});`;
+  return { 'GET /': htmlPage('Parts', '<h1>Parts</h1><input type="search" name="filter" aria-label="Filter parts"><ul id="parts"></ul>', script) };
+}
+
 /** A settings page whose More menu closes on Escape; broken, closing it logs an error. */
 function menuSite(broken: boolean): Routes {
   const script = `
@@ -146,6 +159,8 @@ describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for 
         lettersFixed: lettersSite(200),
         lettersRefused: lettersSite(200, false),
         menuBroken: menuSite(true),
+        partsBroken: partsSite(true),
+        partsFixed: partsSite(false),
         menuFixed: menuSite(false),
       }).map(async ([name, routes]) => [name, await serveSite(routes)] as const),
     );
@@ -313,6 +328,31 @@ describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for 
     expect(broken.status).toBe('failed');
     expect(broken.message).toContain('console error "Menu closed without returning focus" in the recording after step 3');
     const fixed = await runSpec(out, sites.menuFixed!.url);
+    expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
+  }, 120_000);
+
+  it('a list filtered in place on Enter (results appeared after typing, no request, no click): the spec presses Enter, fails where filtering logged an error, passes fixed', async () => {
+    const { el, page } = dom();
+    const box = el('input', { type: 'search', name: 'filter', 'aria-label': 'Filter parts' });
+    const parts = el('ul', { id: 'parts' });
+    const shown = (at: number) => ({
+      type: 3,
+      timestamp: t + at,
+      data: { source: 0, removes: [], texts: [], attributes: [], adds: [1, 2].map((k) => ({ parentId: parts.id, nextId: null, node: { type: 2, id: 800 + k, tagName: 'li', attributes: {}, childNodes: [] } })) },
+    });
+    const out = generate([
+      meta('https://parts.test/'),
+      snapshot(page(el('h1', {}, 'Parts'), box, parts)),
+      input(box.id, 1_000, 'h'),
+      input(box.id, 1_200, 'hex'),
+      shown(1_900),
+      consoleLog('error', ['"Filter index out of date"'], 1_905),
+    ]);
+    expect(out.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'press Enter']);
+    const broken = await runSpec(out, sites.partsBroken!.url);
+    expect(broken.status).toBe('failed');
+    expect(broken.message).toContain('console error "Filter index out of date" in the recording after step 3');
+    const fixed = await runSpec(out, sites.partsFixed!.url);
     expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
   }, 120_000);
 });

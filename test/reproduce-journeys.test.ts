@@ -255,3 +255,22 @@ describe('a menu closed by a key', () => {
     expect(spec([...start, click(more.id, 2_490), closed(2_500)]).steps.map((s) => s.action)).toEqual(['goto', 'click', 'click']);
   });
 });
+
+describe('Enter read from results appearing', () => {
+  it('results added after the typing, with no request or click, are Enter; added while typing, or as suggestions, they are not', () => {
+    const { el, page } = dom();
+    const box = el('input', { type: 'search', name: 'q', 'aria-label': 'Filter' });
+    const list = el('ul', {});
+    const grow = (at: number, role?: string) => ({
+      type: 3,
+      timestamp: t + at,
+      data: { source: 0, removes: [], texts: [], attributes: [], adds: [1, 2].map((k) => ({ parentId: list.id, nextId: null, node: { type: 2, id: 900 + at + k, tagName: 'li', attributes: role ? { role } : {}, childNodes: [] } })) },
+    });
+    const typing = [meta('https://app.test/'), snapshot(page(box, list)), input(box.id, 1_000, 'l'), input(box.id, 1_500, 'len')];
+    const entered = spec([...typing, grow(2_200)]);
+    expect(entered.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'press Enter']);
+    expect(entered.steps[2]!.note).toBe('Enter (inferred: results appeared after the typing, with no click)');
+    expect(spec([...typing.slice(0, 3), grow(1_200), typing[3]!, grow(2_200)]).steps.map((s) => s.action)).toEqual(['goto', 'fill']);
+    expect(spec([...typing, grow(2_200, 'option')]).steps.map((s) => s.action)).toEqual(['goto', 'fill']);
+  });
+});

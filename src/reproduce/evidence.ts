@@ -40,7 +40,7 @@ export function requestWords(request: SeenRequest): string {
 /**
  * Steps with Enter pressed in each field whose typing was followed, with no click, by a request
  * the page sent (a search answered in place, a form sent from the keyboard; Tab onto a submit
- * button and Enter look the same). Not after any click (on the page, into another field: the
+ * button and Enter look the same), or by elements added in bulk (results filtered in place). Not after any click (on the page, into another field: the
  * request may be the field's change on leaving it), nor where the same request also went out while the person was
  * still typing: that page searches as one types, and Enter would do something else.
  */
@@ -54,10 +54,14 @@ export function inferEnter(steps: readonly Step[], requests: readonly SeenReques
     const from = step.until ?? step.at;
     const to = Math.min(from + KEY_MS, next?.at ?? Infinity);
     const sent = requests.find((r) => r.window === step.window && pageCall(r) && r.at > from && r.at <= to);
-    if (!sent || clicks.some((c) => c.window === step.window && c.at > from && c.at <= sent.at)) return;
-    const asTyped = requests.some((r) => r.window === step.window && pageCall(r) && r.path === sent.path && r.at > step.at && r.at <= from);
-    if (asTyped) return;
-    out.push({ at: Math.min(from + 1, sent.at), window: step.window, path: step.path, action: 'press', key: 'Enter', selector: step.selector, ...(step.node !== undefined ? { node: step.node } : {}), notes: [`Enter (inferred: ${requestWords(sent)} followed the typing, with no click)`] });
+    const grew = step.after?.grew ?? [];
+    // Results appearing with no request (a page that filters what it holds): only where they did not while typing, and the person typed nowhere else next.
+    const shown = sent ? undefined : grew.find((at) => at > from && at <= to && next?.action !== 'fill' && !grew.some((g) => g <= from));
+    const at = sent?.at ?? shown;
+    if (at === undefined || clicks.some((c) => c.window === step.window && c.at > from && c.at <= at)) return;
+    if (sent && requests.some((r) => r.window === step.window && pageCall(r) && r.path === sent.path && r.at > step.at && r.at <= from)) return;
+    const why = sent ? `${requestWords(sent)} followed the typing` : 'results appeared after the typing';
+    out.push({ at: Math.min(from + 1, at), window: step.window, path: step.path, action: 'press', key: 'Enter', selector: step.selector, ...(step.node !== undefined ? { node: step.node } : {}), notes: [`Enter (inferred: ${why}, with no click)`] });
   });
   return out;
 }

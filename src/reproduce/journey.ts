@@ -41,8 +41,8 @@ export interface Step {
   double?: boolean;
   /** fill: when the person last typed into the field (the step's `at` is the first keystroke). */
   until?: number;
-  /** What the page did after the step, before the next one (mutations): removed elements, changed anything. */
-  after?: { removed?: boolean; changed?: boolean };
+  /** What the page did after the step, before the next one (mutations): removed elements, changed anything, added elements in bulk (when, at most 20). */
+  after?: { removed?: boolean; changed?: boolean; grew?: number[] };
   /** Page text that appeared after the step (added or changed by the page, not typed), latest last, at most 10. */
   appeared?: Array<{ at: number; text: string }>;
   /** click: how a browser dialog it shows is answered, decided from what followed it in the recording (evidence.ts). */

@@ -404,6 +404,11 @@ export class Reproducer {
     const changed = removes.length > 0 || ['adds', 'texts', 'attributes'].some((k) => Array.isArray(data[k]) && (data[k] as unknown[]).length > 0);
     if (!removed && !changed) return;
     step.after = { ...step.after, ...(removed ? { removed } : {}), ...(changed ? { changed } : {}) };
+    // Elements added in bulk (rrweb lists every added node): results or a list appearing; not
+    // suggestions offered to choose from (a listbox, options, a menu), which typing brings up by itself.
+    const added = (Array.isArray(data.adds) ? data.adds : []).map((a) => (a as { node?: { type?: unknown; tagName?: unknown; attributes?: Record<string, unknown> } } | null)?.node).filter((n) => n?.type === 2);
+    const suggestions = added.some((n) => n?.tagName === 'datalist' || ['listbox', 'option', 'menu', 'menuitem'].includes(String(n?.attributes?.role ?? '')));
+    if (added.length >= 2 && !suggestions) step.after.grew = [...(step.after.grew ?? []), ts].slice(0, 20);
     if (ts - win.lastTouchAt > ESCAPE_QUIET_MS && step.action === 'click' && closesPopup(win.mirror, data)) {
       // A menu or dialog the last click opened closed with no click or typing since: Escape (rrweb records no key).
       this.addStep(win, ts, { action: 'press', key: 'Escape', notes: ['Escape (inferred: a menu or dialog closed with no click)'] });
