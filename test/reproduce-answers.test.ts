@@ -1,12 +1,13 @@
 // What rrweb does not record, read from what followed a step, on sites of our own served on
 // 127.0.0.1 in two variants (behaving as recorded, and broken or fixed): a confirm() the person
-// accepted (the DELETE it let through) or dismissed (nothing followed), Enter in a search box
-// (a request after typing, no click) and in a filter (results appearing, no request), Escape closing a menu (it closed with no click), a failed
-// console.assert 3 s after a click (the wait comes from the recording), a sign-up whose request
-// answers 500, or 200 with the page saying it failed, with nothing else changing (the end check
-// asserts the journey's request and the message shown), and a blog visit that leaves for another
-// site (the end check asserts the page reached there). Recordings are rrweb events built here, turned into a spec
-// by the Reproducer, and run with @playwright/test in Debian's Chromium.
+// accepted (the DELETE it let through) or dismissed (nothing followed), Enter in a search box (a
+// request after typing, no click) and in a filter (results appearing, no request), Escape closing
+// a menu (it closed with no click), a failed console.assert 3 s after a click (the wait comes from
+// the recording), a sign-up whose request answers 500, or 200 with the page saying it failed,
+// with nothing else changing (the end check asserts the journey's request and the message shown),
+// and a blog visit that leaves for another site (the end check asserts the page reached there).
+// Recordings are rrweb events built here, turned into a spec by the Reproducer, and run with
+// @playwright/test in Debian's Chromium.
 import { existsSync } from 'node:fs';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
