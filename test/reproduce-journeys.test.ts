@@ -130,6 +130,11 @@ describe('the end state a working site shows', () => {
       expect(out.code).toContain("await expect.poll(() => went2, { message: 'the last step goes to pay.example/checkout/123, as in the recording', timeout: 15_000 }).toContain('pay.example/checkout/123');");
       expect(out.code).not.toContain("url.pathname === '/cart'");
     }
+    // Reached with no link of the page's (a redirect, a sign-in): its path may be the person's, so the host alone.
+    const go = el('button', {}, 'Continue');
+    const redirected = spec([meta('https://shop.test/cart'), snapshot(page(go)), click(go.id, 100), meta('https://sso.example/u/ada-lovelace/consent', 400)]);
+    expect(redirected.code).toContain(".toContain('sso.example');");
+    expect(redirected.code).not.toContain('ada-lovelace');
     const reset = el('a', { href: 'https://id.example/reset/0123456789abcdef0123456789abcdef' }, 'Reset');
     const out = spec([meta('https://shop.test/login'), snapshot(page(reset)), click(reset.id, 100)]);
     expect(out.code).toContain(".toContain('id.example');");

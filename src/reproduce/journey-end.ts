@@ -40,7 +40,10 @@ export function journeyEnd(lastStep: Step, tab: EndTab | undefined, { origin, ty
   const target = lastStep.action === 'click' && lastStep.href && lastStep.navigates === undefined && lastStep.opens === undefined && !lastStep.newTab ? new URL(lastStep.href) : undefined;
   if (tab?.external && tab.url !== undefined && !tab.url.endsWith(':')) {
     // The last step took the tab to another site: all a test can hold it to is that it left.
-    final = { window: lastStep.window, path: lastStep.path, leaves: tab.externalHost ?? 'another site', ...destination(tab.externalHost, tab.path) };
+    // The path only as the page's own link gave it: one reached otherwise (a redirect, a sign-in) may carry the person's data.
+    const link = lastStep.href ? new URL(lastStep.href) : undefined;
+    const path = link && link.host === tab.externalHost ? maskUrlSecrets(link.pathname) : undefined;
+    final = { window: lastStep.window, path: lastStep.path, leaves: tab.externalHost ?? 'another site', ...destination(tab.externalHost, path) };
     note(`The journey ended on another site (${final.leaves}): the test checks that the last step goes there${final.leavesTo ? '' : ' (leaves this site)'}.`);
   } else if (target && target.origin !== origin) {
     final = { window: lastStep.window, path: lastStep.path, leaves: target.host, ...destination(target.host, maskUrlSecrets(target.pathname)) };
@@ -94,10 +97,10 @@ function shownMessage(lastStep: Step, tab: EndTab, typed: ReadonlySet<string>, m
   return undefined;
 }
 
-/** The other site's host and path the person reached, as the test asserts it: the host alone where the path held a token (masked). */
-function destination(host: string | undefined, path: string): { leavesTo?: string } {
+/** The other site's host and path the person reached, as the test asserts it: the host alone where the path held a token (masked) or is not known. */
+function destination(host: string | undefined, path: string | undefined): { leavesTo?: string } {
   if (host === undefined) return {};
-  return { leavesTo: path.includes('***') ? host : `${host}${relativePath(path)}` };
+  return { leavesTo: path === undefined || path.includes('***') ? host : `${host}${relativePath(path)}` };
 }
 
 /**
