@@ -33,16 +33,17 @@ function nextInTab(steps: readonly Step[], i: number): Step | undefined {
   return undefined;
 }
 
-export function requestWords(request: SeenRequest): string {
+function requestWords(request: SeenRequest): string {
   return `${request.method ? `${request.method} ` : ''}${request.host ? `//${request.host}` : ''}${request.path}`;
 }
 
 /**
  * Steps with Enter pressed in each field whose typing was followed, with no click, by a request
  * the page sent (a search answered in place, a form sent from the keyboard; Tab onto a submit
- * button and Enter look the same), or by elements added in bulk (results filtered in place). Not after any click (on the page, into another field: the
- * request may be the field's change on leaving it), nor where the same request also went out while the person was
- * still typing: that page searches as one types, and Enter would do something else.
+ * button and Enter look the same), or by elements added in bulk (results filtered in place).
+ * Not after any click (on the page, into another field: the request may be the field's change on
+ * leaving it), nor where the same request also went out while the person was still typing: that
+ * page searches as one types, and Enter would do something else.
  */
 export function inferEnter(steps: readonly Step[], requests: readonly SeenRequest[], clicks: ReadonlyArray<{ window: number; at: number }>): Step[] {
   const out: Step[] = [];
@@ -55,7 +56,8 @@ export function inferEnter(steps: readonly Step[], requests: readonly SeenReques
     const to = Math.min(from + KEY_MS, next?.at ?? Infinity);
     const sent = requests.find((r) => r.window === step.window && pageCall(r) && r.at > from && r.at <= to);
     const grew = step.after?.grew ?? [];
-    // Results appearing with no request (a page that filters what it holds): only where they did not while typing, and the person typed nowhere else next.
+    // Results appearing with no request (a page that filters what it holds): only where none
+    // did while typing, and the person typed nowhere else next.
     const shown = sent ? undefined : grew.find((at) => at > from && at <= to && next?.action !== 'fill' && !grew.some((g) => g <= from));
     const at = sent?.at ?? shown;
     if (at === undefined || clicks.some((c) => c.window === step.window && c.at > from && c.at <= at)) return;
@@ -67,11 +69,11 @@ export function inferEnter(steps: readonly Step[], requests: readonly SeenReques
 }
 
 /**
- * How each click answers a browser dialog, should it show one (rrweb records none): accepted
- * where what followed is what an accepted confirm or prompt sends or does (a request that
- * changes something, an element removed, a page change); dismissed where nothing at all
- * followed while the recording went on. Where neither, the test's default (accept) stands and
- * its comment says the recording cannot tell.
+ * How each click answers a browser dialog, should it show one (rrweb records none): accepted,
+ * saying why, where what followed is what an accepted confirm or prompt sends or does (a request
+ * that changes something, an element removed); dismissed where nothing at all followed (no
+ * request, no change to the page, no new page) while the recording went on. Where neither, the
+ * test's default (accept) stands and its comment says the recording cannot tell.
  */
 export function answerDialogs(steps: readonly Step[], requests: readonly SeenRequest[], lastEventAt: number): void {
   steps.forEach((step, i) => {
