@@ -210,6 +210,11 @@ describe.skipIf(!hasChromium)('specs that answer dialogs, press Enter, wait for 
     const broken = await runSpec(out, sites.notesBroken!.url);
     expect(broken.status).toBe('failed');
     expect(broken.message).toContain("DELETE /api/notes/3 answered 204 in the recording: the journey's request must succeed");
+    // The bug this fixes: the same journey with the confirm dismissed (Playwright's default) and no request
+    // awaited sends no DELETE, and passes on the broken site.
+    const dismissing = out.code.replace("answer: 'accept' as", "answer: 'dismiss' as").replace(/\n {2}const journey = [^\n]*\n/, '\n').replace(/\n {2}expect\(\(await journey\)[^\n]*\n/, '\n');
+    expect(dismissing).not.toMatch(/const journey|await journey|answer: 'accept'/);
+    expect(await runSpec({ ...out, code: dismissing }, sites.notesBroken!.url)).toMatchObject({ status: 'passed' });
     const fixed = await runSpec(out, sites.notesFixed!.url);
     expect(fixed, fixed.message).toMatchObject({ status: 'passed' });
   }, 120_000);
