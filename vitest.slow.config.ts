@@ -14,6 +14,7 @@ export const SLOW_TESTS = [
   'test/reproduce-e2e-fields.test.ts',
   'test/reproduce-rebuilt.test.ts',
   'test/reproduce-shim.test.ts',
+  'test/reproduce-answers.test.ts',
   'test/clients/**/*.test.ts',
   // Times the server's main loop and another user's calls: alone, not beside another file's work.
   'test/event-loop-blocks.test.ts',

@@ -8,7 +8,7 @@ import { USAGE } from './help-text.js';
 import { PostHogClient } from './posthog/client.js';
 import { keepWasmOnBaselineCompiler } from './posthog/wasm-tier.js';
 import { callLimitsFrom, clientOptionsFrom } from './posthog/from-config.js';
-import { createMisconfiguredServer, serverFactory, toolCounts } from './server.js';
+import { createMisconfiguredServer, serverFactory, toolCounts, watchSources } from './server.js';
 import { serveStdio } from './transports/stdio.js';
 import { LoopbackWatch, watchOverHttp } from './watch/index.js';
 import { PRODUCT_NAME, VERSION } from './version.js';
@@ -66,8 +66,9 @@ async function main(): Promise<void> {
   const callLimits = callLimitsFrom(config);
   // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
   // The replay's watch links (src/watch/): over stdio, a loopback listener started at the first
-  // link; over HTTP, served by the HTTP server at MCP_PUBLIC_URL when MCP_WATCH_SECRET is set.
-  const watch = config.transport === 'stdio' ? { service: new LoopbackWatch(log), pages: undefined } : watchOverHttp(config.http.watch);
+  // link; over HTTP, served by the HTTP server at MCP_PUBLIC_URL when MCP_WATCH_SECRET is set, and
+  // opened by any replica with that secret.
+  const watch = config.transport === 'stdio' ? { service: new LoopbackWatch(log), pages: undefined } : watchOverHttp(config.http.watch, watchSources({ client, settings, callLimits, cache }));
   const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache, watch: watch.service });
 
   const shutdown = async (code: number) => {

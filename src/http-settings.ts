@@ -26,7 +26,7 @@ export const httpConfigSchema = z.object({
   shutdownTimeoutMs: z.number().int().min(0).max(600_000),
   /** MCP_OAUTH (issue 35): the secrets that seal tokens (current first) and the public origin. */
   oauth: z.object({ secrets: z.array(z.string()).min(1), publicUrl: z.string().optional() }).optional(),
-  /** The replay's watch links (issue 43): served at the public origin, bound to their user with the secret. */
+  /** The replay's watch links (issue 43): served at the public origin, sealed with the secret (any replica with it opens them). */
   watch: z.object({ secret: z.string(), publicUrl: z.string() }).optional(),
 });
 

@@ -24,7 +24,10 @@ import { RecentRecordings } from './resources/completions.js';
 import { registerResources, resourceLinks, type FixedResource, type ToolCaller } from './resources/index.js';
 import { TASK_EXECUTION, TASK_TOOLS, TASKS_CAPABILITY, ToolTasks } from './tasks.js';
 import { readFeedPage } from './tools/recordings/replay-feed.js';
-import type { WatchLinker, WatchService } from './watch/links.js';
+import type { WatchLinker, WatchReader, WatchService } from './watch/links.js';
+import type { SealedRecording, WatchSources } from './watch/sealed.js';
+import { sessionRecordingReplay } from './tools/recordings/session-recording-replay.js';
+import { PLAYER_META, type PlayerData } from './player-data.js';
 
 export type ServerSettings = Pick<Config, 'readOnly' | 'toolsets' | 'defaultProjectId'> & {
   /** Ask the user before deletes and project changes when the client supports elicitation (default true). */
@@ -489,17 +492,48 @@ function sentence(text: string): string {
 /**
  * Watch links for a call's client: the page's data is what the tool read (no form of the key in
  * it), and each page of events it fetches later is read with this client's key, on a budget of
- * its own as a call of session-recording-replay-events would be.
+ * its own as a call of session-recording-replay-events would be. A sealed link (HTTP) carries the
+ * key the caller sent, encrypted, so another replica can read as them; never the server's own key.
  */
 function watchLinker(watch: WatchService, client: PostHogClient, callLimits: CallLimits, operations: (client: PostHogClient) => PostHogOperations): WatchLinker {
   return (recording) =>
-    watch.link(client.redactValue(recording), client.keyIdentity, async ({ cursor, maxBytes }, signal) => {
-      try {
-        return await readFeedPage(operations(client.forCall(new CallBudget(callLimits))), { project_id: recording.project_id, id: recording.id, cursor, maxBytes }, signal);
-      } catch (error) {
-        // Said on the page as it is: with no form of the key in it.
-        if (error instanceof Error) error.message = client.redact(error.message);
-        throw error;
-      }
-    });
+    watch.link(client.redactValue(recording), { user: client.keyIdentity, read: feedReader(client, recording, callLimits, operations), host: client.baseUrl, key: client.callerApiKey });
+}
+
+/** Pages of a recording's events for the watch page, read with `client`'s key; errors said without it. */
+function feedReader(client: PostHogClient, recording: { project_id: string; id: string }, callLimits: CallLimits, operations: (client: PostHogClient) => PostHogOperations): WatchReader {
+  return ({ cursor, maxBytes }, signal) => unkeyed(client, () => readFeedPage(operations(client.forCall(new CallBudget(callLimits))), { project_id: recording.project_id, id: recording.id, cursor, maxBytes }, signal));
+}
+
+/** What `read` throws, said on the page as it is: with no form of the key in it. */
+async function unkeyed<T>(client: PostHogClient, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof Error) error.message = client.redact(error.message);
+    throw error;
+  }
+}
+
+/**
+ * How this server reads a sealed watch link's recording (watch/sealed.ts), made by this replica or
+ * another: with the key it carries, through a client made for it as the HTTP transport makes one
+ * per caller, or with the server's own key when it carries none. A link for another PostHog host,
+ * or of the other kind of key than this server takes, is not this server's to open. The player
+ * data is the replay tool's own, read again as a client without MCP Apps would read it.
+ */
+export function watchSources({ client, settings, callLimits = DEFAULT_CALL_LIMITS, cache, operations = operationsOver }: Pick<ServerDependencies, 'client' | 'settings' | 'callLimits' | 'cache' | 'operations'>): WatchSources {
+  return (link: SealedRecording) => {
+    if (link.host !== client.baseUrl || (link.key === undefined) !== client.hasApiKey) return undefined;
+    const reader = link.key === undefined ? client : client.withApiKey(link.key);
+    const player = async (): Promise<PlayerData> => {
+      const input = { project_id: link.project_id, id: link.id, start_at: String(link.start_at_ms / 1000) };
+      const limits = sessionRecordingReplay.callLimits ? sessionRecordingReplay.callLimits(callLimits, input) : callLimits;
+      const posthog = operations(reader.forCall(new CallBudget(limits)));
+      const context = { posthog, defaultProjectId: settings.defaultProjectId, signal: new AbortController().signal, cache, showsApps: false, confirm: async () => 'not-asked' as const };
+      const result = await unkeyed(reader, () => sessionRecordingReplay.handler(input, context));
+      return reader.redactValue(result.meta?.[PLAYER_META] as PlayerData);
+    };
+    return { read: feedReader(reader, link, callLimits, operations), player };
+  };
 }

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostHogClient } from '../src/posthog/client.js';
-import { serverFactory } from '../src/server.js';
+import { serverFactory, watchSources } from '../src/server.js';
 import { TOOLSETS } from '../src/settings.js';
 import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { serveHttp, type RunningHttp } from '../src/transports/http.js';
@@ -54,8 +54,8 @@ describe('watch links over HTTP, one user against another', () => {
     sandbox = await startSandbox({ acceptAnyKey: true });
     upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 10_000 });
     const port = await freePort();
-    const watch = watchOverHttp({ secret: 'w'.repeat(40), publicUrl: `http://127.0.0.1:${port}` });
     const settings = { readOnly: false, toolsets: [...TOOLSETS], defaultProjectId: undefined };
+    const watch = watchOverHttp({ secret: 'w'.repeat(40), publicUrl: `http://127.0.0.1:${port}` }, watchSources({ client: upstream, settings }));
     http = await serveHttp({ host: '127.0.0.1', port, client: upstream, createServer: serverFactory({ settings, watch: watch.service }), log: () => {}, watchPages: watch.pages });
   });
 
@@ -117,10 +117,9 @@ describe('watch links over HTTP, one user against another', () => {
     expect((await get(`${url}data`, 'HEAD')).status).toBe(200);
   });
 
-  // Fails today: links.ts keeps MAX_WATCH_LINKS links for the whole server and forgets the oldest,
-  // whoever made it; the fix (in links.ts, changed on branch watchrep) is a share per user. Marked
-  // `fails` so the branch stays green: drop `.fails` with the fix.
-  it.fails(`another user's ${MAX_WATCH_LINKS} replays do not take away a user's live link`, { timeout: 180_000 }, async () => {
+  // Failed before the sealed links (branch watchrep): MAX_WATCH_LINKS links for the whole server,
+  // the oldest forgotten whoever made it. A sealed link's player data is now read again when forgotten.
+  it(`another user's ${MAX_WATCH_LINKS} replays do not take away a user's live link`, { timeout: 180_000 }, async () => {
     const victim = await user(VICTIM);
     const attacker = await user(ATTACKER);
     const mine = await watchUrl(victim, R.recordedCheckout);
@@ -135,7 +134,7 @@ describe("the loopback listener against a local process holding connections", ()
     const watch = new LoopbackWatch();
     const sockets: Socket[] = [];
     try {
-      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, '', async () => ({ events: '[]', next_cursor: null }));
+      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, { user: '', read: async () => ({ events: '[]', next_cursor: null }), host: '', key: undefined });
       if (!('url' in link)) throw new Error(link.refused);
       const port = Number(new URL(link.url).port);
       let open = 0;

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { apiRequests } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -168,6 +168,46 @@ describe('the built CLI over HTTP', () => {
       } finally {
         child.kill('SIGKILL');
       }
+    });
+  });
+
+  describe('watch links on two replicas (issue 43)', () => {
+    let sandbox: Sandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox({ acceptAnyKey: true });
+    });
+    afterAll(() => sandbox.close());
+
+    it('a link made on one replica opens on the other, read with the caller\'s key', { timeout: 60_000 }, async () => {
+      // The balancer's origin, which both replicas are configured with; the test goes to each replica itself.
+      const env = { POSTHOG_HOST: sandbox.url, MCP_PUBLIC_URL: 'http://127.0.0.1:9', MCP_WATCH_SECRET: randomBytes(32).toString('hex'), MCP_ALLOWED_HOSTS: '127.0.0.1' };
+      const replicas = [spawnCli(['--transport', 'http', '--port', '0'], env), spawnCli(['--transport', 'http', '--port', '0'], env)];
+      const client = new Client({ name: 'watch-replicas-cli', version: '1' });
+      try {
+        const [one, two] = await Promise.all(
+          replicas.map(async ({ out }) => {
+            await until(() => /Streamable HTTP at (\S+)/.test(out.stderr), 'the start-up line', out);
+            return /Streamable HTTP at (http:\S+)\/mcp/.exec(out.stderr)![1]!;
+          }),
+        );
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${one}/mcp`), { requestInit: { headers: { authorization: `Bearer ${USER_KEY}` } } }));
+        const result = (await client.callTool({ name: 'session-recording-replay', arguments: { project_id: String(DEMO.mainProjectId), id: DEMO.recordingIds.recordedCheckout } })) as CallToolResult;
+        const link = new URL((result.structuredContent as { watch_url: string }).watch_url);
+        expect(link.origin).toBe('http://127.0.0.1:9');
+        const before = sandbox.requests.length;
+        const [page, data, events] = await Promise.all(['', 'data', 'events?max_bytes=300000'].map((part) => fetch(`${two}${link.pathname}${part}`)));
+        expect([page!.status, data!.status, events!.status]).toEqual([200, 200, 200]);
+        expect(((await data!.json()) as { id: string }).id).toBe(DEMO.recordingIds.recordedCheckout);
+        const reads = sandbox.requests.slice(before).filter((r) => r.path.includes('/session_recordings/'));
+        expect(reads.length).toBeGreaterThan(0);
+        expect(new Set(reads.map((r) => r.authorization))).toEqual(new Set([`Bearer ${USER_KEY}`]));
+        expect(link.href).not.toContain(USER_KEY);
+      } finally {
+        await client.close();
+        for (const { child } of replicas) child.kill('SIGTERM');
+        await Promise.all(replicas.map(({ exited }) => exited));
+      }
+      for (const { out } of replicas) expect(out.stdout + out.stderr).not.toContain(USER_KEY);
     });
   });
 });

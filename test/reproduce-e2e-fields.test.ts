@@ -84,8 +84,8 @@ describe.skipIf(!hasChromium)('session-recording-reproduce: placeholders a site 
     expect(JSON.stringify(data).toLowerCase()).not.toContain('oyster');
     expect(JSON.stringify(data)).not.toContain(picked);
     expect(data.code).not.toMatch(/\bQA\b/i);
-    // The name's echo ("QA Bot") is not asserted: only where the journey ends.
-    expect(data.asserts.map((a) => a.kind)).toEqual(['final-url']);
+    // The name's echo ("QA Bot") is not asserted: only the booking request and where the journey ends.
+    expect(data.asserts.map((a) => a.kind)).toEqual(['final-request', 'final-url']);
 
     expect(data.placeholders.map((p) => [p.env, p.default, p.source])).toEqual([
       ['REPRO_Q', 'Saltmarsh', 'page-text'],

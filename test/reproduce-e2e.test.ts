@@ -174,6 +174,8 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     expect(request).toMatchObject({ step: submit, says: `POST /api/subscribe answered 500 in the recording (step ${submit})` });
     expect(data.asserts.some((a) => a.kind === 'console' && a.step === submit && a.says.includes('Subscription failed: the server answered 500'))).toBe(true);
     expect(summary).toContain(data.code);
+    // posthog-js's network data shows the POST after the click: a dialog there would be accepted, as docs/reproduce.md's example says.
+    expect(data.code).toContain('  // A dialog this step shows is accepted: POST /api/subscribe followed it in the recording.\n  await page.getByTestId(\'subscribe-submit\').click();');
 
     const flawedRun = await runSpec(data, flawed.url);
     expect(flawedRun.status).toBe('failed');
@@ -209,6 +211,7 @@ describe.skipIf(!hasChromium)('session-recording-reproduce on sessions recorded 
     expect(data.base_url).toBe('http://northwind-rail.test');
     expect(data.steps.map((s) => s.action)).toEqual(['goto', 'click', 'select', 'fill', 'check', 'check', 'click', 'click']);
     expect(data.asserts.map((a) => [a.kind, a.says])).toEqual([
+      ['final-request', "POST /api/bookings answered 201 in the recording: the journey's request must succeed"],
       ['final-url', 'the journey ends at /book/done'],
       ['final-heading', 'the heading "Booking confirmed" is visible'],
     ]);

@@ -118,7 +118,7 @@ describe('the end state a working site shows', () => {
     expect(out.code).not.toContain("url.pathname === '/book/review'");
   });
 
-  it('where the last link leaves the site, asserts only that the page left', () => {
+  it('where the last link leaves the site, asserts the page the person reached there (its host alone where the path held a token)', () => {
     const { el, page } = dom();
     const pay = el('a', { href: 'https://pay.example/checkout/123' }, 'Pay with PayCo');
     for (const events of [
@@ -126,10 +126,19 @@ describe('the end state a working site shows', () => {
       [meta('https://shop.test/cart'), snapshot(page(pay)), click(pay.id, 100), meta('https://pay.example/checkout/123', 300)],
     ]) {
       const out = spec(events);
-      expect(out.code).toContain('const origin2 = new URL(page.url()).origin;');
-      expect(out.code).toContain("await expect.poll(() => new URL(page.url()).origin, 'the last step leaves the site (for pay.example in the recording)').not.toBe(origin2);");
+      expect(out.code).toContain("page.on('request', (r) => { if (r.isNavigationRequest()) { const u = new URL(r.url()); went2.push(u.host + u.pathname); } });");
+      expect(out.code).toContain("await expect.poll(() => went2, { message: 'the last step goes to pay.example/checkout/123, as in the recording', timeout: 15_000 }).toContain('pay.example/checkout/123');");
       expect(out.code).not.toContain("url.pathname === '/cart'");
     }
+    // Reached with no link of the page's (a redirect, a sign-in): its path may be the person's, so the host alone.
+    const go = el('button', {}, 'Continue');
+    const redirected = spec([meta('https://shop.test/cart'), snapshot(page(go)), click(go.id, 100), meta('https://sso.example/u/ada-lovelace/consent', 400)]);
+    expect(redirected.code).toContain(".toContain('sso.example');");
+    expect(redirected.code).not.toContain('ada-lovelace');
+    const reset = el('a', { href: 'https://id.example/reset/0123456789abcdef0123456789abcdef' }, 'Reset');
+    const out = spec([meta('https://shop.test/login'), snapshot(page(reset)), click(reset.id, 100)]);
+    expect(out.code).toContain(".toContain('id.example');");
+    expect(out.code).not.toContain('0123456789abcdef');
   });
 });
 
@@ -212,5 +221,61 @@ describe('locators as a browser resolves them', () => {
     const user = el('input', { type: 'text', name: 'username' });
     const out = spec([meta('https://app.test/login'), snapshot(page(el('label', { for: 'username' }, ' username:', user))), input(user.id, 100, '*****')]);
     expect(out.steps[1]!.selector).toBe('locator(\'input[name="username"]\')');
+  });
+});
+
+describe('what followed a step, read into the spec', () => {
+  it('a failure 14 s after its step is waited for 14 s x1.5 + 2 s, the test given the time; a later one is capped at 60 s', () => {
+    const { el, page } = dom();
+    const refresh = el('button', {}, 'Refresh');
+    const late = spec([meta('https://dash.test/'), snapshot(page(refresh)), click(refresh.id, 1_000), consoleLog('assert', ['false', '"totals reconcile"'], 15_000)]);
+    expect(late.code).toContain('await page.waitForTimeout(23000);');
+    expect(late.code).toContain('test.setTimeout(83000);');
+    const later = spec([meta('https://dash.test/'), snapshot(page(refresh)), click(refresh.id, 1_000), consoleLog('error', ['"late"'], 101_000)]);
+    expect(later.code).toContain('await page.waitForTimeout(60000);');
+    expect(later.code).toContain('(at most 60 s)');
+  });
+
+  it('typing answered by the same request while still typing (search as one types) is no Enter; answered only after, it is', () => {
+    const { el, page } = dom();
+    const box = el('input', { type: 'search', name: 'q', 'aria-label': 'Search recipes' });
+    const search = (at: number) => ({ name: `https://recipes.test/api/search?q=${at}`, method: 'GET', responseStatus: 200, timestamp: t + at, initiatorType: 'fetch', entryType: 'resource' });
+    const typing = [meta('https://recipes.test/'), snapshot(page(box)), input(box.id, 1_000, 'l'), input(box.id, 1_400, 'le'), input(box.id, 1_800, 'len')];
+    const asTyped = spec([...typing, { type: 6, timestamp: t + 3_000, data: { plugin: 'rrweb/network@1', payload: { requests: [search(1_200), search(2_000)] } } }]);
+    expect(asTyped.steps.map((s) => s.action)).toEqual(['goto', 'fill']);
+    const entered = spec([...typing, { type: 6, timestamp: t + 3_000, data: { plugin: 'rrweb/network@1', payload: { requests: [search(2_000)] } } }]);
+    expect(entered.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'press Enter']);
+    expect(entered.steps[2]!.note).toBe('Enter (inferred: GET /api/search followed the typing, with no click)');
+  });
+});
+
+describe('a menu closed by a key', () => {
+  it('is Escape when it closed with no click or typing since; closed by a click on its toggle, it is not', () => {
+    const { el, page } = dom();
+    const more = el('button', { 'aria-expanded': 'false' }, 'More');
+    const opened = { type: 3, timestamp: t + 1_010, data: { source: 0, adds: [], removes: [], texts: [], attributes: [{ id: more.id, attributes: { 'aria-expanded': 'true' } }] } };
+    const closed = (at: number) => ({ type: 3, timestamp: t + at, data: { source: 0, adds: [], removes: [], texts: [], attributes: [{ id: more.id, attributes: { 'aria-expanded': 'false' } }] } });
+    const start = [meta('https://app.test/'), snapshot(page(more)), click(more.id, 1_000), opened];
+    expect(spec([...start, closed(2_500)]).steps.map((s) => s.action)).toEqual(['goto', 'click', 'press Escape']);
+    expect(spec([...start, click(more.id, 2_490), closed(2_500)]).steps.map((s) => s.action)).toEqual(['goto', 'click', 'click']);
+  });
+});
+
+describe('Enter read from results appearing', () => {
+  it('results added after the typing, with no request or click, are Enter; added while typing, or as suggestions, they are not', () => {
+    const { el, page } = dom();
+    const box = el('input', { type: 'search', name: 'q', 'aria-label': 'Filter' });
+    const list = el('ul', {});
+    const grow = (at: number, role?: string) => ({
+      type: 3,
+      timestamp: t + at,
+      data: { source: 0, removes: [], texts: [], attributes: [], adds: [1, 2].map((k) => ({ parentId: list.id, nextId: null, node: { type: 2, id: 900 + at + k, tagName: 'li', attributes: role ? { role } : {}, childNodes: [] } })) },
+    });
+    const typing = [meta('https://app.test/'), snapshot(page(box, list)), input(box.id, 1_000, 'l'), input(box.id, 1_500, 'len')];
+    const entered = spec([...typing, grow(2_200)]);
+    expect(entered.steps.map((s) => s.action)).toEqual(['goto', 'fill', 'press Enter']);
+    expect(entered.steps[2]!.note).toBe('Enter (inferred: results appeared after the typing, with no click)');
+    expect(spec([...typing.slice(0, 3), grow(1_200), typing[3]!, grow(2_200)]).steps.map((s) => s.action)).toEqual(['goto', 'fill']);
+    expect(spec([...typing, grow(2_200, 'option')]).steps.map((s) => s.action)).toEqual(['goto', 'fill']);
   });
 });

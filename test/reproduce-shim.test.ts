@@ -49,7 +49,11 @@ describe.skipIf(!hasChromium)('generated tests on the demo shop rebuilt with a s
 
   it('successfulPurchase: passes where the journey ends as recorded, fails where it now ends elsewhere', async () => {
     const { spec, routes } = shop('successfulPurchase');
-    expect(spec.asserts.map((a) => a.kind)).toEqual(['final-url', 'final-heading']);
+    expect(spec.asserts.map((a) => [a.kind, a.says])).toEqual([
+      ['final-request', "POST /api/checkout answered 200 in the recording: the journey's request must succeed"],
+      ['final-url', 'the journey ends at /checkout/confirmation'],
+      ['final-heading', 'a heading matching "^Thank you, .+$" is visible'],
+    ]);
     const passing = await runSpec(spec, (await serve(routes(true))).url);
     expect(passing, passing.message).toMatchObject({ status: 'passed' });
     const failing = await runSpec(spec, (await serve(routes(true, { endElsewhere: true }))).url);

@@ -218,3 +218,31 @@ describe('with the free plan configured (POSTHOG_REPLAY_RATE_LIMITS=free), the w
     expect(t.read).toBeGreaterThan(0);
   });
 });
+
+describe("a minute already spent by earlier calls leaves the triage its evidence floor", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { scale: true } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('after 12 list calls it still digests recordings, within 7 requests, and says why', async () => {
+    const truth = scaleTruth({ now: Date.now() });
+    const week = { project_id: String(SCALE.projectId), date_from: new Date(truth.weekStartMs).toISOString().slice(0, 19) };
+    h.sandbox.requests.length = 0;
+    for (let i = 0; i < 12; i++) expect((await h.call('session-recordings-list', { ...week, offset: i * 20 })).isError).toBeFalsy();
+    const spent = h.sandbox.requests.filter((q) => isReplay(q.path)).length;
+    expect(spent).toBeGreaterThanOrEqual(12);
+    const r = await h.call('session-recordings-triage', week);
+    expect(r.isError, text(r)).toBeFalsy();
+    const t = r.structuredContent as unknown as Triage & { replay_budget?: number };
+    expect(t.replay_budget).toBe(7);
+    expect(t.replay_requests).toBeLessThanOrEqual(7);
+    expect(t.read).toBeGreaterThan(0);
+    const note = "Only 0 of this key's replay requests were left in the current window (the replay budget, counted per minute; earlier calls spent the rest): the evidence was read within the 7 a triage always keeps for it, not the replay budget of 12; those reads wait for the window or stop with when to continue.";
+    expect(t.notes).toContain(note);
+    expect(text(r)).toContain(note);
+  });
+});

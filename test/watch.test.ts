@@ -1,41 +1,20 @@
-import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createServer as createNetServer } from 'node:net';
-import { TOOLSETS } from '../src/settings.js';
-import { PostHogClient } from '../src/posthog/client.js';
-import { serverFactory } from '../src/server.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import { serveHttp } from '../src/transports/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
-import { LoopbackWatch, watchOverHttp } from '../src/watch/index.js';
+import { LoopbackWatch } from '../src/watch/index.js';
 import { MAX_WATCH_LINKS, WATCH_TTL_MS, WatchTokens } from '../src/watch/links.js';
-import { startHarness, text, type Harness } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
+import { get } from './support/raw-get.js';
 
 /**
  * The replay's watch links (issue 43) as a browser or an attacker on this machine meets them: the
  * loopback listener's answers, headers and refusals, over real HTTP. The page playing in Chromium
- * is test/watch-browser.test.ts.
+ * is test/watch-browser.test.ts; HTTP mode's sealed links, across replicas, test/watch-replicas.test.ts.
  */
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
-
-/** A request with a Host header of our choosing (fetch cannot set one), on a fresh connection. */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('watch links over stdio\'s loopback listener', () => {
   let h: Harness;
@@ -130,7 +109,7 @@ describe('the watch listener ends with its server', () => {
     }
     await expect(get(url!)).rejects.toThrow(/ECONNREFUSED/);
     // A closed service makes no more links.
-    expect(await watch.link({ project_id: P, id: R.recordedCheckout, player: {} as never }, '', async () => ({ events: '[]', next_cursor: null }))).toEqual({ refused: 'the server is shutting down.' });
+    expect(await watch.link({ project_id: P, id: R.recordedCheckout, player: {} as never }, { user: '', read: async () => ({ events: '[]', next_cursor: null }), host: '', key: undefined })).toEqual({ refused: 'the server is shutting down.' });
   });
 });
 
@@ -164,67 +143,6 @@ describe('over stdio, from the built CLI and a client that declares no MCP Apps'
   });
 });
 
-describe('over HTTP (per-user keys)', () => {
-  const USER_KEY = 'phx_watch_http_user_key_0123456789';
-
-  /** A port free a moment ago: MCP_PUBLIC_URL has to name it before the server listens. */
-  async function freePort(): Promise<number> {
-    const holder = createNetServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    const port = (holder.address() as { port: number }).port;
-    await new Promise<void>((resolve) => holder.close(() => resolve()));
-    return port;
-  }
-
-  it('with MCP_PUBLIC_URL and MCP_WATCH_SECRET: a link at the public origin, read with the caller\'s key, which is nowhere in it', async () => {
-    const sandbox = await startSandbox({ acceptAnyKey: true });
-    const upstream = new PostHogClient({ baseUrl: sandbox.url, timeoutMs: 5_000 });
-    const port = await freePort();
-    const publicUrl = `http://127.0.0.1:${port}`;
-    const watch = watchOverHttp({ secret: 'w'.repeat(40), publicUrl });
-    const settings = { readOnly: false, toolsets: [...TOOLSETS], defaultProjectId: undefined };
-    const http = await serveHttp({ host: '127.0.0.1', port, client: upstream, createServer: serverFactory({ settings, watch: watch.service }), log: () => {}, watchPages: watch.pages });
-    const client = new Client({ name: 'watch-http', version: '1' });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${USER_KEY}` } } }));
-      const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id: R.recordedCheckout } });
-      const data = result.structuredContent as { watch_url: string; watch_expires_at: string };
-      expect(data.watch_url.startsWith(`${publicUrl}/watch/`)).toBe(true);
-      expect(data.watch_url).not.toContain(USER_KEY);
-      const before = sandbox.requests.length;
-      const page = await get(data.watch_url);
-      const events = await get(`${data.watch_url}events?max_bytes=300000`);
-      expect([page.status, events.status]).toEqual([200, 200]);
-      for (const answer of [page, events, await get(`${data.watch_url}data`)]) expect(answer.body).not.toContain(USER_KEY);
-      // The events were read from PostHog with the key of the user who asked.
-      const reads = sandbox.requests.slice(before).filter((r) => r.path.includes('/session_recordings/'));
-      expect(reads.length).toBeGreaterThan(0);
-      expect(new Set(reads.map((r) => r.authorization))).toEqual(new Set([`Bearer ${USER_KEY}`]));
-      // The server's Host check holds for the pages too; a tampered token is a 404.
-      expect((await get(data.watch_url, { host: `evil.example:${port}` })).status).toBe(421);
-      expect((await get(data.watch_url.replace(/.\/$/, (c) => `${c[0] === 'A' ? 'B' : 'A'}/`))).status).toBe(404);
-    } finally {
-      await client.close();
-      await http.close();
-      await upstream.close();
-      await sandbox.close();
-    }
-  });
-
-  it('without them: no link, and the result says why', async () => {
-    const h = await startHarness({ watch: watchOverHttp(undefined).service });
-    try {
-      const result = await h.call('session-recording-replay', { project_id: P, id: R.recordedCheckout });
-      const data = result.structuredContent as { watch_url?: string; watch_note?: string };
-      expect(data.watch_url).toBeUndefined();
-      expect(data.watch_note).toMatch(/MCP_PUBLIC_URL and MCP_WATCH_SECRET/);
-      expect(text(result)).toMatch(/No watch link: .*MCP_PUBLIC_URL and MCP_WATCH_SECRET/);
-    } finally {
-      await h.close();
-    }
-  });
-});
-
 describe('the watch listener\'s reads', () => {
   it('reads at most 4 event pages at once, 2 for one user\'s links; past them 503 with Retry-After, then answers again', async () => {
     const watch = new LoopbackWatch();
@@ -237,7 +155,7 @@ describe('the watch listener\'s reads', () => {
       return { events: '[]', next_cursor: null };
     };
     const linkFor = async (user: string) => {
-      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, user, read);
+      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, { user, read, host: '', key: undefined });
       if (!('url' in link)) throw new Error(link.refused);
       return link.url;
     };

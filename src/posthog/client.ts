@@ -91,6 +91,14 @@ export class PostHogClient {
     return this.pool.limiter.paces(this.keyId);
   }
 
+  /**
+   * The key the caller sent (per-user keys), for what must read as them later in another process:
+   * a watch link seals it (watch/sealed.ts). Undefined for the server's own key, which never leaves it.
+   */
+  get callerApiKey(): string | undefined {
+    return this.callerKey ? this.apiKey : undefined;
+  }
+
   get hasApiKey(): boolean {
     return this.apiKey !== undefined;
   }

@@ -35,7 +35,7 @@ export interface StepOut {
 export interface AssertOut {
   n: number;
   step: number;
-  kind: 'request' | 'console' | 'exception' | 'final-url' | 'final-heading';
+  kind: 'request' | 'console' | 'exception' | 'final-request' | 'final-url' | 'final-heading' | 'final-text';
   says: string;
 }
 
@@ -104,6 +104,9 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
   const asserts: AssertOut[] = [];
   const body: string[] = [];
   const stepsOut: StepOut[] = [];
+  /** How the spec answers a browser dialog at this point (dialogLines). */
+  const dialogState = { answer: 'accept' as 'accept' | 'dismiss' };
+  let failureWaits = 0;
 
   steps.forEach((step, i) => {
     const n = i + 1;
@@ -135,8 +138,18 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
 
     const opened = step.opens !== undefined ? pageVar(step.opens) : undefined;
     if (opened) body.push(`  const ${opened}Opened = context.waitForEvent('page');`);
+    const journeyRequest = i === steps.length - 1 && problems.length === 0 && options.failure === undefined ? rep.final?.request : undefined;
+    if (journeyRequest) {
+      const checks = [journeyRequest.method ? `r.request().method() === ${lit(journeyRequest.method)}` : undefined, `new URL(r.url()).pathname === ${lit(journeyRequest.path)}`].filter(Boolean).join(' && ');
+      body.push(`  const journey = context.waitForEvent('response', { predicate: (r) => ${checks}, timeout: 15_000 });`);
+    }
+    dialogLines(body, step, dialogState);
     const finalLeaves = i === steps.length - 1 && problems.length === 0 && options.failure === undefined && rep.final?.leaves !== undefined;
-    if (finalLeaves) body.push(`  const origin${n} = new URL(${P}.url()).origin;`);
+    if (finalLeaves && rep.final?.leavesTo !== undefined) {
+      // Every page load the tab starts from here on: the other site may not load where the test runs, its request still goes out.
+      body.push(`  const went${n}: string[] = [];`);
+      body.push(`  ${P}.on('request', (r) => { if (r.isNavigationRequest()) { const u = new URL(r.url()); went${n}.push(${rep.final.leavesTo.includes('/') ? 'u.host + u.pathname' : 'u.host'}); } });`);
+    } else if (finalLeaves) body.push(`  const origin${n} = new URL(${P}.url()).origin;`);
     body.push(`  ${actionLine(step, P, step.action === 'goto' ? gotoOf(step, n) : placeholderOf(step, n))};`);
     if (opened) {
       body.push(`  const ${opened} = await ${opened}Opened;`);
@@ -159,8 +172,10 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
 
     const later = here.filter((p) => p.kind !== 'request');
     if (later.length > 0) {
-      const wait = Math.min(5_000, Math.max(300, Math.max(...later.map((p) => p.at - step.at)) + 300));
-      body.push(`  // The recording saw what follows ${Math.max(0, Math.round(Math.max(...later.map((p) => p.at - step.at))))} ms after this step: give the page as long to do it again.`);
+      const delay = Math.max(0, Math.round(Math.max(...later.map((p) => p.at - step.at))));
+      const wait = failureWait(delay);
+      failureWaits += wait;
+      body.push(`  // The recording saw what follows ${delay} ms after this step: the test waits that long x1.5 + 2 s (at most ${FAILURE_WAIT_MAX / 1000} s) for the page to do it again.`);
       body.push(`  await ${P}.waitForTimeout(${wait});`);
       // One list holds every way a failure shows (console error, failed assert, uncaught error):
       // the recording may have seen an "Uncaught …" console line where the browser reports a pageerror.
@@ -179,7 +194,7 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
       at_ms: Math.max(0, step.at - start),
       tab: step.window + 1,
       page: step.path,
-      action: step.action === 'press' ? 'press Enter' : step.action,
+      action: step.action === 'press' ? `press ${step.key ?? 'Enter'}` : step.action,
       selector: step.action === 'goto' ? (step.url ?? step.path) : (step.selector?.code ?? null),
       note: [...notes, ...(step.opens !== undefined ? [`opens tab ${step.opens + 1}`] : []), ...(step.navigates !== undefined ? [`then at ${step.navigates}`] : [])].join('; ') || null,
     });
@@ -190,7 +205,17 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
   if (problems.length === 0 && final && steps.length > 0 && options.failure === undefined) {
     const P = pageVar(final.window);
     body.push('', '  // The recording shows nothing wrong: the journey ends where the person\'s did.');
-    if (final.leaves !== undefined) {
+    if (final.request && final.leaves === undefined) {
+      const r = final.request;
+      const says = `${r.method ? `${r.method} ` : ''}${r.path} answered ${r.status} in the recording: the journey's request must succeed`;
+      body.push(`  expect((await journey).status(), ${lit(says)}).toBeLessThan(400);`);
+      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-request', says });
+    }
+    if (final.leavesTo !== undefined) {
+      const says = `the last step goes to ${final.leavesTo}, as in the recording`;
+      body.push(`  await expect.poll(() => went${steps.length}, { message: ${lit(says)}, timeout: 15_000 }).toContain(${lit(final.leavesTo)});`);
+      asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says });
+    } else if (final.leaves !== undefined) {
       const says = `the last step leaves the site (for ${final.leaves} in the recording)`;
       body.push(`  await expect.poll(() => new URL(${P}.url()).origin, ${lit(says)}).not.toBe(origin${steps.length});`);
       asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-url', says });
@@ -207,7 +232,12 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
         const says = `the heading ${quote(final.heading)} is visible`;
         body.push(`  await expect(${P}.getByRole('heading', { name: ${lit(final.heading)}, exact: true }), ${lit(`${says}, as on the recording's last page`)}).toBeVisible();`);
         asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-heading', says });
-      } else if (!final.followed) skipped.push('No usable heading on the last page: only its path is asserted.');
+      } else if (!final.followed && !final.message) skipped.push('No usable heading on the last page: only its path is asserted.');
+      if (final.message) {
+        const says = `the page shows ${quote(final.message)}, as it did after the last step in the recording`;
+        body.push(`  await expect(${P}.getByText(${lit(final.message)}, { exact: true }), ${lit(says)}).toBeVisible();`);
+        asserts.push({ n: asserts.length + 1, step: steps.length, kind: 'final-text', says });
+      }
     }
   }
 
@@ -226,6 +256,13 @@ export function renderSpec(rep: Reproduction, options: RenderOptions): Rendered 
     }
     if ([...placeholders.values()].some((p) => p.expression !== undefined)) declarations.unshift('', ...FROM_TODAY_HELPER);
   }
+  // A late failure's wait may outlast Playwright's default 30 s per test.
+  if (failureWaits > 10_000) declarations.unshift(`  test.setTimeout(${failureWaits + 60_000});`);
+  declarations.push('', "  // rrweb records no browser dialog (confirm, prompt, alert): one a step shows is answered as what followed it");
+  declarations.push("  // in the recording shows (said at the step); where the recording cannot tell, it is accepted.");
+  declarations.push("  const dialogs = { answer: 'accept' as 'accept' | 'dismiss' };");
+  declarations.push("  const answerDialogs = (p: Page) => p.on('dialog', (d) => void (dialogs.answer === 'accept' ? d.accept() : d.dismiss()));");
+  declarations.push('  answerDialogs(page);');
   body.unshift(...declarations);
   if (notReplayed.length > 0) skipped.push(...notReplayed.map((what) => `Not replayed: ${what}.`));
 
@@ -332,6 +369,25 @@ function placeholderSource(placeholder: Placeholder): string {
 
 function watchLine(body: string[], P: string): void {
   body.push(`  watch(${P});`);
+  body.push(`  answerDialogs(${P});`);
+}
+
+/** The longest a test waits for a failure the recording saw late after its step. */
+const FAILURE_WAIT_MAX = 60_000;
+
+/** How long to wait for a failure the recording saw `delay` ms after its step: with margin for a slower run, capped. */
+function failureWait(delay: number): number {
+  return Math.min(FAILURE_WAIT_MAX, Math.round(delay * 1.5 + 2_000));
+}
+
+/** Before a click: how a dialog it shows is answered, as the recording shows it (evidence.ts), else accepted. */
+function dialogLines(body: string[], step: Step, state: { answer: 'accept' | 'dismiss' }): void {
+  if (step.action !== 'click' && step.action !== 'dblclick' && step.action !== 'press') return;
+  const answer = step.dialog?.answer ?? 'accept';
+  if (step.dialog) body.push(`  // A dialog this step shows is ${answer === 'accept' ? 'accepted' : 'dismissed'}: ${commentText(step.dialog.why, 120)}.`);
+  if (answer === state.answer) return;
+  body.push(`  dialogs.answer = ${lit(answer)};`);
+  state.answer = answer;
 }
 
 function actionLine(step: Step, P: string, value: string | undefined): string {
@@ -353,7 +409,7 @@ function actionLine(step: Step, P: string, value: string | undefined): string {
     case 'select':
       return `await ${target}.selectOption(${value ?? "''"})`;
     case 'press':
-      return `await ${target}.press('Enter')`;
+      return step.selector ? `await ${target}.press(${lit(step.key ?? 'Enter')})` : `await ${P}.keyboard.press(${lit(step.key ?? 'Enter')})`;
   }
 }
 

@@ -44,8 +44,33 @@ export interface Step {
   repeats?: number;
   /** The recording had a dblclick among those clicks. */
   double?: boolean;
+  /** fill: when the person last typed into the field (the step's `at` is the first keystroke). */
+  until?: number;
+  /** What the page did after the step, before the next one (mutations): removed elements, changed anything, added elements in bulk (when, at most 20). */
+  after?: { removed?: boolean; changed?: boolean; grew?: number[] };
+  /** Page text that appeared after the step (added or changed by the page, not typed), latest last, at most 10. */
+  appeared?: Array<{ at: number; text: string }>;
+  /** click: how a browser dialog it shows is answered, decided from what followed it in the recording (evidence.ts). */
+  dialog?: { answer: 'accept' | 'dismiss'; why: string };
+  /** press: the key (Enter when absent). */
+  key?: 'Enter' | 'Escape';
   notes: string[];
   node?: number;
+}
+
+/** A request the recording's network data shows (failed or not), as evidence of what a step set off. */
+export interface SeenRequest {
+  at: number;
+  window: number;
+  method?: string;
+  path: string;
+  /** The request's host, when it is not the recorded site's. */
+  host?: string;
+  status?: number;
+  /** Failed (status 400 or more, a network error). */
+  failed: boolean;
+  /** The page's own script sent it (fetch or XMLHttpRequest), not a page load or a resource. */
+  script: boolean;
 }
 
 export type ProblemKind = 'request' | 'console' | 'exception';
@@ -83,9 +108,12 @@ export interface Reproduction {
    * Where the journey ended: the last step's tab, its path and a heading seen there; `leaves`
    * when the last step took the tab to another site (only that it left can be asserted);
    * `followed` when the recording ended as the last click's link was being followed (the path is
-   * the link's target, not the page left).
+   * the link's target, not the page left); `leavesTo` the other site's host and path the tab
+   * reached (or was going to); `message` page text that appeared after the last step (a
+   * success message) and is on the last page; `request` the request the last step sent that the
+   * journey's success rests on (its status is asserted).
    */
-  final: { window: number; path: string; heading?: string; leaves?: string; followed?: boolean; loose?: boolean } | undefined;
+  final: { window: number; path: string; heading?: string; leaves?: string; leavesTo?: string; followed?: boolean; loose?: boolean; request?: SeenRequest; message?: string } | undefined;
   /** Steps the person took that the test does not replay (media, canvas, blocked fields, bursts…), in words. */
   notReplayed: string[];
   skipped: string[];

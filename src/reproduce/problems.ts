@@ -7,7 +7,7 @@
 import { quote } from '../digest/quote.js';
 import { consoleText } from '../posthog/snapshots.js';
 import { maskUrlSecrets } from '../url-secrets.js';
-import type { Problem, Step } from './journey.js';
+import type { Problem, SeenRequest, Step } from './journey.js';
 import { scrubText } from './privacy.js';
 
 /** A console error or a failed console.assert as a problem; undefined for any other record. */
@@ -24,14 +24,35 @@ export function consoleProblem(record: Record<string, unknown>, at: number, wind
   return { kind: 'console', at, window, text: consoleText(record.payload).slice(0, 300), count: 1 };
 }
 
-/** Each failed request of an rrweb network record (status 400 or more, failed, or an error), handed to `add` in the record's order. */
-export function readRequestProblems(payload: Record<string, unknown>, ts: number, window: number, origin: string | null, add: (problem: Problem) => void): void {
+/**
+ * Each failed request of an rrweb network record (status 400 or more, failed, or an error), handed
+ * to `add` in the record's order; every request, failed or not, to `seen` (evidence of what a step did).
+ */
+export function readRequestProblems(payload: Record<string, unknown>, ts: number, window: number, origin: string | null, add: (problem: Problem) => void, seen?: (request: SeenRequest) => void): void {
+  readRequests(payload, ts, window, origin, (request, error) => {
+    seen?.(request);
+    if (!request.failed) return;
+    add({
+      kind: 'request',
+      at: request.at,
+      window,
+      ...(request.method ? { method: request.method } : {}),
+      path: request.path,
+      ...(request.host ? { host: request.host } : {}),
+      ...(request.status !== undefined ? { status: request.status } : {}),
+      ...(error ? { error } : {}),
+      count: 1,
+    });
+  });
+}
+
+/** Every request of an rrweb network record, failed or not, handed to `add` in the record's order (with its error text, if any). */
+function readRequests(payload: Record<string, unknown>, ts: number, window: number, origin: string | null, add: (request: SeenRequest, error: string | undefined) => void): void {
   for (const request of Array.isArray(payload.requests) ? payload.requests : []) {
     if (typeof request !== 'object' || request === null) continue;
     const r = request as Record<string, unknown>;
     const status = Number(r.responseStatus ?? r.status);
     const error = typeof r.error === 'string' && r.error.length > 0 ? r.error.slice(0, 100) : undefined;
-    if (!((Number.isFinite(status) && status >= 400) || r.isFailed === true || error)) continue;
     let url: URL;
     try {
       url = new URL(String(r.name ?? r.url ?? ''), origin ?? undefined);
@@ -39,19 +60,23 @@ export function readRequestProblems(payload: Record<string, unknown>, ts: number
       continue;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
-    const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : r.entryType === 'navigation' || r.initiatorType === 'navigation' ? 'GET' : undefined;
+    const navigation = r.entryType === 'navigation' || r.initiatorType === 'navigation';
+    const method = typeof r.method === 'string' && /^[A-Za-z]{1,10}$/.test(r.method) ? r.method.toUpperCase() : navigation ? 'GET' : undefined;
     const own = typeof r.timestamp === 'number' && Number.isFinite(r.timestamp) ? r.timestamp : typeof r.timeOrigin === 'number' && typeof r.startTime === 'number' ? r.timeOrigin + r.startTime : undefined;
-    add({
-      kind: 'request',
-      at: own !== undefined && Math.abs(own - ts) < 3_600_000 ? own : ts,
-      window,
-      ...(method ? { method } : {}),
-      path: maskUrlSecrets(url.pathname),
-      ...(origin && url.origin !== origin ? { host: url.host } : {}),
-      ...(Number.isFinite(status) && status > 0 && status < 1000 ? { status: Math.trunc(status) } : {}),
-      ...(error ? { error } : {}),
-      count: 1,
-    });
+    const known = Number.isFinite(status) && status > 0 && status < 1000;
+    add(
+      {
+        at: own !== undefined && Math.abs(own - ts) < 3_600_000 ? own : ts,
+        window,
+        ...(method ? { method } : {}),
+        path: maskUrlSecrets(url.pathname),
+        ...(origin && url.origin !== origin ? { host: url.host } : {}),
+        ...(known ? { status: Math.trunc(status) } : {}),
+        failed: (Number.isFinite(status) && status >= 400) || r.isFailed === true || error !== undefined,
+        script: r.initiatorType === 'fetch' || r.initiatorType === 'xmlhttprequest',
+      },
+      error,
+    );
   }
 }
 

@@ -10,8 +10,9 @@ import { NodeMirror } from '../digest/mirror.js';
 import { CLICK, CUSTOM, DOUBLE_CLICK, FULL_SNAPSHOT, INCREMENTAL_SNAPSHOT, INPUT, LOG, MEDIA_INTERACTION, META, MOUSE_INTERACTION, MUTATION, PLUGIN } from '../posthog/rrweb.js';
 import { maskUrlSecrets } from '../url-secrets.js';
 import { GenerationTooLong, WorkBudget } from './budget.js';
+import { answerDialogs, inferEnter, journeyRequest } from './evidence.js';
 import { journeyEnd } from './journey-end.js';
-import { clock, relativePath, type ExceptionEvent, type Problem, type Reproduction, type Step } from './journey.js';
+import { clock, relativePath, type ExceptionEvent, type Problem, type Reproduction, type SeenRequest, type Step } from './journey.js';
 import { markChoicesThatMatter, maxNodeId, searchesFor, submits } from './field-steps.js';
 import { blockedElement, fieldFacts, labelsField, linkHref, pageFacts, selectOptions } from './page-facts.js';
 import { TYPED_PARAM, echoesTyped, isMasked, numberish, typedParts } from './privacy.js';
@@ -22,6 +23,8 @@ const WINDOWS_MAX = 20;
 /** Steps kept: a longer journey is cut (and said so), keeping the result a readable size. */
 export const STEPS_MAX = 200;
 const PROBLEMS_MAX = 100;
+/** Requests kept as evidence of what steps did (evidence.ts). */
+const REQUESTS_MAX = 2_000;
 /** A URL change this soon after a step was caused by it (a link, a submit). */
 const CAUSE_MS = 10_000;
 /** A page change this soon after the last one, with nothing done between: a redirect. */
@@ -30,6 +33,26 @@ const REDIRECT_MS = 3_000;
 const OPENER_MS = 5_000;
 /** Clicks on one element closer than this are one (rage) click. */
 const REPEAT_MS = 1_000;
+
+/** A popup closing this long after the last click or typing was closed by a key, not by them. */
+const ESCAPE_QUIET_MS = 500;
+
+/** What closes a popup: aria-expanded turned false, a dialog's or details' `open` removed, a dialog or menu removed. */
+function closesPopup(mirror: NodeMirror, data: Record<string, unknown>): boolean {
+  const popup = (id: unknown) => {
+    const node = mirror.get(Number(id));
+    const role = node?.attrs?.role;
+    return node?.tag === 'dialog' || role === 'dialog' || role === 'alertdialog' || role === 'menu' || role === 'listbox';
+  };
+  for (const change of Array.isArray(data.attributes) ? data.attributes : []) {
+    const { id, attributes } = (change ?? {}) as { id?: unknown; attributes?: Record<string, unknown> };
+    if (!attributes) continue;
+    if (attributes['aria-expanded'] === 'false') return true;
+    const tag = mirror.get(Number(id))?.tag;
+    if ('open' in attributes && attributes.open === null && (tag === 'dialog' || tag === 'details')) return true;
+  }
+  return (Array.isArray(data.removes) ? data.removes : []).some((r) => popup((r as { id?: unknown } | null)?.id));
+}
 
 /** rrweb's incremental source for canvas drawing. */
 const CANVAS_MUTATION = 9;
@@ -46,6 +69,8 @@ interface WindowState {
   externalHost?: string;
   lastStep: Step | undefined;
   lastNavAt: number;
+  /** The last click or typing in the tab, steps or not: a menu closing long after neither was closed by a key. */
+  lastTouchAt: number;
   /** steps added since the last navigation */
   stepsSinceNav: number;
   firstStepAt: number | undefined;
@@ -64,6 +89,12 @@ export class Reproducer {
   private origin: string | null = null;
   private start: number | null = null;
   private exceptions: ExceptionEvent[] = [];
+  /** Every request the network data shows, failed or not: what followed each step (evidence.ts). */
+  private readonly requests: SeenRequest[] = [];
+  /** Every click's time and tab, steps or not (a click on the page's background, into a field): a key is inferred only where none came. */
+  private readonly clicks: Array<{ window: number; at: number }> = [];
+  /** The last event's time: how long the recording went on after the last step. */
+  private lastEventAt = -Infinity;
   /** The work this test may take (budget.ts); every loop over a page ticks it. */
   readonly budget: WorkBudget;
   /** The last value the recording holds in clear for each field typed into (masked ones are not kept). */
@@ -100,6 +131,7 @@ export class Reproducer {
     if (typeof ts !== 'number' || !Number.isFinite(ts)) return;
     // A wild timestamp (0, year 3000) would make every step's time meaningless: not the start.
     if ((this.start === null || ts < this.start) && ts > 1e11 && ts < 1e13) this.start = ts;
+    if (ts > this.lastEventAt && ts < 1e13) this.lastEventAt = ts;
     const win = this.window(windowId);
     if (!win) return;
     const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
@@ -120,7 +152,11 @@ export class Reproducer {
           this.plugin(win, ts, data);
           return;
         case INCREMENTAL_SNAPSHOT:
-          if (data.source === MUTATION) win.mirror.mutate(data);
+          if (data.source === MUTATION) {
+            this.pageChanged(win, ts, data);
+            win.mirror.mutate(data);
+            this.textAppeared(win, ts, data);
+          }
           else if (data.source === MOUSE_INTERACTION && (data.type === CLICK || data.type === DOUBLE_CLICK)) this.click(win, ts, Number(data.id), data.type === DOUBLE_CLICK);
           else if (data.source === INPUT) this.input(win, ts, Number(data.id), data);
           else if (data.source === LOG) this.console(win, ts, data);
@@ -159,6 +195,7 @@ export class Reproducer {
       external: false,
       lastStep: undefined,
       lastNavAt: -Infinity,
+      lastTouchAt: -Infinity,
       stepsSinceNav: 0,
       firstStepAt: undefined,
     };
@@ -284,6 +321,8 @@ export class Reproducer {
   }
 
   private click(win: WindowState, ts: number, rawId: number, double: boolean): void {
+    win.lastTouchAt = ts;
+    if (!win.external && this.clicks.length < REQUESTS_MAX) this.clicks.push({ window: win.index, at: ts });
     if (win.external || !Number.isFinite(rawId) || this.full()) return;
     const mirror = win.mirror;
     const target = mirror.interactiveAncestor(rawId);
@@ -323,6 +362,7 @@ export class Reproducer {
   private input(win: WindowState, ts: number, id: number, data: Record<string, unknown>): void {
     // rrweb marks a value the page's script set (not the person) when it can tell.
     if (win.external || !Number.isFinite(id) || data.userTriggered === false || this.full()) return;
+    win.lastTouchAt = ts;
     const mirror = win.mirror;
     const node = mirror.get(id);
     if (!node?.tag) {
@@ -350,6 +390,7 @@ export class Reproducer {
     const last = win.lastStep;
     if (last && last.node === id && (last.action === 'fill' || last.action === 'select')) {
       last.recorded = text;
+      last.until = ts;
       return;
     }
     const field = fieldFacts(mirror, node);
@@ -358,7 +399,44 @@ export class Reproducer {
       if (step) this.selectHorizon.set(step, maxNodeId(mirror, this.budget));
       return;
     }
-    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text });
+    this.addStep(win, ts, { action: 'fill', selector: chooseSelector(mirror, id, this.selectorContext), node: id, field, recorded: text, until: ts });
+  }
+
+  /** What the page did after the tab's last step (read before the mirror applies it: a removed node's tag is known only then). */
+  private pageChanged(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    const step = win.lastStep;
+    if (!step || win.external || ts < step.at || ts - step.at > CAUSE_MS) return;
+    const removes = Array.isArray(data.removes) ? data.removes : [];
+    const removed = removes.some((r) => typeof r === 'object' && r !== null && win.mirror.get(Number((r as Record<string, unknown>).id))?.tag !== undefined);
+    const changed = removes.length > 0 || ['adds', 'texts', 'attributes'].some((k) => Array.isArray(data[k]) && (data[k] as unknown[]).length > 0);
+    if (!removed && !changed) return;
+    step.after = { ...step.after, ...(removed ? { removed } : {}), ...(changed ? { changed } : {}) };
+    // Elements added in bulk (rrweb lists every added node): results or a list appearing; not
+    // suggestions offered to choose from (a listbox, options, a menu), which typing brings up by itself.
+    const added = (Array.isArray(data.adds) ? data.adds : []).map((a) => (a as { node?: { type?: unknown; tagName?: unknown; attributes?: Record<string, unknown> } } | null)?.node).filter((n) => n?.type === 2);
+    const suggestions = added.some((n) => n?.tagName === 'datalist' || ['listbox', 'option', 'menu', 'menuitem'].includes(String(n?.attributes?.role ?? '')));
+    if (added.length >= 2 && !suggestions) step.after.grew = [...(step.after.grew ?? []), ts].slice(0, 20);
+    if (ts - win.lastTouchAt > ESCAPE_QUIET_MS && step.action === 'click' && closesPopup(win.mirror, data)) {
+      // A menu or dialog the last click opened closed with no click or typing since: Escape (rrweb records no key).
+      this.addStep(win, ts, { action: 'press', key: 'Escape', notes: ['Escape (inferred: a menu or dialog closed with no click)'] });
+    }
+  }
+
+  /** Text the page added or changed after the tab's last step (a message it showed), as the mirror now holds it. */
+  private textAppeared(win: WindowState, ts: number, data: Record<string, unknown>): void {
+    const step = win.lastStep;
+    if (!step || win.external || ts < step.at || ts - step.at > CAUSE_MS) return;
+    const ids = [
+      ...(Array.isArray(data.adds) ? data.adds : []).map((a) => Number((a as { node?: { id?: unknown } } | null)?.node?.id)),
+      ...(Array.isArray(data.texts) ? data.texts : []).map((t) => Number((t as { id?: unknown } | null)?.id)),
+    ].slice(0, 50);
+    for (const id of ids) {
+      const node = Number.isFinite(id) ? win.mirror.get(id) : undefined;
+      if (!node) continue;
+      const text = win.mirror.textOf(node.tag ? node.id : node.parent, 100);
+      if (text.length < 3 || text.endsWith('…')) continue;
+      step.appeared = [...(step.appeared ?? []).filter((a) => a.text !== text), { at: ts, text }].slice(-10);
+    }
   }
 
   private blocked(win: WindowState, ts: number, what: string): void {
@@ -387,7 +465,11 @@ export class Reproducer {
     const name = typeof data.plugin === 'string' ? data.plugin : '';
     const payload = (typeof data.payload === 'object' && data.payload !== null ? data.payload : {}) as Record<string, unknown>;
     if (name.startsWith('rrweb/console')) this.console(win, ts, payload);
-    else if (name.startsWith('rrweb/network')) readRequestProblems(payload, ts, win.index, this.origin, (problem) => this.addProblem(problem));
+    else if (name.startsWith('rrweb/network')) {
+      readRequestProblems(payload, ts, win.index, this.origin, (problem) => this.addProblem(problem), (request) => {
+        if (this.requests.length < REQUESTS_MAX) this.requests.push(request);
+      });
+    }
   }
 
   private console(win: WindowState, ts: number, record: Record<string, unknown>): void {
@@ -424,6 +506,10 @@ export class Reproducer {
       steps = steps.filter((s) => !empty.includes(s));
       this.notReplayed.push(`${empty.length} field(s) the person left empty, not filled: ${empty.slice(0, 5).map((s) => s.selector?.code ?? '?').join(', ')}`);
     }
+    // What rrweb does not record, read from what followed: Enter pressed in a field, how dialogs were answered.
+    steps = inferEnter(steps, this.requests, this.clicks);
+    answerDialogs(steps, this.requests, this.lastEventAt);
+    const request = journeyRequest(steps, this.requests);
     if (this.counts.canvas > 0) this.notReplayed.push(`${this.counts.canvas} drawing(s) or click(s) on a canvas: what was drawn is not replayed (a click on one is replayed at its centre)`);
     // Tabs numbered in the order the journey uses them.
     const order = [...new Set(steps.flatMap((s) => (s.opens === undefined ? [s.window] : [s.window, s.opens])))];
@@ -449,7 +535,8 @@ export class Reproducer {
 
     const lastStep = steps[steps.length - 1];
     const lastTab = lastStep && [...this.windows.values()].find((w) => renumber.get(w.index) === lastStep.window);
-    const final = lastStep ? journeyEnd(lastStep, lastTab, { origin: this.origin, typed, maskedTyping, budget: this.budget, note: (text) => this.note(text) }) : undefined;
+    const final = lastStep ? journeyEnd(lastStep, lastTab, { origin: this.origin, typed, maskedTyping, budget: this.budget, note: (text) => this.note(text), after: request?.at }) : undefined;
+    if (final && final.leaves === undefined && request) final.request = { ...request, window: final.window };
     if (this.counts.blocked > 20) this.notReplayed.push(`${this.counts.blocked - 20} more click(s) or input(s) on elements the recorder blocked`);
     return { origin: this.origin, start: this.start, windows: order.length, steps, droppedSteps: this.counts.droppedSteps, problems, final, skipped: this.skipped, notReplayed: this.notReplayed };
   }

@@ -3,9 +3,10 @@ import type { PlayerData } from '../player-data.js';
 
 /**
  * Watch links: the replay's player opened in a browser tab, for clients that render no MCP Apps.
- * Each link is a random token (256 bits) standing for one recording of one project, read by one
- * user's key, for WATCH_TTL_MS. What it stands for stays in this process: the URL holds nothing
- * but the token, never a key, and the page reads the recording through this server.
+ * Each link stands for one recording of one project, read by one user's key, for WATCH_TTL_MS.
+ * In stdio mode (WatchTokens) it is a random token (256 bits) whose meaning stays in this process;
+ * over HTTP (sealed.ts) the token carries it, sealed with MCP_WATCH_SECRET, so any replica opens it.
+ * Either way the URL holds no key in clear, and the page reads the recording through the server.
  */
 
 /** How long a link opens the recording. */
@@ -48,11 +49,34 @@ export type WatchOffer = { url: string; expiresAt: string } | { refused: string 
 /** What a tool asks for (tools/define.ts's ToolContext.watch): a link to a recording it read. */
 export type WatchLinker = (recording: WatchRecording) => Promise<WatchOffer>;
 
+/** Who asks for a link, and how the recording is read as them. */
+export interface WatchCaller {
+  /** A hash of their key ('' for the server's own key). */
+  user: string;
+  /** Reads event pages with their key, in this process. */
+  read: WatchReader;
+  /** The PostHog host their key is for. */
+  host: string;
+  /** The key they sent (per-user keys), which a sealed link carries encrypted; undefined: the server's own key. */
+  key: string | undefined;
+}
+
+/** A live link as its pages use it: its player data (held, or made afresh), and its reader of event pages. */
+export interface OpenLink {
+  data: string | (() => Promise<string>);
+  read: WatchReader;
+  /** Who asked for it (a hash of their key; '' for the server's own): one user's pages leave the others a share of the reads. */
+  user: string;
+}
+
+/** What the pages ask of a token: the link it opens, or undefined (unknown, expired, tampered, not ours). */
+export type WatchOpener = (token: string) => Promise<OpenLink | undefined>;
+
 export class WatchTokens {
   /** By the token's random part. */
   private readonly entries = new Map<string, WatchEntry>();
   private bytes = 0;
-  /** The key of the tags binding a token's random part to its recording, user and expiry: MCP_WATCH_SECRET's over HTTP, a random one per process in stdio. */
+  /** The key of the tags binding a token's random part to its recording, user and expiry: a random one per process (stdio), or one from a given secret. */
   private readonly mac: Buffer;
 
   constructor(
@@ -79,6 +103,12 @@ export class WatchTokens {
     }
     return { token, expiresAt };
   }
+
+  /** The pages' view of open(). */
+  readonly opener: WatchOpener = async (token) => {
+    const entry = this.open(token);
+    return entry && { data: entry.json, read: entry.read, user: entry.user };
+  };
 
   /** The live entry a token stands for, or undefined (unknown, expired, or not ours). */
   open(token: string): WatchEntry | undefined {
@@ -121,24 +151,12 @@ export class WatchTokens {
 
 /** Where links are made and served: the stdio loopback listener, the HTTP server, or nowhere (and why). */
 export interface WatchService {
-  /** A link for this recording, whose page reads it with `read` (the key of `user`, who asked). */
-  link(recording: WatchRecording, user: string, read: WatchReader): Promise<WatchOffer>;
+  /** A link for this recording, whose page reads it as `caller`, who asked. */
+  link(recording: WatchRecording, caller: WatchCaller): Promise<WatchOffer>;
   close(): Promise<void>;
 }
 
 /** No links in this configuration: every offer says why. */
 export function noWatch(why: string): WatchService {
   return { link: async () => ({ refused: why }), close: async () => {} };
-}
-
-/** Links served by the HTTP server itself at its public origin (MCP_PUBLIC_URL). */
-export function publicWatch(tokens: WatchTokens, publicUrl: string): WatchService {
-  const origin = publicUrl.replace(/\/+$/, '');
-  return {
-    link: async (recording, user, read) => {
-      const { token, expiresAt } = tokens.issue(recording, user, read);
-      return { url: `${origin}/watch/${token}/`, expiresAt: new Date(expiresAt).toISOString() };
-    },
-    close: async () => tokens.clear(),
-  };
 }

@@ -20,13 +20,13 @@ const HEADERS_TIMEOUT_MS = 10_000;
  */
 export class LoopbackWatch implements WatchService {
   private readonly tokens = new WatchTokens(undefined);
-  private readonly pages = new WatchPages(this.tokens);
+  private readonly pages = new WatchPages(this.tokens.opener);
   private listening: Promise<{ server: Server; port: number }> | undefined;
   private closed = false;
 
   constructor(private readonly log: (message: string) => void = () => {}) {}
 
-  async link(...[recording, user, read]: Parameters<WatchService['link']>): ReturnType<WatchService['link']> {
+  async link(...[recording, { user, read }]: Parameters<WatchService['link']>): ReturnType<WatchService['link']> {
     if (this.closed) return { refused: 'the server is shutting down.' };
     let port: number;
     try {

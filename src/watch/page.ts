@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UserInputError } from '../errors.js';
 import { readPlayerHtml } from './player-html.js';
-import type { WatchTokens } from './links.js';
+import type { WatchOpener } from './links.js';
 
 /** Where watch links live: /watch/<token>/, the page and what it fetches (data, events) beneath. */
 export const WATCH_PREFIX = '/watch/';
@@ -24,35 +24,49 @@ const COMMON_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 } as const;
 
-/** Answers /watch/<token>/… for the links in `tokens`; anything else (any other path, a dead or tampered token): 404. */
+/** Answers /watch/<token>/… for the links `open` knows; anything else (any other path, a dead or tampered token): 404. */
 export class WatchPages {
   private reads = 0;
-  /** Reads in flight by the user who asked for the link (WatchEntry.user). */
+  /** Reads in flight by the user who asked for the link (OpenLink.user). */
   private readonly readsBy = new Map<string, number>();
 
-  constructor(private readonly tokens: WatchTokens) {}
+  constructor(private readonly open: WatchOpener) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://watch.invalid');
-    const match = /^\/watch\/([A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{22})(\/(?:data|events)?)?$/.exec(url.pathname);
-    const entry = match ? this.tokens.open(match[1]!) : undefined;
-    if (!match || !entry || (req.method !== 'GET' && req.method !== 'HEAD')) return notFound(res);
+    // A token is base64url parts joined by dots (stdio's random part and tag; a sealed link's JWE).
+    const match = /^\/watch\/([A-Za-z0-9_-][A-Za-z0-9_.-]{0,1499})(\/(?:data|events)?)?$/.exec(url.pathname);
+    if (!match || (req.method !== 'GET' && req.method !== 'HEAD')) return notFound(res);
+    const entry = await this.open(match[1]!);
+    if (!entry) return notFound(res);
     const part = match[2] ?? '/';
+    // A read of PostHog with the user's key (an event page, player data made afresh) is not made for an answer without a body.
+    if (req.method === 'HEAD' && (part === '/events' || typeof entry.data !== 'string')) return json(res, 405, JSON.stringify({ error: 'this part answers GET only' }), { allow: 'GET' });
     if (part === '/') {
       const page = watchPage(await readPlayerHtml());
       res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.policy, 'content-length': Buffer.byteLength(page.html) });
       res.end(req.method === 'HEAD' ? undefined : page.html);
       return;
     }
-    if (part === '/data') return json(res, 200, entry.json);
-    // An event page is a PostHog read with the user's key: not made for an answer without a body.
-    if (req.method === 'HEAD') return json(res, 405, JSON.stringify({ error: 'event pages answer GET only' }), { allow: 'GET' });
+    if (part === '/data') {
+      if (typeof entry.data === 'string') return json(res, 200, entry.data);
+      // Another replica's link (or one this replica forgot): its player data is read afresh, a read like a page of events.
+      const remake = entry.data;
+      return this.reading(res, entry.user, () => remake());
+    }
     const cursor = url.searchParams.get('cursor') ?? undefined;
     const maxBytes = Number(url.searchParams.get('max_bytes') ?? PAGE_BYTES.first);
     if ((cursor !== undefined && cursor.length > MAX_CURSOR_CHARS) || !Number.isInteger(maxBytes) || maxBytes < PAGE_BYTES.min || maxBytes > PAGE_BYTES.max) {
       return json(res, 400, JSON.stringify({ error: `cursor at most ${MAX_CURSOR_CHARS} characters, max_bytes from ${PAGE_BYTES.min} to ${PAGE_BYTES.max}` }));
     }
-    const user = entry.user;
+    return this.reading(res, entry.user, async (signal) => {
+      const page = await entry.read({ cursor, maxBytes }, signal);
+      return JSON.stringify({ events: page.events, next_cursor: page.next_cursor });
+    });
+  }
+
+  /** A read of PostHog for a page, at most MAX_READS at once (MAX_READS_PER_USER of one user's), answered with its JSON or the error. */
+  private async reading(res: ServerResponse, user: string, read: (signal: AbortSignal) => Promise<string>): Promise<void> {
     if (this.reads >= MAX_READS || (this.readsBy.get(user) ?? 0) >= MAX_READS_PER_USER) return json(res, 503, JSON.stringify({ error: 'The server is reading other pages of recordings; try again in a moment.' }), { 'retry-after': '2' });
     this.reads++;
     this.readsBy.set(user, (this.readsBy.get(user) ?? 0) + 1);
@@ -60,8 +74,7 @@ export class WatchPages {
     const stop = new AbortController();
     res.once('close', () => stop.abort());
     try {
-      const page = await entry.read({ cursor, maxBytes }, stop.signal);
-      json(res, 200, JSON.stringify({ events: page.events, next_cursor: page.next_cursor }));
+      json(res, 200, await read(stop.signal));
     } catch (error) {
       // A cursor not of this recording is the page's mistake (or a forgery); anything else, PostHog's answer.
       json(res, error instanceof UserInputError ? 400 : 502, JSON.stringify({ error: error instanceof Error ? error.message.slice(0, 500) : 'the recording could not be read' }));

@@ -67,7 +67,9 @@ export function shimSite(events: Windowed[], recordingId: string): { spec: Rende
   rep.steps.slice(0, spec.steps.length).forEach((step, i) => {
     if (step.node === undefined || step.action === 'goto') return;
     const problems = rep.problems.filter((p) => p.step === i);
-    const request = problems.find((p) => p.kind === 'request' && p.method && p.path);
+    // The journey's own request (a journey that went well is asserted on it too): sent as recorded.
+    const journey = i === rep.steps.length - 1 && rep.problems.length === 0 ? rep.final?.request : undefined;
+    const request = problems.find((p) => p.kind === 'request' && p.method && p.path) ?? (journey?.method ? journey : undefined);
     const behaviour: StepBehaviour = {
       ...(step.navigates !== undefined ? { navigates: step.navigates } : {}),
       ...(request ? { request: { method: request.method!, path: request.path!, status: request.status ?? 500 } } : {}),

@@ -40,6 +40,13 @@ const CONCURRENCY_PACED = 1;
 /** A recording is started only while the call may still make this many requests (its listing and a block range). */
 const REQUESTS_TO_START = 2;
 /**
+ * Replay requests a counted triage keeps for evidence however much of the window earlier calls
+ * spent: the page of the list and three recordings' listings and first blocks. Without them a
+ * busy minute answers counts with no example; with them the reads wait for PostHog's window
+ * (where it is known) or stop with when to continue, as any read does.
+ */
+const EVIDENCE_FLOOR = 1 + 3 * REQUESTS_TO_START;
+/**
  * A sequence's matching recordings the counting is narrowed to at most (the latest first steps
  * first): their ids travel as one list value of each query, a few hundred kilobytes at most.
  */
@@ -161,7 +168,8 @@ export const sessionRecordingsTriage = defineTool({
     // spend again, and planning within the rest meets no 429.
     const replayBudget = posthog.budget?.limits.triageReplayBudget ?? DEFAULT_TRIAGE_REPLAY_BUDGET;
     const replayRoom = counted && input.max_recordings === undefined ? posthog.replayRoom([{ count: replayBudget, windowMs: MINUTE_MS }]) : Infinity;
-    const replay = counted ? { left: input.max_recordings === undefined ? Math.min(replayBudget, replayRoom) : Infinity, spent: 0 } : undefined;
+    const evidenceFloor = Math.min(replayBudget, EVIDENCE_FLOOR);
+    const replay = counted ? { left: input.max_recordings === undefined ? Math.min(replayBudget, Math.max(replayRoom, evidenceFloor)) : Infinity, spent: 0 } : undefined;
     const filters = { date_from: input.date_from, date_to: input.date_to, order: input.order, order_direction: input.order_direction, person_uuid: input.person_uuid, ...filterParams(input) };
 
     // 1. The recordings to read: the cursor's unread ones first, then a page of the list.
@@ -307,7 +315,10 @@ export const sessionRecordingsTriage = defineTool({
     if (replay && replayRoom < replayBudget) {
       // Whose window: PostHog's throttle as configured or learned, else only our own count of the budget per minute.
       const window = posthog.pacesReplay ? "PostHog's throttle, as known for this key" : 'the replay budget, counted per minute';
-      notes.push(`Only ${replayRoom} of this key's replay requests ${replayRoom === 1 ? 'was' : 'were'} left in the current window (${window}; earlier calls spent the rest): the evidence was read within ${replayRoom === 1 ? 'it' : 'them'}, not the replay budget of ${replayBudget}.`);
+      const within = replayRoom >= evidenceFloor
+        ? `the evidence was read within ${replayRoom === 1 ? 'it' : 'them'}, not the replay budget of ${replayBudget}.`
+        : `the evidence was read within the ${evidenceFloor} a triage always keeps for it, not the replay budget of ${replayBudget}; those reads wait for the window or stop with when to continue.`;
+      notes.push(`Only ${replayRoom} of this key's replay requests ${replayRoom === 1 ? 'was' : 'were'} left in the current window (${window}; earlier calls spent the rest): ${within}`);
     }
     // Where the list chose the recordings read, it chose among the latest matches only.
     if (sequence && !counted && sequence.ids.length > LISTED_SEQUENCE_IDS) notes.push(`The recordings read were chosen among the latest ${LISTED_SEQUENCE_IDS} of the ${sequence.ids.length} matching recordings.`);

@@ -1,0 +1,160 @@
+import { createHash, hkdfSync } from 'node:crypto';
+import { CompactEncrypt, compactDecrypt } from 'jose';
+import { z } from 'zod';
+import type { PlayerData } from '../player-data.js';
+import { MAX_WATCH_DATA_BYTES, MAX_WATCH_LINKS, WATCH_TTL_MS, type OpenLink, type WatchCaller, type WatchOffer, type WatchReader, type WatchRecording, type WatchService } from './links.js';
+
+/**
+ * Watch links over HTTP, opened by any replica that has the same MCP_WATCH_SECRET, before or after
+ * a restart: the token itself carries what a replica needs to read the recording (project,
+ * recording, where to start, the PostHog host, the caller's key, the expiry), sealed as a compact
+ * JWE (`dir`, AES-256-GCM, a key derived from the secret for this use alone). Only a holder of the
+ * secret can read the key in it or make a token, and any change to a byte of it is refused. The
+ * player data, too long for a URL, is held by the replica that made it and made afresh by another.
+ */
+
+/** What a sealed token holds; the names are short because they travel in the URL. */
+const SealedLink = z.strictObject({
+  /** project id */
+  p: z.string().min(1).max(200),
+  /** recording id */
+  r: z.string().min(1).max(200),
+  /** where the player starts, ms from the recording's start */
+  s: z.number().int().min(0),
+  /** the PostHog host the key is for */
+  h: z.string().min(1).max(500),
+  /** the caller's PostHog key; absent: the server's own */
+  k: z.string().min(1).max(500).optional(),
+  /** expiry, ms since the epoch */
+  e: z.number().int(),
+});
+type SealedLink = z.infer<typeof SealedLink>;
+
+/** What the link stands for, as the replica that opens it reads the recording. */
+export interface SealedRecording {
+  project_id: string;
+  id: string;
+  start_at_ms: number;
+  host: string;
+  key: string | undefined;
+}
+
+/** How this replica reads a link's recording, or undefined when it cannot (another PostHog host, a key it does not take). */
+export type WatchSources = (link: SealedRecording) => { read: WatchReader; player: () => Promise<PlayerData> } | undefined;
+
+/** The header's type (explicit typing): a value sealed for another use never opens as a link, even under the same key. */
+const TYP = 'rmcp-watch';
+const ALGORITHMS = { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] };
+/** A sealed link is about 300 characters; anything much longer is not one. */
+const MAX_TOKEN_CHARS = 1_500;
+/** Compact JWE with `dir`: header, an empty encrypted key, IV, ciphertext, tag. */
+const COMPACT = /^([A-Za-z0-9_-]+)\.\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/;
+
+export interface SealedWatchOptions {
+  secret: string;
+  publicUrl: string;
+  sources: WatchSources;
+  /** Tests: the clock. */
+  now?: () => number;
+}
+
+/** Makes sealed links at MCP_PUBLIC_URL and opens them for the pages (page.ts). */
+export class SealedWatch implements WatchService {
+  private readonly key: Uint8Array;
+  private readonly origin: string;
+  private readonly now: () => number;
+  /** Player data by a hash of the token: what this replica made or rebuilt, bounded as the stdio links are. */
+  private readonly players = new Map<string, { expiresAt: number; json: string }>();
+  private bytes = 0;
+  /** Player data being made afresh, so a page's repeated requests start one read. */
+  private readonly making = new Map<string, Promise<string>>();
+
+  constructor(private readonly options: SealedWatchOptions) {
+    // Its own derivation and label: no other key of the server (OAuth's) is this one, even with the same secret.
+    this.key = new Uint8Array(hkdfSync('sha256', Buffer.from(options.secret, 'utf8'), 'posthog-replay-mcp watch', 'watch link v2 jwe', 32));
+    this.origin = options.publicUrl.replace(/\/+$/, '');
+    this.now = options.now ?? Date.now;
+  }
+
+  async link(recording: WatchRecording, caller: WatchCaller): Promise<WatchOffer> {
+    const expiresAt = this.now() + WATCH_TTL_MS;
+    const sealed: SealedLink = { p: recording.project_id, r: recording.id, s: Math.max(0, Math.round(recording.player.start_at_ms)), h: caller.host, ...(caller.key !== undefined ? { k: caller.key } : {}), e: expiresAt };
+    const token = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(sealed))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', typ: TYP }).encrypt(this.key);
+    this.keep(tokenId(token), expiresAt, JSON.stringify(recording.player));
+    return { url: `${this.origin}/watch/${token}/`, expiresAt: new Date(expiresAt).toISOString() };
+  }
+
+  /** The pages' opener: the link a token stands for, or undefined for anything not sealed by our secret, expired, or not readable here. */
+  readonly opener = async (token: string): Promise<OpenLink | undefined> => {
+    const link = await this.unseal(token);
+    if (!link) return undefined;
+    const source = this.options.sources({ project_id: link.p, id: link.r, start_at_ms: link.s, host: link.h, key: link.k });
+    if (!source) return undefined;
+    const id = tokenId(token);
+    // The caller as the pages share reads among callers: by their key (none: the server's own).
+    const user = link.k === undefined ? '' : createHash('sha256').update(`${link.h}\n${link.k}`).digest('base64url');
+    const held = this.players.get(id);
+    if (held) return { data: held.json, read: source.read, user };
+    return { data: () => this.remake(id, link.e, source.player), read: source.read, user };
+  };
+
+  async close(): Promise<void> {
+    this.players.clear();
+    this.bytes = 0;
+  }
+
+  private async unseal(token: string): Promise<SealedLink | undefined> {
+    if (token.length > MAX_TOKEN_CHARS) return undefined;
+    const parts = COMPACT.exec(token);
+    // Base64url may spell the same bytes more than one way (the last character's unused bits):
+    // only the one spelling this server writes opens, so no changed character opens a link.
+    if (!parts || parts.slice(1).some((part) => Buffer.from(part, 'base64url').toString('base64url') !== part)) return undefined;
+    try {
+      const { plaintext, protectedHeader } = await compactDecrypt(token, this.key, ALGORITHMS);
+      if (protectedHeader.typ !== TYP) return undefined;
+      const link = SealedLink.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext)));
+      return link.success && link.data.e > this.now() ? link.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private remake(id: string, expiresAt: number, player: () => Promise<PlayerData>): Promise<string> {
+    let made = this.making.get(id);
+    if (!made) {
+      // Not stopped when the browser that asked leaves: another request of the page may wait on it.
+      made = player()
+        .then((data) => {
+          const json = JSON.stringify(data);
+          this.keep(id, expiresAt, json);
+          return json;
+        })
+        .finally(() => this.making.delete(id));
+      this.making.set(id, made);
+    }
+    return made;
+  }
+
+  private keep(id: string, expiresAt: number, json: string): void {
+    const now = this.now();
+    for (const [old, entry] of this.players) if (entry.expiresAt <= now || old === id) this.forget(old, entry.json);
+    this.players.set(id, { expiresAt, json });
+    this.bytes += json.length;
+    // Oldest first (a Map keeps insertion order); a forgotten one is made afresh when asked again.
+    for (const [old, entry] of this.players) {
+      if (this.players.size <= MAX_WATCH_LINKS && this.bytes <= MAX_WATCH_DATA_BYTES) break;
+      if (old === id) break;
+      this.forget(old, entry.json);
+    }
+  }
+
+  private forget(id: string, json: string): void {
+    this.players.delete(id);
+    this.bytes -= json.length;
+  }
+}
+
+/** The key the player data is held by: a hash, so the held map holds no token (the caller's key sealed in it). */
+function tokenId(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
