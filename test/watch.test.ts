@@ -144,7 +144,7 @@ describe('over stdio, from the built CLI and a client that declares no MCP Apps'
 });
 
 describe('the watch listener\'s reads', () => {
-  it('reads at most 4 event pages at once; past them 503 with Retry-After, then answers again', async () => {
+  it('reads at most 4 event pages at once, 2 for one user\'s links; past them 503 with Retry-After, then answers again', async () => {
     const watch = new LoopbackWatch();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -154,17 +154,23 @@ describe('the watch listener\'s reads', () => {
       await gate;
       return { events: '[]', next_cursor: null };
     };
-    try {
-      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, { user: '', read, host: '', key: undefined });
+    const linkFor = async (user: string) => {
+      const link = await watch.link({ project_id: P, id: R.recordedCheckout, player: { moments: [] } as never }, { user, read, host: '', key: undefined });
       if (!('url' in link)) throw new Error(link.refused);
-      const held = Array.from({ length: 4 }, () => get(`${link.url}events`));
+      return link.url;
+    };
+    try {
+      const [a, b, c] = [await linkFor('a'), await linkFor('b'), await linkFor('c')];
+      const held = [a, a, b, b].map((url) => get(`${url}events`));
       await expect.poll(() => started).toBe(4);
-      const refused = await get(`${link.url}events`);
-      expect(refused.status).toBe(503);
-      expect(refused.headers['retry-after']).toBe('2');
+      for (const url of [a, c]) {
+        const refused = await get(`${url}events`);
+        expect(refused.status).toBe(503);
+        expect(refused.headers['retry-after']).toBe('2');
+      }
       release();
       expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-      expect((await get(`${link.url}events`)).status).toBe(200);
+      expect((await get(`${a}events`)).status).toBe(200);
     } finally {
       await watch.close();
     }

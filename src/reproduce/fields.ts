@@ -134,23 +134,68 @@ function finite(value: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/**
+ * A field's attributes are the site's, or any visitor's who sends a recording: a placeholder is
+ * padded to a minlength of at most this many characters (beyond it the neutral value is kept),
+ * and no longer value is tried against a pattern.
+ */
+const MAX_FITTED_CHARS = 128;
+/** Patterns tried, as JavaScript backtracks: short ones without a repeated group, with few quantifiers (each multiplies the tries). */
+const MAX_PATTERN_CHARS = 200;
+const MAX_PATTERN_QUANTIFIERS = 4;
+
 /** Text inside `pattern`, `minlength` and `maxlength`: the neutral value where it fits, else one built from the pattern. */
 function textDefault(field: FieldFacts, neutral: string): string {
   const max = finite(field.maxlength);
   const min = finite(field.minlength) ?? 0;
   const fits = (v: string) => (max === undefined || v.length <= max) && v.length >= min && (field.pattern === undefined || matchesPattern(field.pattern, v) !== false);
   if (fits(neutral)) return neutral;
-  const candidates = [field.pattern !== undefined ? fromPattern(field.pattern) : undefined, max !== undefined ? neutral.slice(0, max) : undefined, neutral.padEnd(min, 'x')];
+  const candidates = [field.pattern !== undefined ? fromPattern(field.pattern) : undefined, max !== undefined ? neutral.slice(0, max) : undefined, min <= MAX_FITTED_CHARS ? neutral.padEnd(min, 'x') : undefined];
   return candidates.find((c): c is string => c !== undefined && fits(c)) ?? neutral;
 }
 
-/** Whether `value` matches a field's pattern as a browser applies it (whole value, `v` flag); undefined when the pattern does not compile. */
+/**
+ * Whether `value` matches a field's pattern as a browser applies it (whole value, `v` flag);
+ * undefined when the pattern does not compile, or could take long to try (backtracking), or the
+ * value is longer than any placeholder made here.
+ */
 export function matchesPattern(pattern: string, value: string): boolean | undefined {
+  if (value.length > MAX_FITTED_CHARS || slowPattern(pattern)) return undefined;
   try {
     return new RegExp(`^(?:${pattern})$`, 'v').test(value);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A pattern whose tries could multiply past a moment: long, a group repeated (`(a+)+`,
+ * `(a|a)*`, `(.*){9}`: exponential or of a high power), or many quantifiers one after another
+ * (`.*.*.*.*.*x`). Classes and escapes are read past; a group made optional (`?`) is fine.
+ */
+function slowPattern(pattern: string): boolean {
+  if (pattern.length > MAX_PATTERN_CHARS) return true;
+  let quantifiers = 0;
+  // Whether the last thing read closed a group (an escaped parenthesis does not).
+  let afterGroup = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+    } else if (c === '[') {
+      // To the class's end, nested classes (the v flag's) and escapes included.
+      for (let depth = 1; depth > 0 && ++i < pattern.length; ) {
+        if (pattern[i] === '\\') i++;
+        else if (pattern[i] === '[') depth++;
+        else if (pattern[i] === ']') depth--;
+      }
+    } else if (c === '*' || c === '+' || c === '{') {
+      if (afterGroup) return true;
+      quantifiers++;
+    }
+    afterGroup = c === ')';
+  }
+  return quantifiers > MAX_PATTERN_QUANTIFIERS;
 }
 
 /**

@@ -65,6 +65,8 @@ export interface WatchCaller {
 export interface OpenLink {
   data: string | (() => Promise<string>);
   read: WatchReader;
+  /** Who asked for it (a hash of their key; '' for the server's own): one user's pages leave the others a share of the reads. */
+  user: string;
 }
 
 /** What the pages ask of a token: the link it opens, or undefined (unknown, expired, tampered, not ours). */
@@ -105,7 +107,7 @@ export class WatchTokens {
   /** The pages' view of open(). */
   readonly opener: WatchOpener = async (token) => {
     const entry = this.open(token);
-    return entry && { data: entry.json, read: entry.read };
+    return entry && { data: entry.json, read: entry.read, user: entry.user };
   };
 
   /** The live entry a token stands for, or undefined (unknown, expired, or not ours). */

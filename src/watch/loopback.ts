@@ -4,6 +4,14 @@ import { WatchTokens, type WatchService } from './links.js';
 import { notFound, WatchPages } from './page.js';
 
 /**
+ * Connections the listener keeps at once: a browser tab needs a few, and each is a file
+ * descriptor of the server's process, which its PostHog requests need too.
+ */
+export const MAX_LOOPBACK_CONNECTIONS = 64;
+/** A request's headers arrive within this, or its connection is closed (a browser sends them at once). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
  * Watch links in stdio mode: one listener per process on 127.0.0.1, on a port the system picks,
  * started when the first link is asked for and closed with the server. It answers only
  * /watch/<token>/… of live links, and only to a Host header naming itself (127.0.0.1:<port> or
@@ -64,6 +72,10 @@ export class LoopbackWatch implements WatchService {
         else res.end();
       });
     });
+    // A local process holding connections half-sent holds no more than these.
+    server.maxConnections = MAX_LOOPBACK_CONNECTIONS;
+    server.headersTimeout = HEADERS_TIMEOUT_MS;
+    server.requestTimeout = HEADERS_TIMEOUT_MS;
     // A browser tab left open keeps no connection that would hold the process up at exit.
     server.unref();
     return new Promise((resolve, reject) => {

@@ -8,6 +8,8 @@ export const WATCH_PREFIX = '/watch/';
 
 /** Event pages read at once across all links (each one holds a PostHog read and megabytes of events). */
 const MAX_READS = 4;
+/** Of those, one user's links at once: over HTTP, a user reading as fast as they can leaves the others room. */
+const MAX_READS_PER_USER = 2;
 const PAGE_BYTES = { min: 10_000, max: 16_000_000, first: 300_000 };
 const MAX_CURSOR_CHARS = 4_000;
 
@@ -25,6 +27,8 @@ const COMMON_HEADERS = {
 /** Answers /watch/<token>/… for the links `open` knows; anything else (any other path, a dead or tampered token): 404. */
 export class WatchPages {
   private reads = 0;
+  /** Reads in flight by the user who asked for the link (OpenLink.user). */
+  private readonly readsBy = new Map<string, number>();
 
   constructor(private readonly open: WatchOpener) {}
 
@@ -36,6 +40,8 @@ export class WatchPages {
     const entry = await this.open(match[1]!);
     if (!entry) return notFound(res);
     const part = match[2] ?? '/';
+    // A read of PostHog with the user's key (an event page, player data made afresh) is not made for an answer without a body.
+    if (req.method === 'HEAD' && (part === '/events' || typeof entry.data !== 'string')) return json(res, 405, JSON.stringify({ error: 'this part answers GET only' }), { allow: 'GET' });
     if (part === '/') {
       const page = watchPage(await readPlayerHtml());
       res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.policy, 'content-length': Buffer.byteLength(page.html) });
@@ -46,23 +52,24 @@ export class WatchPages {
       if (typeof entry.data === 'string') return json(res, 200, entry.data);
       // Another replica's link (or one this replica forgot): its player data is read afresh, a read like a page of events.
       const remake = entry.data;
-      return this.reading(res, () => remake());
+      return this.reading(res, entry.user, () => remake());
     }
     const cursor = url.searchParams.get('cursor') ?? undefined;
     const maxBytes = Number(url.searchParams.get('max_bytes') ?? PAGE_BYTES.first);
     if ((cursor !== undefined && cursor.length > MAX_CURSOR_CHARS) || !Number.isInteger(maxBytes) || maxBytes < PAGE_BYTES.min || maxBytes > PAGE_BYTES.max) {
       return json(res, 400, JSON.stringify({ error: `cursor at most ${MAX_CURSOR_CHARS} characters, max_bytes from ${PAGE_BYTES.min} to ${PAGE_BYTES.max}` }));
     }
-    return this.reading(res, async (signal) => {
+    return this.reading(res, entry.user, async (signal) => {
       const page = await entry.read({ cursor, maxBytes }, signal);
       return JSON.stringify({ events: page.events, next_cursor: page.next_cursor });
     });
   }
 
-  /** A read of PostHog for a page, at most MAX_READS at once, answered with its JSON or the error. */
-  private async reading(res: ServerResponse, read: (signal: AbortSignal) => Promise<string>): Promise<void> {
-    if (this.reads >= MAX_READS) return json(res, 503, JSON.stringify({ error: 'The server is reading other pages of recordings; try again in a moment.' }), { 'retry-after': '2' });
+  /** A read of PostHog for a page, at most MAX_READS at once (MAX_READS_PER_USER of one user's), answered with its JSON or the error. */
+  private async reading(res: ServerResponse, user: string, read: (signal: AbortSignal) => Promise<string>): Promise<void> {
+    if (this.reads >= MAX_READS || (this.readsBy.get(user) ?? 0) >= MAX_READS_PER_USER) return json(res, 503, JSON.stringify({ error: 'The server is reading other pages of recordings; try again in a moment.' }), { 'retry-after': '2' });
     this.reads++;
+    this.readsBy.set(user, (this.readsBy.get(user) ?? 0) + 1);
     // The reader in the browser left: its read stops.
     const stop = new AbortController();
     res.once('close', () => stop.abort());
@@ -73,6 +80,9 @@ export class WatchPages {
       json(res, error instanceof UserInputError ? 400 : 502, JSON.stringify({ error: error instanceof Error ? error.message.slice(0, 500) : 'the recording could not be read' }));
     } finally {
       this.reads--;
+      const left = (this.readsBy.get(user) ?? 1) - 1;
+      if (left > 0) this.readsBy.set(user, left);
+      else this.readsBy.delete(user);
     }
   }
 }

@@ -91,9 +91,11 @@ export class SealedWatch implements WatchService {
     const source = this.options.sources({ project_id: link.p, id: link.r, start_at_ms: link.s, host: link.h, key: link.k });
     if (!source) return undefined;
     const id = tokenId(token);
+    // The caller as the pages share reads among callers: by their key (none: the server's own).
+    const user = link.k === undefined ? '' : createHash('sha256').update(`${link.h}\n${link.k}`).digest('base64url');
     const held = this.players.get(id);
-    if (held) return { data: held.json, read: source.read };
-    return { data: () => this.remake(id, link.e, source.player), read: source.read };
+    if (held) return { data: held.json, read: source.read, user };
+    return { data: () => this.remake(id, link.e, source.player), read: source.read, user };
   };
 
   async close(): Promise<void> {
