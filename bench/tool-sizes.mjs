@@ -88,7 +88,7 @@ for (const [label, options] of configs) {
 }
 /**
  * What the list's structure costs before a single word: the same tools with every description
- * (the tool's and each field's) removed, and the parts SPEC §1 and the hosts' dialects require of
+ * (the tool's and each field's) removed, and the parts docs/design.md, "Tools" and the hosts' dialects require of
  * every tool, summed over the list. Answers whether a per-tool budget is reachable by wording.
  */
 function floor(tools, enumBytes, figures) {

@@ -15,7 +15,7 @@ export interface CallLimits {
   triageReplayBudget?: number;
 }
 
-/** One free-plan minute of PostHog's replay throttle (posthog-api-facts.md §6). */
+/** One free-plan minute of PostHog's replay throttle (docs/posthog-api.md, "Throttles"). */
 export const DEFAULT_TRIAGE_REPLAY_BUDGET = 12;
 
 /**

@@ -131,7 +131,7 @@ async function main(): Promise<void> {
 /**
  * Settings that cannot be used. `doctor`, HTTP and a person at a terminal get the line and exit 2;
  * an MCP client over stdio would show only "Connection closed", so for it the server starts
- * anyway and answers every call with the error (SPEC §2; createMisconfiguredServer).
+ * anyway and answers every call with the error (docs/design.md, "Misconfigured start"; createMisconfiguredServer).
  */
 async function refuseToServe(error: ConfigurationError): Promise<void> {
   const refusal = readDespiteError(process.argv.slice(2), process.env);

@@ -202,7 +202,7 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
 
 /**
  * What a server whose settings were refused (parseCli threw) may still offer, read setting by
- * setting so one bad value does not hide the others (SPEC §2: over stdio the server starts anyway,
+ * setting so one bad value does not hide the others (docs/design.md, "Misconfigured start": over stdio the server starts anyway,
  * to say what is wrong in the chat). `command` and `transport` decide whether it starts at all
  * (doctor and HTTP do not); a transport that cannot be read is taken as stdio, its default.
  * Safety fails closed: a read-only switch or toolset list that cannot be read lists the

@@ -28,7 +28,7 @@ export interface DoctorTarget {
   defaultProjectId: string | undefined;
 }
 
-/** What each toolset needs of a key: reads always, writes unless read-only (posthog-api-facts.md §0, §9). */
+/** What each toolset needs of a key: reads always, writes unless read-only (docs/posthog-api.md, "Scopes" and "The query API"). */
 const NEEDS: Record<Toolset, { read: Array<[string, string]>; write: Array<[string, string]> }> = {
   recordings: {
     read: [

@@ -1,6 +1,6 @@
 /**
  * How PostHog's replay throttle is written in a setting (POSTHOG_REPLAY_RATE_LIMITS) and in
- * messages: rates per window, the plans' own pairs (posthog-api-facts.md §6, §10), and their
+ * messages: rates per window, the plans' own pairs (docs/posthog-api.md, "Throttles"), and their
  * reading and writing. Pure, below the settings table (settings.ts) and posthog/: the table
  * reads a value with it, and the pacer (posthog/throttle.ts) paces by what it read.
  */

@@ -176,7 +176,7 @@ export function wantsCompact(mode: ServerSettings['toolSchemas'], clientName: st
 }
 
 /**
- * The server a stdio client gets when the settings were refused (SPEC §2): a client shows a server
+ * The server a stdio client gets when the settings were refused (docs/design.md, "Misconfigured start"): a client shows a server
  * that exits at start as "Connection closed" and nothing more, so this one starts and says what is
  * wrong where the user and the model look. It lists the tools the readable settings select (the
  * client shows them, and a model calls them), its instructions carry the error and the fix, and
@@ -321,7 +321,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         const result = await tool.handler(input, { posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps, watch: watch && watchLinker(watch, client, callLimits, operations) });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
-        // Some clients give the model structuredContent instead of the text (SPEC §1): the notice
+        // Some clients give the model structuredContent instead of the text (docs/design.md, "Both views"): the notice
         // that recorded strings are data comes first there too. Neither view holds a raw line
         // separator or bidi control, whichever string a visitor or member slipped one into (each
         // tool quotes what others chose; this catches what one missed). _meta is the player's, not the model's.

@@ -1,4 +1,4 @@
-// SPEC §2, "A configuration error reaches the chat": MCP clients show a stdio server that exits at
+// docs/design.md, "Misconfigured start": MCP clients show a stdio server that exits at
 // start as "Connection closed" and nothing more. So over stdio the server starts with settings it
 // refuses, and its instructions and every answer carry the error and the fix, while nothing at all
 // reaches the upstream: each case points POSTHOG_HOST (or the address it would have used) at a

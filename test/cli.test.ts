@@ -171,7 +171,7 @@ describe('the built CLI', () => {
     });
     afterAll(() => sandbox.close());
 
-    it('starts the built server with the SPEC §2 variables, and the key never shows', async () => {
+    it('starts the built server with the docs/configuration.md variables, and the key never shows', async () => {
       const config = JSON.parse(readFileSync(new URL('../mcp.json', import.meta.url), 'utf8'));
       // The clone-and-build entry (the npx one is started from a packed tarball in test/install/npm-pack.test.ts).
       const entry = config.mcpServers['posthog-replay-source'];

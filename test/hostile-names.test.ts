@@ -1,6 +1,6 @@
 // Strings a site's visitors or a project's members chose (event, property and action names,
 // property values, page text, URLs, person and project names) reach the model as quoted data in
-// both views (SPEC §1 "What the model reads", issue 41 item 2): a name holding a line break and a
+// both views (docs/design.md, "Both views", issue 41 item 2): a name holding a line break and a
 // forged note never puts that note on a line of its own, and no bidirectional control or line or
 // paragraph separator is left raw in the text or in JSON.stringify(structuredContent), in any tool.
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';

@@ -1,4 +1,4 @@
-// Ids as people paste them (SPEC §1): project ids as numbers or numeric strings, recordings by id
+// Ids as people paste them (docs/design.md, "Recording ids"): project ids as numbers or numeric strings, recordings by id
 // or by the PostHog replay URL copied from the browser (US, EU, self-hosted), its `t` kept as the
 // replay's start. A URL naming another project than project_id is refused before any request.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -66,7 +66,7 @@ const SAMPLES: Record<string, unknown> = {
 };
 const PROJECT_IDS: Record<string, unknown> = { id: DEMO.emptyProjectId };
 
-describe('every optional field accepts null as "not given" (SPEC §1)', () => {
+describe('every optional field accepts null as "not given" (docs/design.md, "Inputs as hosts send them")', () => {
   let h: Harness;
   let tools: Tool[];
   beforeAll(async () => {

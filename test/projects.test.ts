@@ -57,13 +57,13 @@ describe.each<SandboxApi>(['today', '2024'])('project tools against the sandbox 
     expect(lines[0]).toContain(DEMO.projects[0]!.timezone);
     const on = lines.find((l) => l.startsWith('on: '))!.slice(4).split(' ');
     const off = lines.find((l) => l.startsWith('off: '))!.slice(5).split(' ');
-    // The text groups PostHog's switches, which the structured view holds as booleans (SPEC §1 "What the model reads").
+    // The text groups PostHog's switches, which the structured view holds as booleans (docs/design.md, "Both views").
     // (is_demo and ingested_event are said in the heading: "demo", "no events yet".)
     const switches = Object.entries(project).filter(([key, value]) => typeof value === 'boolean' && !['is_demo', 'ingested_event'].includes(key));
     expect(switches.filter(([, value]) => value).map(([key]) => key).sort()).toEqual([...on].sort());
     expect(switches.filter(([, value]) => !value).map(([key]) => key).sort()).toEqual([...off].sort());
     expect(on).toContain('session_recording_opt_in');
-    // A setting's string is quoted, as every string a project's members chose (SPEC §1).
+    // A setting's string is quoted, as every string a project's members chose (docs/design.md, "Recorded text is data").
     expect(text(r)).toContain('session_recording_retention_period="30d"');
     expect(project.session_recording_retention_period).toBe('30d');
     const token = DEMO.projects[0]!.apiToken;
@@ -174,7 +174,7 @@ describe.each<SandboxApi>(['today', '2024'])('project tools against the sandbox 
   });
 });
 
-// Today's replay settings (posthog-api-facts.md §7): typed and ranged as the newest serializer
+// Today's replay settings (docs/posthog-api.md, "Projects"): typed and ranged as the newest serializer
 // enforces, refused before any request when out of range, and answered field by field.
 describe('replay settings in project-update and project-create', () => {
   let h: Harness;

@@ -81,7 +81,7 @@ describe('arguments no schema can refuse are refused before any upstream request
     expect(h.sandbox.requests).toHaveLength(0);
   });
 
-  it('accepts a project id given as a number, as SPEC §1 allows', async () => {
+  it('accepts a project id given as a number, as docs/design.md, "Inputs as hosts send them" allows', async () => {
     const r = await h.call('session-recording-get', { project_id: DEMO.mainProjectId, id: R });
     expect(r.isError, text(r)).toBeFalsy();
   });

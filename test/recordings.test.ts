@@ -131,7 +131,7 @@ describe.each<SandboxApi>(['today', '2024'])('recording tools against the sandbo
     const properties = whole.person.properties;
     expect(Object.keys(properties).length).toBe(cut + (rec.person_properties_left_out as number));
     expect(whole.person_properties_left_out).toBeUndefined();
-    // What was asked for is in the text too (SPEC §1 "What the model reads").
+    // What was asked for is in the text too (docs/design.md, "Both views").
     for (const [key, value] of Object.entries(properties)) if (typeof value === 'string') expect(text(withProps)).toContain(`"${key}":${JSON.stringify(value)}`);
     expect(text(plain)).toContain(R.checkoutFailure);
   });

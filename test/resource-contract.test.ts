@@ -1,6 +1,6 @@
-// Issue 39, SPEC §1 "What the model reads": structuredContent is PostHog's resource, typed. A
+// Issue 39, docs/design.md, "Both views": structuredContent is PostHog's resource, typed. A
 // project, a project-list row and a recording carry every field PostHog returned under its own
-// name and JSON type (api-interface.md §2.2–2.4), secrets excepted, with what this server adds
+// name and JSON type (docs/posthog-api.md, "Resources"), secrets excepted, with what this server adds
 // beside them under names of its own; and every result validates against the outputSchema the
 // tool advertises, as a client validating it would check it. Through the SDK Client, against
 // the sandbox, whose own answers (read here over HTTP) are what PostHog returned.
@@ -14,7 +14,7 @@ import { startHarness, text, type Harness } from './harness.js';
 const P = DEMO.mainProjectId;
 const R = DEMO.recordingIds;
 const SECRETS = ['secret_api_token', 'secret_api_token_backup', 'live_events_token'];
-/** The seed's project list item (api-interface.md §2.4). */
+/** The seed's project list item (docs/posthog-api.md, "Resources"). */
 const LIST_ITEM_FIELDS = ['id', 'uuid', 'organization', 'api_token', 'name', 'completed_snippet_onboarding', 'has_completed_onboarding_for', 'ingested_event', 'is_demo', 'timezone', 'access_control'];
 const PERSON_FIELDS = ['id', 'name', 'distinct_ids', 'properties', 'created_at', 'uuid'];
 

@@ -5,7 +5,7 @@ import { PLAYER_META } from '../src/tools/recordings/player.js';
 import { startHarness, type Harness } from './harness.js';
 import { expectInBoth, expectTwoViews, views, type Views } from './support/views.js';
 
-// The digest tools' two views (SPEC §1 "What the model reads"): Claude.ai, Claude Desktop,
+// The digest tools' two views (docs/design.md, "Both views"): Claude.ai, Claude Desktop,
 // ChatGPT, Gemini CLI and OpenCode give the model the text, Claude Code and Codex JSON.stringify(structuredContent).
 // Each must carry the same facts, the notice that recorded strings are data, and cost about the
 // same (structured at most 1.3× the text), both within max_chars. At the CLI's defaults.

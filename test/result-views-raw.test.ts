@@ -3,8 +3,7 @@ import { DEMO } from '../src/sandbox/index.js';
 import { startHarness, type Harness } from './harness.js';
 import { expectInBoth, expectTwoViews, views, type Views } from './support/views.js';
 
-// The raw recording tools' results as both kinds of client hand them to a model (SPEC §1 "What the
-// model reads"): the text and JSON.stringify(structuredContent) hold the same page of events, the
+// The raw recording tools' results as both kinds of client hand them to a model (docs/design.md, "Both views"): the text and JSON.stringify(structuredContent) hold the same page of events, the
 // same failures and steps, within 1.3× of each other, with the notice that recorded strings are data.
 
 const P = String(DEMO.mainProjectId);

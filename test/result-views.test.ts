@@ -1,4 +1,4 @@
-// SPEC §1 "What the model reads": Claude.ai, Claude Desktop and ChatGPT give the model a result's
+// docs/design.md, "Both views": Claude.ai, Claude Desktop and ChatGPT give the model a result's
 // text; Claude Code, Codex and OpenCode give it JSON.stringify(structuredContent) instead. Both
 // views of one result carry the same facts, say that recorded strings are data, and cost about
 // the same (structured at most 1.3× the text). The digest tools, snapshots and reproduce have

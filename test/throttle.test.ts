@@ -15,7 +15,7 @@ import { parseCli } from '../src/config.js';
 import { apiRequests, defaultConfig, startHarness, text, type Harness, type HarnessOptions } from './harness.js';
 import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
-// Issue 9 item 3 and issue 20: PostHog's per-key replay throttle (facts §10), met by learning it
+// Issue 9 item 3 and issue 20: PostHog's per-key replay throttle (docs/posthog-api.md, "Throttles"), met by learning it
 // from PostHog's 429s (the default), or pacing to a configured budget; waiting with progress,
 // partial results with when to continue, and no retry of recording_blocks_unavailable. The
 // sandbox throttles exactly (src/sandbox/throttle.ts), like a plan or with windows of a test's own.

@@ -25,7 +25,7 @@ const ALL = [
 
 /**
  * Every field an input schema names, at any depth (properties of nested objects, of array items, of
- * union branches), with its description if it has one. SPEC §1: every field is described.
+ * union branches), with its description if it has one. docs/design.md, "Tools": every field is described.
  */
 function fieldsOf(schema: unknown, path = ''): Array<{ path: string; description: unknown }> {
   if (schema === null || typeof schema !== 'object') return [];
@@ -54,7 +54,7 @@ describe('tools/list', () => {
   });
   afterAll(() => h.close());
 
-  it('lists the eleven tools of SPEC §1 and the recording summary, by name', () => {
+  it('lists the eleven tools of docs/design.md, "Tools" and the recording summary, by name', () => {
     expect(tools.map((t) => t.name)).toEqual(ALL);
   });
 
@@ -87,7 +87,7 @@ describe('tools/list', () => {
     expect(fieldsOf(elsewhere, 't').filter((f) => !f.description).map((f) => f.path)).toEqual(['t.m.*.e', 't.t[].f', 't#D.g']);
   });
 
-  it('marks safety as SPEC §1 says', () => {
+  it('marks safety as docs/design.md, "Tools" says', () => {
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     for (const name of ['session-recordings-list', 'session-recording-get', 'session-recording-snapshots', 'session-recording-summary', 'session-recording-replay', 'session-recording-reproduce', 'session-recording-matching-events', 'session-recording-properties', 'projects-list', 'project-get']) {
       expect(hints[name], name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -98,7 +98,7 @@ describe('tools/list', () => {
     expect(hints['project-create']).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
   });
 
-  it('offers exactly the §2.5 timezones on project-create and project-update', () => {
+  it('offers exactly the timezones of docs/posthog-api.md, "Time zones", on project-create and project-update', () => {
     for (const name of ['project-create', 'project-update']) {
       const tool = tools.find((t) => t.name === name)!;
       // Optional, so advertised nullable: the values are in the non-null branch.
@@ -133,7 +133,7 @@ const LIST_BUDGET_BYTES = 48_000;
 const SCHEMA_BUDGET_CHARS = 14_000;
 /** What Codex keeps of an input schema whole (docs/mcp-features.md); the compact listing stays under it. */
 const COMPACT_SCHEMA_BYTES = 5_000;
-/** The 439-value timezone enum, in project-create and project-update alike (SPEC §1 demands all of it). */
+/** The 439-value timezone enum, in project-create and project-update alike (docs/design.md, "Tools" demands all of it). */
 const TIMEZONE_ENUM = /"enum":\[[^\]]{4000,}\]/g;
 
 const APPS: HarnessOptions['clientCapabilities'] = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };

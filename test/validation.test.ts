@@ -7,8 +7,8 @@ const R = DEMO.recordingIds.checkoutFailure;
 
 /** Each case must be refused with a clear message before anything is sent upstream. */
 const CASES: Array<[string, string, Record<string, unknown>, RegExp]> = [
-  ['a timezone outside §2.5', 'project-update', { id: DEMO.mainProjectId, timezone: 'Mars/Olympus' }, /timezone must be an IANA name.*"Mars\/Olympus" is not on it/],
-  ['a timezone outside §2.5 on create', 'project-create', { name: 'x', timezone: 'Europe/Atlantis' }, /timezone/i],
+  ['a timezone outside docs/posthog-api.md, "Time zones"', 'project-update', { id: DEMO.mainProjectId, timezone: 'Mars/Olympus' }, /timezone must be an IANA name.*"Mars\/Olympus" is not on it/],
+  ['a timezone outside docs/posthog-api.md, "Time zones" on create', 'project-create', { name: 'x', timezone: 'Europe/Atlantis' }, /timezone/i],
   ['an unknown field', 'session-recordings-list', { project_id: P, colour: 'red' }, /colour|unrecognized/i],
   ['an unknown project field', 'project-create', { name: 'x', secret_api_token: 'y' }, /secret_api_token|unrecognized/i],
   ['project id "abc"', 'session-recordings-list', { project_id: 'abc' }, /project_id must be a project number/],

@@ -9,7 +9,7 @@
 //                              config), /flags/, and /e/, /i/v0/e/, /s/, /batch/ collecting what the
 //                              SDK sends, the transport compression undone
 // Host names other than localhost matter: posthog-js turns network capture off on localhost and
-// 127.0.0.1 (posthog-api-facts.md §11).
+// 127.0.0.1 (docs/posthog-api.md, "What posthog-js sends").
 //
 // Every response has a Content-Length (never chunked: with body capture on, posthog-js records a
 // chunked response's body as "Chunked Transfer-Encoding is not supported").

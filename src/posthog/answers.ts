@@ -1,5 +1,5 @@
 /**
- * PostHog's other answers, as its API sends them (posthog-api-facts.md §3, §9, §12): the snapshot
+ * PostHog's other answers, as its API sends them (docs/posthog-api.md, "Snapshots", "The query API" and "Recording filters"): the snapshot
  * sources listing, the query API's HogQL result, the organization, the user and the key, event and
  * property definitions and a property's values, and the internal matching-events and properties
  * endpoints. One zod schema each, in the manner of resources.ts: fields not named are kept, a

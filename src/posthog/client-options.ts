@@ -47,7 +47,7 @@ export interface ClientOptions {
   proxy?: UpstreamProxy | undefined;
   apiKey?: string | undefined;
   timeoutMs: number;
-  /** Upper bound on the sum of retry waits for one call (SPEC §3: under 10 s). */
+  /** Upper bound on the sum of retry waits for one call (docs/design.md, "Retries and partial answers": under 10 s). */
   maxRetryWaitMs?: number;
   maxRetries?: number;
   /** Base of the exponential backoff when upstream names no wait. */

@@ -1,4 +1,4 @@
-// Every HogQL query the server sends (through operations/query.ts, posthog-api-facts.md §9). A
+// Every HogQL query the server sends (through operations/query.ts, docs/posthog-api.md, "The query API"). A
 // builder's query text depends only on the shape of its options (how many ids, which lists are
 // given), never on their contents: every input value travels in `values` and reaches the query as
 // a `{name}` placeholder, which PostHog fills as a constant in the parsed tree. A new query is a builder
@@ -162,7 +162,7 @@ export interface SequenceSessionsOptions {
 
 /**
  * What posthog-js wrote about the recorder on all of one session's events within [from, to]
- * (posthog-api-facts.md §14), as one row: how many events, the first and last, and the distinct
+ * (docs/posthog-api.md, "Why a session has no recording"), as one row: how many events, the first and last, and the distinct
  * `$recording_status`, `$session_is_sampled`, `$replay_sample_rate` and
  * `$session_recording_start_reason` values. Columns: events, first_seen, last_seen, statuses,
  * sampling, rates, reasons.
@@ -228,8 +228,8 @@ function propertyCondition(condition: EventPropertyCondition, name: string, valu
 }
 
 /**
- * The sessions whose events went through the steps in order within [from, to] (posthog-api-facts.md
- * §14's sequence with -If aggregates), one row per session that has the first step: `first_at` (the
+ * The sessions whose events went through the steps in order within [from, to] (docs/posthog-api.md, "Tables the query API reads";
+ * a sequence with -If aggregates), one row per session that has the first step: `first_at` (the
  * first step's earliest time), `middle_1`… (every time of each middle step), `last_at` (the last
  * step's latest time, 1970 when it never came); `recorded` (the session is in
  * session_replay_events within the same dates, TTL and retention; `expired` when it is stored but
@@ -299,7 +299,7 @@ export function personUnrecordedQuery(options: PersonUnrecordedOptions): BuiltQu
   return seal(query, values);
 }
 
-// --- A period's recordings as a whole (triage, posthog-api-facts.md §14) ---------------------
+// --- A period's recordings as a whole (triage, docs/posthog-api.md, "Tables the query API reads") ---------------------
 
 /** Rows one population query returns at most (PostHog's cap for a query with a LIMIT). */
 export const POPULATION_ROWS = 50_000;
@@ -329,8 +329,7 @@ const RUN_ON_MS = 86_400_000;
 export const RECORDING_TTL_DAYS = 90;
 
 /**
- * Which rows of session_replay_events a query reads, as PostHog's own list bounds them (facts
- * §14): started within [date_from, date_to], within the TTL, and still within the recording's
+ * Which rows of session_replay_events a query reads, as PostHog's own list bounds them (docs/posthog-api.md, "Tables the query API reads"): started within [date_from, date_to], within the TTL, and still within the recording's
  * retention (counted from the day after the day it started, 365 days when the row names none).
  * Every read of the replay table carries it; it sets the values it names.
  */

@@ -1,4 +1,4 @@
-// When PostHog's query API (posthog-api-facts.md §9) answers what its internal replay endpoints
+// When PostHog's query API (docs/posthog-api.md, "The query API") answers what its internal replay endpoints
 // no longer answer for a personal API key, and the dates such a query is bounded by. The query
 // itself is sent by operations/query.ts, and built in hogql-queries.ts, the one place allowed to
 // write HogQL.
@@ -117,7 +117,7 @@ export function explainQueryError(error: UpstreamError): string | undefined {
  */
 export const DATE_PATTERN = /^(-\d{1,5}[sMhdwmy]|\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?)$/;
 
-/** Where PostHog's recordings list starts when no date_from is given (posthog-api-facts.md §1): the tools that count or match over the same period start there too. */
+/** Where PostHog's recordings list starts when no date_from is given (docs/posthog-api.md, "Recordings list"): the tools that count or match over the same period start there too. */
 export const RECORDINGS_DEFAULT_FROM = '-3d';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, M: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };

@@ -1,4 +1,4 @@
-/** Query-string and path helpers shaped by how PostHog reads requests (posthog-api-facts.md §1). */
+/** Query-string and path helpers shaped by how PostHog reads requests (docs/posthog-api.md, "Recordings list"). */
 
 export type QueryValue = string | number | boolean | readonly unknown[] | Record<string, unknown> | null | undefined;
 export type Query = Record<string, QueryValue>;

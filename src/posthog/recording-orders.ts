@@ -1,5 +1,5 @@
 /**
- * Sort fields PostHog's recordings list accepts (posthog-api-facts.md §1). The newest code also
+ * Sort fields PostHog's recordings list accepts (docs/posthog-api.md, "Recordings list"). The newest code also
  * has a feature-flagged `surfacing_score`, left out here because it silently falls back to
  * start_time where the flag is off.
  */

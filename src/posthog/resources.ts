@@ -1,6 +1,5 @@
 /**
- * PostHog's resources as its API sends them (api-interface.md §2.2–2.4, posthog-api-facts.md §1,
- * §7): one zod schema each, used twice. The operations layer parses every answer with them once,
+ * PostHog's resources as its API sends them (docs/posthog-api.md, "Resources", "Recordings list" and "Projects"): one zod schema each, used twice. The operations layer parses every answer with them once,
  * so tools receive typed values; and tools declare them in their outputSchema, so a client that
  * validates `structuredContent` reads PostHog's own field names and JSON types.
  *
@@ -47,7 +46,7 @@ export const field = {
   object: () => lenient((v) => (v === undefined || v === null ? v : typeof v === 'object' && !Array.isArray(v) ? v : null), z.record(z.string(), z.unknown())),
   /**
    * A setting PostHog stores as JSON: an array in today's PostHog (filters, attribute names), an
-   * object in the seed's description (api-interface.md §2.4); anything else is null.
+   * object in the seed's description (docs/posthog-api.md, "Resources"); anything else is null.
    */
   listOrObject: () =>
     lenient((v) => (v === undefined || v === null || typeof v === 'object' ? v : null), z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])),
@@ -55,7 +54,7 @@ export const field = {
   json: () => z.unknown().optional(),
 };
 
-/** The person nested in a recording (§2.3). PostHog's placeholder for a distinct id with no person has id, name and created_at null. */
+/** The person nested in a recording (docs/posthog-api.md, "Resources"). PostHog's placeholder for a distinct id with no person has id, name and created_at null. */
 export const personSchema = z.looseObject({
   id: field.int(),
   name: field.text(),
@@ -66,7 +65,7 @@ export const personSchema = z.looseObject({
 });
 export type Person = z.output<typeof personSchema>;
 
-/** A session recording (§2.2; list items and retrieve share the serializer). */
+/** A session recording (docs/posthog-api.md, "Resources"; list items and retrieve share the serializer). */
 export const recordingSchema = z.looseObject({
   id: z.preprocess(toText, z.string()),
   distinct_id: field.text(),
@@ -100,7 +99,7 @@ export const recordingSchema = z.looseObject({
 });
 export type Recording = z.output<typeof recordingSchema>;
 
-/** A project as retrieve, create and update return it (§2.4; today about 90 fields, the rest kept as sent). */
+/** A project as retrieve, create and update return it (docs/posthog-api.md, "Resources"; today about 90 fields, the rest kept as sent). */
 export const projectSchema = z.looseObject({
   id: z.preprocess(toNumber, z.number().int()),
   uuid: field.text(),
@@ -147,7 +146,7 @@ export const projectSchema = z.looseObject({
 });
 export type Project = z.output<typeof projectSchema>;
 
-/** A projects-list item (§2.4: a subset of the project's fields, same types). */
+/** A projects-list item (docs/posthog-api.md, "Resources": a subset of the project's fields, same types). */
 export const projectListItemSchema = projectSchema.pick({
   id: true,
   uuid: true,

@@ -3,7 +3,7 @@ import { BudgetExceeded } from './budget.js';
 import type { Failure } from './failure.js';
 
 /**
- * When one call asks PostHog again (SPEC §3): a few times, and only while the waits together stay
+ * When one call asks PostHog again (docs/design.md, "Retries and partial answers"): a few times, and only while the waits together stay
  * within the call's retry allowance (under 10 s). A request that got no answer is asked again when
  * the failure may pass (a reset, a refused connection) and sending it twice is harmless (GET and
  * DELETE; any method when it never connected). An error answer is asked again, for GET and DELETE,
@@ -55,7 +55,7 @@ export class Retries {
 
   /** The wait before asking again after an error answer, or undefined: give up. */
   afterAnswer(attempt: number, error: UpstreamError, idempotent: boolean): number | undefined {
-    // PostHog could not load these blocks: asking again gets the same answer (facts §10).
+    // PostHog could not load these blocks: asking again gets the same answer (docs/posthog-api.md, "Snapshots").
     if (error.status === 502 && error.code === 'recording_blocks_unavailable') return undefined;
     if (!idempotent || !RETRYABLE_STATUS.has(error.status) || !this.another(attempt)) return undefined;
     return this.take(error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.backoff(attempt));

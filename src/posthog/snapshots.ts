@@ -1,6 +1,6 @@
 
 /**
- * Reading PostHog's snapshot data (posthog-api-facts.md §3): what to fetch of the sources listing
+ * Reading PostHog's snapshot data (docs/posthog-api.md, "Snapshots"): what to fetch of the sources listing
  * (operations/snapshots.ts reads it), the line forms of every source PostHog has served, and
  * posthog-js's compressed event fields.
  */
@@ -30,7 +30,7 @@ export type FetchUnit =
   /** Realtime holds the newest, unflushed events; `after` skips what the blocks already hold. */
   | { kind: 'realtime'; after?: number };
 
-/** PostHog lets a personal API key fetch at most this many blocks per request (end − start ≤ 20, facts §3). */
+/** PostHog lets a personal API key fetch at most this many blocks per request (end − start ≤ 20, docs/posthog-api.md, "Snapshots"). */
 export const MAX_BLOCKS_PER_REQUEST = 21;
 
 /**

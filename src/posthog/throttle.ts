@@ -1,5 +1,5 @@
 /**
- * PostHog's replay throttle (posthog-api-facts.md §6, §10): recordings list and snapshots
+ * PostHog's replay throttle (docs/posthog-api.md, "Throttles"): recordings list and snapshots
  * requests share per-key budgets, counted by PostHog per hash of the personal API key in sliding
  * windows (DRF's SimpleRateThrottle: a request passes when fewer than N passed in the last
  * window; a refused one is not counted). The setting is read by replay-rates.ts (below config.ts);

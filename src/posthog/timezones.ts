@@ -1,5 +1,5 @@
 /**
- * Every timezone PostHog accepts for a project (api-interface.md §2.5), no more, no less.
+ * Every timezone PostHog accepts for a project (docs/posthog-api.md, "Time zones"), no more, no less.
  * A test checks this list against that document.
  */
 export const TIMEZONES = [

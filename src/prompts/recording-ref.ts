@@ -11,7 +11,7 @@ export interface RecordingRef {
 /**
  * A bare id, or a replay URL in any form the tools take (tools/input.ts: US, EU or self-hosted
  * under a path, `/replay/` or `/recordings/`, a list with `sessionRecordingId`); anything else is
- * an error message naming both accepted forms (SPEC §1's rule for recording ids).
+ * an error message naming both accepted forms (docs/design.md, "Recording ids").
  */
 export function parseRecordingRef(text: string): RecordingRef | string {
   const value = text.trim();

@@ -1,4 +1,4 @@
-// The tables the sandbox's HogQL reads (posthog-api-facts.md §14), over one project's data
+// The tables the sandbox's HogQL reads (docs/posthog-api.md, "Tables the query API reads"), over one project's data
 // (project-data.ts): events, the lazy `session_replay_events` view, the stored
 // `raw_session_replay_events` rows, console logs, persons and their distinct ids. A table names
 // its columns' accessors; `session_replay_events` is built for the fields the query reads, as

@@ -9,7 +9,7 @@ export type Project = Record<string, unknown> & { id: number; name: string };
 
 const DAY = 86_400_000;
 
-/** Fields of a project list item (api-interface.md §2.4). */
+/** Fields of a project list item (docs/posthog-api.md, "Resources"). */
 const LIST_FIELDS = [
   'id',
   'uuid',
@@ -205,7 +205,7 @@ export function newApiToken(): string {
   return `phc_${randomBytes(32).toString('base64url').replace(/[-_]/g, '').slice(0, 43)}`;
 }
 
-/** A project as list endpoints show it (api-interface.md §2.4's list item). */
+/** A project as list endpoints show it (docs/posthog-api.md, "Resources": the list row). */
 export function projectListItem(project: Project): Record<string, unknown> {
   return Object.fromEntries(LIST_FIELDS.map((f) => [f, project[f]]));
 }

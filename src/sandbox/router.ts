@@ -149,7 +149,7 @@ export function dispatch(ctx: RequestContext, matched: Matched): Reply | Promise
 
 const permissionDenied = (detail: string) => new ApiError(403, { type: 'authentication_error', code: 'permission_denied', detail, attr: null });
 
-/** PostHog's APIScopePermission for a personal API key (posthog-api-facts.md §0). */
+/** PostHog's APIScopePermission for a personal API key (docs/posthog-api.md, "Scopes"). */
 function authorize(ctx: RequestContext, route: Route, method: string): void {
   const { scopes, api } = ctx.options;
   let scope = route.scope;

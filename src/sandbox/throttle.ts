@@ -1,4 +1,4 @@
-// PostHog's per-key replay throttles (posthog-api-facts.md §6, §10): recordings list and
+// PostHog's per-key replay throttles (docs/posthog-api.md, "Throttles"): recordings list and
 // snapshots requests count against sliding windows per hash of the personal API key, as DRF's
 // SimpleRateThrottle does; past a window's budget the answer is 429 with PostHog's body and
 // no Retry-After. Generous by default (the playground stays pleasant); like a plan when asked,
@@ -18,7 +18,7 @@ export const GENEROUS_RATES: ThrottleRate[] = [
   { count: 6_000, windowMs: 3_600_000 },
 ];
 
-/** PostHog's free plan (newest code, facts §10). */
+/** PostHog's free plan (newest code, docs/posthog-api.md, "Throttles"). */
 export const FREE_PLAN_RATES: ThrottleRate[] = [
   { count: 12, windowMs: 60_000 },
   { count: 60, windowMs: 3_600_000 },

@@ -6,7 +6,7 @@ import { plural } from '../words.js';
 import { unbidi } from '../digest/quote.js';
 
 /**
- * A structured value as the model may read it (SPEC §1 "What the model reads"): every string and
+ * A structured value as the model may read it (docs/design.md, "Both views"): every string and
  * key at any depth with the line separators and bidirectional controls written as their escapes
  * (unbidi), which JSON.stringify leaves raw; names and JSON types kept. The same value when there
  * is nothing to escape.

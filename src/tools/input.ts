@@ -8,7 +8,7 @@ import { clip } from './format.js';
  * - guards no schema can: nesting deeper than MAX_DEPTH, and a `__proto__` key (JSON.parse makes
  *   it an own key; the SDK's request parsing then turns it into the object's prototype, where a
  *   strict schema no longer sees it as an unknown key);
- * - `null` for an optional field means "not given" (SPEC §1: hosts that make every field required
+ * - `null` for an optional field means "not given" (docs/design.md, "Inputs as hosts send them": hosts that make every field required
  *   send null for what the model left out), so the field's default applies;
  * - JSON text where a free-form value is expected is parsed: that is how the listing advertises
  *   free-form values to hosts that cannot express them (tools/listing-portable.ts);

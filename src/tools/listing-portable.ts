@@ -28,7 +28,7 @@ export function portableInput(schema: JsonSchema): JsonSchema {
  * their fields and JSON types (posthog/resources.ts), and what each tool adds. Made portable the
  * way a strict lint wants (one type per schema, no schema without a keyword), and never tighter
  * than the server's own check (server.ts): an object refuses no field it does not name, since
- * PostHog adds fields over time (SPEC §1).
+ * PostHog adds fields over time (docs/design.md, "Tools").
  */
 export function portableOutput(schema: JsonSchema): JsonSchema {
   return walk(schema, outputNode) as JsonSchema;

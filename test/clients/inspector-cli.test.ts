@@ -1,6 +1,6 @@
 // A real MCP client from npm, as people run it: MCP Inspector's CLI 0.15 (what `npx
 // @modelcontextprotocol/inspector --cli` runs on Node 20), pinned as a dev dependency. It sends
-// every tool argument as a string (posthog-api-facts.md §13) and starts the server over stdio
+// every tool argument as a string (docs/mcp-features.md, "Arguments as clients send them") and starts the server over stdio
 // with the environment it was given.
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// Project writes as the sandbox's two PostHogs validate them (posthog-api-facts.md §7).
+// Project writes as the sandbox's two PostHogs validate them (docs/posthog-api.md, "Projects").
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -76,7 +76,7 @@ describe("today's project serializer", () => {
   });
 });
 
-describe("today's replay settings (posthog-api-facts.md §7)", () => {
+describe("today's replay settings (docs/posthog-api.md, 'Projects')", () => {
   it('enforces the sample rate range and its 2 decimal places, and serves it as a 2-decimal string', async () => {
     expect((await patch(today, { session_recording_sample_rate: 1.5 })).json).toMatchObject({ detail: 'Ensure this value is less than or equal to 1.', attr: 'session_recording_sample_rate' });
     expect((await patch(today, { session_recording_sample_rate: 0.255 })).json).toMatchObject({ detail: 'Ensure that there are no more than 2 decimal places.', attr: 'session_recording_sample_rate' });

@@ -1,7 +1,7 @@
 // The sandbox at scale (option `scale`): a generated week of ~3,000 recorded sessions, read over
 // real HTTP through the query API's HogQL and the replay endpoints, against what was planted
-// (scaleTruth, computed from the generated data). The queries are the ones posthog-api-facts.md
-// §14 sketches for a query-first triage.
+// (scaleTruth, computed from the generated data). The queries are the ones docs/posthog-api.md, "Tables the query API reads"
+// sketches for a query-first triage.
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,8 +5,8 @@
 //
 // The console and network plugins are small stand-ins written here (the real ones live in
 // @rrweb/rrweb-plugin-console-record and posthog-js, which this repo does not install): they are
-// registered through rrweb's own plugin interface and emit the formats of posthog-api-facts.md
-// §11 (`rrweb/console@1` {level, trace, payload: JSON strings}; `rrweb/network@1` {requests:
+// registered through rrweb's own plugin interface and emit the formats of docs/posthog-api.md, "What posthog-js sends"
+// (`rrweb/console@1` {level, trace, payload: JSON strings}; `rrweb/network@1` {requests:
 // [{name, entryType, initiatorType, method, status, startTime, endTime, timeOrigin, timestamp,
 // requestBody}]}), request bodies included, as posthog-js records them when body capture is on.
 // To record with posthog-js itself instead (as scripts/record-fixtures/sdk.mjs does for the

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { RECORDED_DATA_NOTICE } from '../../src/tools/format.js';
 
 /**
- * The two views of one result as clients hand them to a model (SPEC §1 "What the model reads"):
+ * The two views of one result as clients hand them to a model (docs/design.md, "Both views"):
  * Claude.ai, Claude Desktop and ChatGPT read the text; Claude Code, Codex and OpenCode read
  * JSON.stringify(structuredContent) instead.
  */
@@ -28,7 +28,7 @@ export const MAX_STRUCTURED_RATIO = 1.3;
 
 /**
  * PostHog's resources a result carries (a recording, a project, a list row), and the fields this
- * server adds inside them under names of its own (SPEC §1: the 1.3× rule applies to what is added
+ * server adds inside them under names of its own (docs/design.md, "Both views": the 1.3× rule applies to what is added
  * beside the resource, not to the resource's own fields).
  */
 export interface Resources {

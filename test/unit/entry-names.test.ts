@@ -1,6 +1,6 @@
 // Claude Code names a server's tools `mcp__<entry>__<tool>` and refuses a name over 64 characters
 // (docs/clients.md). So every entry name we hand out (mcp.json, and the names the README's client
-// configurations use) must leave room for the longest tool name, and for the tools SPEC §1 plans.
+// configurations use) must leave room for the longest tool name, and for the tools docs/design.md, "Tools" plans.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { ALL_TOOLS } from '../../src/tools/index.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
 
-/** Tools SPEC §1 names that are not written yet: their names count too. */
+/** Tools docs/design.md, "Tools" names that are not written yet: their names count too. */
 const PLANNED = ['recording-filter-options'];
 const TOOL_NAMES = [...new Set([...ALL_TOOLS.map((t) => t.name), ...PLANNED])];
 const LIMIT = 64;

@@ -194,7 +194,7 @@ describe('every query the tools send parses with PostHog\'s parser', () => {
 });
 
 describe('every query is bounded as PostHog\'s own list is', () => {
-  // What PostHog's list puts on every read of the replay table (facts §14): the dates, the TTL, the recording's retention.
+  // What PostHog's list puts on every read of the replay table (docs/posthog-api.md, "Tables the query API reads"): the dates, the TTL, the recording's retention.
   const DATES = 'start_time >= toDateTime({date_from}) AND start_time <= toDateTime({date_to})';
   const KEPT = 'start_time >= now() - toIntervalDay({ttl_days}) AND addDays(toStartOfDay(start_time), 1) >= now() - toIntervalDay(coalesce(retention_period_days, 365))';
   const REPLAY_BOUNDS = `${DATES} AND ${KEPT}`;

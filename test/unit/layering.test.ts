@@ -1,4 +1,4 @@
-// The product's skeleton (STYLE.md, the developers' guide): cli.ts → server.ts → tools/ →
+// The product's skeleton (docs/development.md, the developers' guide): cli.ts → server.ts → tools/ →
 // posthog/operations/ (the one room that knows PostHog's paths and answers) → posthog/ (the one
 // client) → config.ts / errors.ts and the other foundation modules; digest/, sandbox/, reproduce/
 // the player (app/) and its watch links (watch/) are rooms of their own. Arrows point down: a module imports only from its

@@ -1,4 +1,4 @@
-// A period's recordings counted as a whole through the query API (posthog-api-facts.md §14): who
+// A period's recordings counted as a whole through the query API (docs/posthog-api.md, "Tables the query API reads"): who
 // was recorded, and each kind of trouble grouped with the sessions and people it hit. Each query
 // is a builder of hogql-queries.ts; each answer's rows are read once with a zod schema here. A
 // query PostHog throttles is asked again by the query operation (query.ts), as every query is.

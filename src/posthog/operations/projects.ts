@@ -18,7 +18,7 @@ export interface ProjectListQuery {
   search?: string | undefined;
 }
 
-/** Projects, their organization, and who the key is (posthog-api-facts.md §7). */
+/** Projects, their organization, and who the key is (docs/posthog-api.md, "Projects"). */
 export interface ProjectOperations {
   /** One page of the projects of the key owner's current organization; a row without an id is left out. */
   list(query: ProjectListQuery, options?: CallOptions): Promise<Page<ProjectListItem>>;

@@ -1,8 +1,8 @@
-// PostHog's query API (posthog-api-facts.md §9): the one place a HogQL query is sent. Queries are
+// PostHog's query API (docs/posthog-api.md, "The query API"): the one place a HogQL query is sent. Queries are
 // HogQL with `{name}` placeholders filled from `values` by PostHog itself: no input ever becomes
 // query text. The queries themselves are built in hogql-queries.ts, the one place allowed to write
 // HogQL; hogql.ts says when the query API stands in for an endpoint. A query PostHog throttles (429:
-// the hourly budget, the bytes-read budget, or too many queries running, facts §14) is asked again
+// the hourly budget, the bytes-read budget, or too many queries running, docs/posthog-api.md, "Tables the query API reads") is asked again
 // here, after the wait PostHog named, within the call's bound: every query's caller waits as replay
 // reads wait for theirs.
 

@@ -1,5 +1,4 @@
-// Questions about a project's whole population, answered by one HogQL query each (posthog-api-facts.md
-// §14): which sessions went through a sequence of events, and who a person is with every distinct id
+// Questions about a project's whole population, answered by one HogQL query each (docs/posthog-api.md, "Tables the query API reads"): which sessions went through a sequence of events, and who a person is with every distinct id
 // they had. The queries are built in hogql-queries.ts; here their rows are read, with zod, into values.
 
 import { z } from 'zod';

@@ -1,6 +1,5 @@
 // A session's events as the query API sees them, for a session PostHog has no recording of:
-// what posthog-js wrote about its recorder on every event (posthog-api-facts.md §14, "Why a
-// session has events but no recording"). The query is bounded by a window taken from the id,
+// what posthog-js wrote about its recorder on every event (docs/posthog-api.md, "Why a session has no recording"). The query is bounded by a window taken from the id,
 // as PostHog's own diagnostics bound it.
 
 import { z } from 'zod';
@@ -55,7 +54,7 @@ export interface SessionOperations {
 
 /**
  * PostHog's slack around the start a session id carries: client clocks are wrong by that much
- * (facts §14); a posthog-js session also ends within a day of its start, inside the same slack.
+ * (docs/posthog-api.md, "Why a session has no recording"); a posthog-js session also ends within a day of its start, inside the same slack.
  */
 export const SESSION_WINDOW_SLACK_MS = 3 * 86_400_000;
 

@@ -11,7 +11,7 @@ import { parseAnswer, parseItems } from './parse.js';
 export type { SnapshotSource, StreamedResponse };
 
 /**
- * A recording's stored data (posthog-api-facts.md §3). Both are replay requests: patient, they
+ * A recording's stored data (docs/posthog-api.md, "Snapshots"). Both are replay requests: patient, they
  * may wait for PostHog's replay throttle within the call's allowance (posthog/budget.ts).
  */
 export interface SnapshotOperations {

@@ -1,6 +1,6 @@
 // The projects of the sandbox at scale as the projects API shows them: the shop records 90 % of
 // its sessions that last at least 2 s and has dead-click capture on; the help centre has replay
-// switched off (posthog-api-facts.md §14, "Why a session has events but no recording").
+// switched off (docs/posthog-api.md, "Why a session has no recording").
 
 import { seedProject, type Project } from '../project-object.js';
 import { SCALE_HELP_SEED, SCALE_STORE_SEED, STORE_MINIMUM_DURATION_MS, STORE_SAMPLE_RATE } from './catalog.js';

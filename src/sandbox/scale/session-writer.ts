@@ -12,7 +12,7 @@ import type { DeviceProfile, ExceptionDef } from './catalog.js';
 import { HELP_ORIGIN } from './catalog.js';
 import type { Random } from './random.js';
 
-/** The posthog-js whose events these imitate (posthog-api-facts.md §11, §14). */
+/** The posthog-js whose events these imitate (docs/posthog-api.md, "What posthog-js sends" and "Tables the query API reads"). */
 const LIB_VERSION = '1.449.2';
 
 export type PageRef =

@@ -25,7 +25,7 @@ export const projectDelete = defineTool({
       unchanged: 'Nothing was deleted.',
     });
     await posthog.projects.delete(input.id, { signal });
-    // Both views say the same (SPEC §1 "What the model reads"): what was deleted, and what follows.
+    // Both views say the same (docs/design.md, "Both views"): what was deleted, and what follows.
     const note = 'PostHog removes its data in the background; this cannot be undone.';
     return {
       data: { deleted: true as const, id: input.id, project, note },

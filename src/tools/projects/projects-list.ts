@@ -25,7 +25,7 @@ export const projectsList = defineTool({
   }),
   async handler(input, { posthog, signal }) {
     const page = await posthog.projects.list({ limit: input.limit, offset: input.offset, search: input.search }, { signal });
-    // Each row is PostHog's list item as sent (SPEC §1 "What the model reads"); the text's line
+    // Each row is PostHog's list item as sent (docs/design.md, "Both views"); the text's line
     // (projectLine) is what a next call or a choice between projects needs.
     const rows = page.results.map(projectRow);
     // PostHog's list leaves out the replay switch and pending deletion: each project's own

@@ -9,12 +9,12 @@ import { timezoneField } from '../schemas.js';
 /** A project's credentials are in no result (PROJECT_SECRETS; the public api_token is not one). */
 const withoutSecrets = <T extends object>(p: T): T => Object.fromEntries(Object.entries(p).filter(([key]) => !PROJECT_SECRETS.has(key))) as T;
 
-/** Project names are chosen by its members: quoted data in both views, invisible controls escaped (SPEC §1). */
+/** Project names are chosen by its members: quoted data in both views, invisible controls escaped (docs/design.md, "Recorded text is data"). */
 const namedSafely = <T extends { name?: string | null | undefined }>(p: T, max?: number): T =>
   typeof p.name === 'string' ? { ...p, name: unbidi(max === undefined ? p.name : clip(p.name, max)) } : p;
 
 /**
- * A project as a result carries it (SPEC §1 "What the model reads"): PostHog's project, every
+ * A project as a result carries it (docs/design.md, "Both views"): PostHog's project, every
  * field it returned under its own name and JSON type, whatever include_settings says (that only
  * shapes the text); its credentials never (PROJECT_SECRETS), even when every setting is asked for.
  */
@@ -67,7 +67,7 @@ const LEFT_OUT = new Set(['uuid', 'available_setup_task_ids', 'effective_members
 
 /**
  * A project as the text gives it to the model, the compact reading of the resource the structured
- * view carries (SPEC §1 "What the model reads"): the heading facts, switches grouped as `on` and
+ * view carries (docs/design.md, "Both views"): the heading facts, switches grouped as `on` and
  * `off` lists of PostHog's field names (project-update takes those names), every other setting as
  * PostHog holds it, settings objects only named unless include_settings.
  */
@@ -132,7 +132,7 @@ export function projectFacts(project: Project, includeSettings: boolean): Projec
 /** ProjectFacts' own fields: every other one is a setting. */
 const FACT_FIELDS: ReadonlySet<string> = new Set([...HEADING_FIELDS, 'on', 'off']);
 
-/** A setting's value in the text: a string quoted (its members chose it, SPEC §1), anything else as its JSON. */
+/** A setting's value in the text: a string quoted (its members chose it, docs/design.md, "Recorded text is data"), anything else as its JSON. */
 const settingText = (value: unknown) => (typeof value === 'string' ? quote(value) : asText(value));
 
 /**
@@ -169,7 +169,7 @@ const json = z.record(z.string(), z.unknown());
 const stringList = z.array(z.string().max(2000)).max(1000);
 const objectList = z.array(json).max(500);
 /**
- * PostHog requires arrays for these settings (posthog-api-facts.md §7); api-interface.md
+ * PostHog requires arrays for these settings (docs/posthog-api.md, "Projects"); PostHog's published reference
  * documents them as objects. Both are accepted and sent as given: plain unions, no type arrays,
  * so the schema stays portable to strict-mode hosts. A list of strings is listed as that alone
  * (advertiseAs): the object form is what PostHog refuses.
@@ -177,9 +177,9 @@ const objectList = z.array(json).max(500);
 const filtersOrObject = z.union([objectList, json]);
 const stringsOrObject = z.union([stringList, json]);
 
-/** The writable fields of api-interface.md §4.2, with their types, all optional. */
+/** The writable fields of docs/posthog-api.md, "Projects", with their types, all optional. */
 /**
- * The writable fields of api-interface.md §4.2, with their types, all optional. The names say
+ * The writable fields of docs/posthog-api.md, "Projects", with their types, all optional. The names say
  * most; descriptions add the rest in few words (the model reads them in every session).
  */
 export const writableProjectFields = {
@@ -212,7 +212,7 @@ export const writableProjectFields = {
 };
 
 /**
- * "clear" removes a setting (PostHog stores null). Not null itself: SPEC §1 reads null as "not
+ * "clear" removes a setting (PostHog stores null). Not null itself: docs/design.md, "Inputs as hosts send them" reads null as "not
  * given", and strict-mode hosts send null for every field the model left out, which would
  * silently clear settings on an unrelated change.
  */
@@ -229,7 +229,7 @@ const clearable = <T extends z.ZodType>(schema: T) =>
 const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-9;
 
 /**
- * Replay settings of today's PostHog (posthog-api-facts.md §7), with the types and ranges its
+ * Replay settings of today's PostHog (docs/posthog-api.md, "Projects"), with the types and ranges its
  * newest serializer enforces; the tool description says what "clear" does, once.
  */
 export const replaySettingsFields = {
@@ -327,7 +327,7 @@ export function unappliedText(unapplied: UnappliedField[]): string {
   return `PostHog did not apply: ${parts.join('; ')}.`;
 }
 
-/** A project id: an integer, also taken as a numeric string ("1001"), as people and hosts pass it (SPEC §1). Advertised as the integer. */
+/** A project id: an integer, also taken as a numeric string ("1001"), as people and hosts pass it (docs/design.md, "Inputs as hosts send them"). Advertised as the integer. */
 export const projectIdInput = z
   .preprocess(
     (v) => (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v),

@@ -3,8 +3,8 @@ import { clip, didYouMean } from '../../words.js';
 import { RECORDINGS_DEFAULT_FROM } from '../../posthog/hogql.js';
 
 /**
- * PostHog's recording filters, as session-recordings-list and -triage take them (SPEC §1,
- * posthog-api-facts.md §12): the names and shapes PostHog's list accepts, sent as given.
+ * PostHog's recording filters, as session-recordings-list and -triage take them (docs/design.md, "Filters, sequences and people",
+ * docs/posthog-api.md, "Recording filters"): the names and shapes PostHog's list accepts, sent as given.
  *
  * Each filter list is advertised as a list of free-form objects (a JSON text to hosts that cannot
  * express those, tools/listing-portable.ts) whose shape one description line gives: a full schema
@@ -17,7 +17,7 @@ export const PROPERTY_TYPES = ['event', 'person', 'session', 'recording', 'cohor
 /** Numeric metrics a `recording` property filter compares with gt/lt/exact. */
 const RECORDING_NUMERIC_KEYS = ['duration', 'active_seconds', 'inactive_seconds', 'console_error_count', 'console_log_count', 'console_warn_count', 'click_count', 'keypress_count', 'activity_score'];
 export const RECORDING_KEYS = [...RECORDING_NUMERIC_KEYS, 'visited_page', 'snapshot_source'];
-/** What having_predicates may filter on (facts §12). */
+/** What having_predicates may filter on (docs/posthog-api.md, "Recording filters"). */
 const HAVING_KEYS = ['duration', 'active_seconds', 'inactive_seconds', 'snapshot_source'];
 const ELEMENT_KEYS = ['tag_name', 'text', 'href', 'selector'];
 const CONSOLE_KEYS = ['level', 'message'];
@@ -328,7 +328,7 @@ export function hasFilters(input: FilterInput): boolean {
   return Object.values(filterParams(input)).some((v) => v !== undefined);
 }
 
-/** The period a list applied, as both views echo it (SPEC §1 "What the model reads"). */
+/** The period a list applied, as both views echo it (docs/design.md, "Both views"). */
 export const periodOutput = z
   .looseObject({ date_from: z.string(), date_to: z.string(), time_zone: z.string() })
   .optional()

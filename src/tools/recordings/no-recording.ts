@@ -1,6 +1,6 @@
 // Why PostHog has no recording of a session that has events (issue 40 item 4): what posthog-js
 // wrote about its recorder on all of the session's events, read against the project's replay
-// settings (posthog-api-facts.md §7, §14). Only the recorder's own words are compared, and only
+// settings (docs/posthog-api.md, "Projects" and "Why a session has no recording"). Only the recorder's own words are compared, and only
 // values from posthog-js's fixed lists are repeated: a visitor's browser writes these properties.
 
 import { z } from 'zod';
@@ -32,7 +32,7 @@ export interface ReplaySettings {
 /** A session whose last event is this recent may still be going on, or its recording still on its way. */
 export const INGESTION_LAG_MS = 10 * 60_000;
 
-/** posthog-js's `$recording_status` values (facts §14): only these are ever repeated. */
+/** posthog-js's `$recording_status` values (docs/posthog-api.md, "Why a session has no recording"): only these are ever repeated. */
 const STATUS_MEANING: Record<string, string> = {
   disabled: 'disabled',
   lazy_loading: 'loading',

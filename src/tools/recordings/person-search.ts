@@ -5,7 +5,7 @@ import { clip } from '../../words.js';
 import { tallyUnrecorded, type UnrecordedTally } from './sequence.js';
 
 /**
- * `person` (SPEC §1, issue 40): an email, a name or a distinct id, found in the project with every
+ * `person` (docs/design.md, "Filters, sequences and people", issue 40): an email, a name or a distinct id, found in the project with every
  * distinct id the person had (anonymous ones included: segments.findPersons reads
  * person_distinct_ids), or, failing that, in the other projects the key reads.
  */

@@ -9,7 +9,7 @@ import { limitField, offsetField, pageOutputFields, projectIdField, resolveProje
  * What a project's recordings can be filtered on, from PostHog's event and property definitions
  * (docs/filter-options.md says which endpoints and what this relies on), and a property's common
  * values where PostHog serves them. Whoever can send the project events chooses the names and
- * values: the text quotes each one, as recorded data (SPEC §1).
+ * values: the text quotes each one, as recorded data (docs/design.md, "Recorded text is data").
  */
 
 const KINDS = ['events', 'event_properties', 'person_properties', 'session_properties'] as const;

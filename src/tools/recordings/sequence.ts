@@ -6,7 +6,7 @@ import { clip } from '../../words.js';
 import { eventEntityIssues, type Issue } from './filters.js';
 
 /**
- * `sequence` (SPEC §1, issue 40): 2 to 5 steps in PostHog's `events` filter shape, matched in order
+ * `sequence` (docs/design.md, "Filters, sequences and people", issue 40): 2 to 5 steps in PostHog's `events` filter shape, matched in order
  * within one session; the last may be `absent` (the earlier steps happened and it never came after
  * them). The sessions come from one HogQL query over the period (segments.sequenceSessions); the
  * recordings among them from the list endpoint with `session_ids`, the list's other filters applied.
@@ -102,7 +102,7 @@ export const sequenceField = z
   })
   .describe('2-5 steps in order in one session, as events entries; last may have absent:true (never came after). E.g. [{"id":"checkout_started"},{"id":"order_completed","absent":true}].');
 
-/** Why a matching session has no recording, as its events tell (posthog-api-facts.md §14); the full account is session-recording-get's. */
+/** Why a matching session has no recording, as its events tell (docs/posthog-api.md, "Why a session has no recording"); the full account is session-recording-get's. */
 export type NoRecordingReason = 'sampled_out' | 'too_short' | 'replay_off' | 'expired' | 'unknown';
 
 const REASON_WORDS: Record<NoRecordingReason, string> = {

@@ -8,7 +8,7 @@ import { asText } from '../format.js';
 
 /**
  * A session's exceptions, uncaught or handled as each event says. posthog-js sends them as `$exception` events beside the
- * recording, not inside it (posthog-api-facts.md §11), so a digest of the recording alone misses
+ * recording, not inside it (docs/posthog-api.md, "What posthog-js sends"), so a digest of the recording alone misses
  * them unless console capture also caught them: they are read through the query API (scope
  * `query:read`), within the recording's span and a margin for the two systems' clocks.
  */

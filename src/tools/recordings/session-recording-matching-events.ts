@@ -47,10 +47,10 @@ export const sessionRecordingMatchingEvents = defineTool({
   async handler(input, { posthog, defaultProjectId, signal }) {
     const projectId = resolveProjectId(input.project_id, defaultProjectId);
     const { result: results, via } = await posthog.recordings.matchingEvents(projectId, input, { signal });
-    // Event names are chosen by whoever sends events: quoted wherever the text says one (SPEC §1).
+    // Event names are chosen by whoever sends events: quoted wherever the text says one (docs/design.md, "Recorded text is data").
     const filters = [...(input.events ?? []).map((e) => quote(e.id)), ...(input.actions ?? []).map((a) => `action ${a.id}`)].join(', ');
     const capped = via === 'query' && results.length >= MAX_MATCHES;
-    // One model view for both (SPEC §1 "What the model reads"): times to the millisecond, the URL
+    // One model view for both (docs/design.md, "Both views"): times to the millisecond, the URL
     // clipped alike, and the event name said once when every match has the same one.
     const names = new Set(results.map((r) => r.event ?? ''));
     const event = results.length > 0 && names.size === 1 && results[0]!.event ? results[0]!.event : undefined;

@@ -112,7 +112,7 @@ Next: session-recording-summary; for many, session-recordings-triage.`,
     // Which of the requested events and actions each row has (with operand OR the list cannot tell): one query for the page.
     const matched = input.events || input.actions ? await withMatchedEvents(posthog, projectId, results, requestedOf(input), signal) : undefined;
     if (matched) results = matched.results;
-    // The empty page's hint is a fact of both views (SPEC §1 "What the model reads").
+    // The empty page's hint is a fact of both views (docs/design.md, "Both views").
     const note = results.length === 0 && !input.date_from ? 'PostHog searched the last 3 days; pass date_from (e.g. "-30d") to look further back.' : undefined;
     // A project that records more than one site says so (its start URLs' hosts), in both views.
     const hosts = hostCounts(results.map((r) => r.start_url));

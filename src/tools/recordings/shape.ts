@@ -6,7 +6,7 @@ import { asText, clip, count, duration, joinParts, shortTime, unbidiDeep } from 
 import { plural } from '../../words.js';
 
 /**
- * A recording as both results give it (SPEC §1 "What the model reads"): PostHog's recording
+ * A recording as both results give it (docs/design.md, "Both views"): PostHog's recording
  * (posthog/resources.ts) with every field it sent, under its own name and JSON type, and beside
  * them what this server adds, under names PostHog does not use. The text (recordingLine,
  * recordingDetail) is the compact reading of the same.

@@ -1,4 +1,4 @@
-// The query-first half of the triage (posthog-api-facts.md §14): every recording of the period
+// The query-first half of the triage (docs/posthog-api.md, "Tables the query API reads"): every recording of the period
 // counted through the query API, its problems grouped and ranked by sessions hit, the symptoms of
 // one failure (an exception, the console error before it, the rage click after it, in one session
 // within seconds) made one problem that names its parts; then which recordings best show the top

@@ -1,4 +1,4 @@
-// How a triage is written out for the model: both views (SPEC §1) within max_chars, the
+// How a triage is written out for the model: both views (docs/design.md, "Both views") within max_chars, the
 // counted problems of the whole period first where the query API counted them, then what the
 // digests of the recordings read add.
 

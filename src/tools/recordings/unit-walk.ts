@@ -53,7 +53,7 @@ export type LargeLines<P> = (line: LargeLine) => Promise<Array<{ windowId: strin
 /**
  * Offers `take` every event from `start` on, until it says the page is full or the recording
  * ends. The events are as PostHog sent them: the caller's result must be scrubbed of the key
- * (every tool result is, in server.ts). A range PostHog says it can never serve (502 recording_blocks_unavailable, facts §10)
+ * (every tool result is, in server.ts). A range PostHog says it can never serve (502 recording_blocks_unavailable, docs/posthog-api.md, "Snapshots")
  * becomes a note and the walk goes on; a spent budget ends the walk where it got to, with the
  * events taken so far kept by the caller. Anything else is thrown. With `large`, a line longer
  * than LARGE_LINE_BYTES, or one that inflates past that, is not parsed here: its events come from
