@@ -1,7 +1,9 @@
 import { createServer as createNetServer } from 'node:net';
+import { createClient } from '@redis/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisDigestCache } from '../src/cache/redis.js';
 import type { PostHogClient } from '../src/posthog/client.js';
 import { DEMO, startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { serverFactory, watchSources } from '../src/server.js';
@@ -11,6 +13,7 @@ import { watchOverHttp } from '../src/watch/index.js';
 import { SealedWatch } from '../src/watch/sealed.js';
 import { codeByHand, perUserUpstream, serveOAuth, tokenRequest } from './support/oauth.js';
 import { get } from './support/raw-get.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
 // Issues 43 and 41: in HTTP mode with MCP_OAUTH, a watch link seals the PostHog key its sign-in
 // holds. Opening it never asked whether that sign-in still stood, so a link kept reading with the
@@ -159,6 +162,95 @@ describe('MCP_OAUTH with watch links: a link lives only as long as the sign-in t
     } finally {
       await plain.close();
       await watch.service.close();
+    }
+  });
+});
+
+if (!REDIS_SERVER) console.warn('Skipping the watch links on replicas sharing Redis: redis-server is not installed (apt-get install redis-server; .ci/run does this).');
+
+describe.skipIf(!REDIS_SERVER)('MCP_OAUTH replicas sharing Redis: a sign-in revoked on one ends its links on all', () => {
+  let redis: RedisProcess;
+  let sandbox: Sandbox;
+  let upstream: PostHogClient;
+  const replicas: Array<{ origin: string; http: RunningHttp; cache: RedisDigestCache; closeWatch: () => Promise<void> }> = [];
+  const [A, B] = [0, 1];
+  /** The issuer both replicas stand for, as behind one balancer. */
+  const PUBLIC = 'https://replay.example';
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    sandbox = await startSandbox({ acceptAnyKey: true });
+    upstream = perUserUpstream(sandbox.url);
+    for (let i = 0; i < 2; i++) {
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const cache = new RedisDigestCache({ url: redis.url, ttlMs: 60_000, log: () => {} });
+      const watch = watchOverHttp({ secret: WATCH_SECRET, publicUrl: origin }, watchSources({ client: upstream, settings }));
+      const http = await serveOAuth(upstream, OAUTH_SECRET, () => {}, { port, createServer: serverFactory({ settings, interactive: false, watch: watch.service }), watchPages: watch.pages, oauth: { secrets: [OAUTH_SECRET], store: cache.oauthStore(), publicUrl: PUBLIC } });
+      replicas.push({ origin, http, cache, closeWatch: () => watch.service.close() });
+    }
+  });
+
+  afterAll(async () => {
+    for (const r of replicas) {
+      await r.http.close();
+      await r.closeWatch();
+      await r.cache.close();
+    }
+    await upstream?.close();
+    await sandbox?.close();
+    await redis?.stop();
+  });
+
+  const on = (at: number, url: string) => replicas[at]!.origin + new URL(url).pathname;
+  const token = (at: number, params: Record<string, string>) => tokenRequest(replicas[at]!.origin, params);
+
+  async function signIn(key: string): Promise<{ grant: Grant; pair: Pair }> {
+    const grant = await codeByHand(replicas[A]!.origin, key);
+    const answer = await token(A, { grant_type: 'authorization_code', code: grant.code, client_id: grant.clientId, code_verifier: grant.verifier, redirect_uri: grant.redirect });
+    expect(answer.status).toBe(200);
+    return { grant, pair: (await answer.json()) as Pair };
+  }
+
+  async function link(at: number, path: string, bearer: string): Promise<string> {
+    const client = new Client({ name: 'watch-oauth-replicas', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${replicas[at]!.origin}${path}`), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+    try {
+      const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id: R.recordedCheckout } });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      return (result.structuredContent as { watch_url: string }).watch_url;
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('made on A, opened on B; the spent refresh token presented on B revokes the sign-in, and A, which never saw it, answers 404 too', async () => {
+    const alice = await signIn(ALICE);
+    const url = await link(A, '/oauth/mcp', alice.pair.access_token);
+    expect(await statuses(on(A, url))).toEqual([200, 200, 200]);
+    expect(await statuses(on(B, url))).toEqual([200, 200, 200]);
+    const refresh = (at: number) => token(at, { grant_type: 'refresh_token', refresh_token: alice.pair.refresh_token, client_id: alice.grant.clientId });
+    expect((await refresh(A)).status).toBe(200);
+    expect((await refresh(B)).status).toBe(400);
+    expect(await statuses(on(A, url))).toEqual([404, 404, 404]);
+    expect(await statuses(on(B, url))).toEqual([404, 404, 404]);
+  });
+
+  it('after Redis forgets the sign-in (a flush), its link fails closed on both replicas; a header link still opens', async () => {
+    const alice = await signIn(ALICE);
+    const signedIn = await link(A, '/oauth/mcp', alice.pair.access_token);
+    const header = await link(A, '/mcp', HEADER_USER);
+    expect(await statuses(on(B, signedIn))).toEqual([200, 200, 200]);
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      await admin.flushAll();
+    } finally {
+      admin.destroy();
+    }
+    for (const at of [A, B]) {
+      expect(await statuses(on(at, signedIn))).toEqual([404, 404, 404]);
+      expect(await statuses(on(at, header))).toEqual([200, 200, 200]);
     }
   });
 });
