@@ -1,4 +1,3 @@
-import { createServer as createNetServer } from 'node:net';
 import { createClient } from '@redis/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,7 +12,7 @@ import { watchOverHttp } from '../src/watch/index.js';
 import { SealedWatch } from '../src/watch/sealed.js';
 import { codeByHand, perUserUpstream, serveOAuth, tokenRequest } from './support/oauth.js';
 import { get } from './support/raw-get.js';
-import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
+import { freeLoopbackPort as freePort, REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
 // Issues 43 and 41: in HTTP mode with MCP_OAUTH, a watch link seals the PostHog key its sign-in
 // holds. Opening it never asked whether that sign-in still stood, so a link kept reading with the
@@ -33,20 +32,34 @@ const PARTS = ['', 'data', 'events?max_bytes=300000'];
 type Grant = Awaited<ReturnType<typeof codeByHand>>;
 type Pair = { access_token: string; refresh_token: string };
 
-/** A port free a moment ago: MCP_PUBLIC_URL has to name it before the server listens. */
-async function freePort(): Promise<number> {
-  const holder = createNetServer();
-  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-  const port = (holder.address() as { port: number }).port;
-  await new Promise<void>((resolve) => holder.close(() => resolve()));
-  return port;
-}
-
 /** The status of the page, its player data and a page of its events. */
 async function statuses(url: string): Promise<number[]> {
   const answers: number[] = [];
   for (const part of PARTS) answers.push((await get(`${url}${part}`)).status);
   return answers;
+}
+
+/** A person signs in on `origin` with `key`, as a browser and app do: the code, then the tokens. */
+async function signInAt(origin: string, key: string): Promise<{ grant: Grant; pair: Pair }> {
+  const grant = await codeByHand(origin, key);
+  const answer = await tokenRequest(origin, { grant_type: 'authorization_code', code: grant.code, client_id: grant.clientId, code_verifier: grant.verifier, redirect_uri: grant.redirect });
+  expect(answer.status).toBe(200);
+  return { grant, pair: (await answer.json()) as Pair };
+}
+
+/** The replay's watch link, asked for on `endpoint` by a client without MCP Apps sending `bearer`. */
+async function linkAt(endpoint: string, bearer: string, id: string = R.recordedCheckout): Promise<string> {
+  const client = new Client({ name: 'watch-oauth', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+  try {
+    const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const url = (result.structuredContent as { watch_url: string }).watch_url;
+    expect(url.startsWith(`${new URL(endpoint).origin}/watch/`)).toBe(true);
+    return url;
+  } finally {
+    await client.close();
+  }
 }
 
 describe('MCP_OAUTH with watch links: a link lives only as long as the sign-in that made it', () => {
@@ -73,13 +86,7 @@ describe('MCP_OAUTH with watch links: a link lives only as long as the sign-in t
     await sandbox?.close();
   });
 
-  async function signIn(key: string): Promise<{ grant: Grant; pair: Pair }> {
-    const grant = await codeByHand(origin, key);
-    const answer = await tokenRequest(origin, { grant_type: 'authorization_code', code: grant.code, client_id: grant.clientId, code_verifier: grant.verifier, redirect_uri: grant.redirect });
-    expect(answer.status).toBe(200);
-    return { grant, pair: (await answer.json()) as Pair };
-  }
-
+  const signIn = (key: string) => signInAt(origin, key);
   const refresh = (grant: Grant, token: string) => tokenRequest(origin, { grant_type: 'refresh_token', refresh_token: token, client_id: grant.clientId });
 
   /** The sign-in revoked as a stolen refresh token gets it revoked: the spent one presented again. */
@@ -88,29 +95,15 @@ describe('MCP_OAUTH with watch links: a link lives only as long as the sign-in t
     expect((await refresh(grant, pair.refresh_token)).status).toBe(400);
   }
 
-  /** The replay's watch link, asked for on `endpoint` by a client without MCP Apps sending `bearer`. */
-  async function link(endpoint: string, bearer: string, id: string = R.recordedCheckout): Promise<string> {
-    const client = new Client({ name: 'watch-oauth', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
-    try {
-      const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id } });
-      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-      const url = (result.structuredContent as { watch_url: string }).watch_url;
-      expect(url.startsWith(`${origin}/watch/`)).toBe(true);
-      return url;
-    } finally {
-      await client.close();
-    }
-  }
 
   const call = (accessToken: string) =>
     fetch(http.oauthUrl!, { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
 
   it('a link opens; once its sign-in is revoked, the page, its data and its events answer 404 and nothing is read with the key', async () => {
     const alice = await signIn(ALICE);
-    const url = await link(http.oauthUrl!, alice.pair.access_token);
+    const url = await linkAt(http.oauthUrl!, alice.pair.access_token);
     expect(await statuses(url)).toEqual([200, 200, 200]);
-    const second = await link(http.oauthUrl!, alice.pair.access_token, R.recordedSearchTabs);
+    const second = await linkAt(http.oauthUrl!, alice.pair.access_token, R.recordedSearchTabs);
     await revoke(alice);
     // What the revocation ends for calls, it ends for links: both of that sign-in's.
     expect((await call(alice.pair.access_token)).status).toBe(401);
@@ -123,9 +116,9 @@ describe('MCP_OAUTH with watch links: a link lives only as long as the sign-in t
   it("another person's links, by sign-in or by key in the header, still open after one sign-in is revoked", async () => {
     const alice = await signIn(ALICE);
     const bob = await signIn(BOB);
-    const alices = await link(http.oauthUrl!, alice.pair.access_token);
-    const bobs = await link(http.oauthUrl!, bob.pair.access_token);
-    const headers = await link(http.url, HEADER_USER);
+    const alices = await linkAt(http.oauthUrl!, alice.pair.access_token);
+    const bobs = await linkAt(http.oauthUrl!, bob.pair.access_token);
+    const headers = await linkAt(http.url, HEADER_USER);
     await revoke(alice);
     expect(await statuses(alices)).toEqual([404, 404, 404]);
     const before = sandbox.requests.length;
@@ -138,7 +131,7 @@ describe('MCP_OAUTH with watch links: a link lives only as long as the sign-in t
 
   it('a refresh that rotates the tokens as it should leaves the sign-in, and its links, standing', async () => {
     const alice = await signIn(ALICE);
-    const url = await link(http.oauthUrl!, alice.pair.access_token);
+    const url = await linkAt(http.oauthUrl!, alice.pair.access_token);
     const renewed = await refresh(alice.grant, alice.pair.refresh_token);
     expect(renewed.status).toBe(200);
     expect(await statuses(url)).toEqual([200, 200, 200]);
@@ -155,10 +148,10 @@ describe('MCP_OAUTH with watch links: a link lives only as long as the sign-in t
     try {
       const alice = await signIn(ALICE);
       const on = (url: string) => plainOrigin + new URL(url).pathname;
-      const signedIn = await link(http.oauthUrl!, alice.pair.access_token);
+      const signedIn = await linkAt(http.oauthUrl!, alice.pair.access_token);
       expect(await statuses(signedIn)).toEqual([200, 200, 200]);
       expect(await statuses(on(signedIn))).toEqual([404, 404, 404]);
-      expect(await statuses(on(await link(http.url, HEADER_USER)))).toEqual([200, 200, 200]);
+      expect(await statuses(on(await linkAt(http.url, HEADER_USER)))).toEqual([200, 200, 200]);
     } finally {
       await plain.close();
       await watch.service.close();
@@ -205,24 +198,8 @@ describe.skipIf(!REDIS_SERVER)('MCP_OAUTH replicas sharing Redis: a sign-in revo
   const on = (at: number, url: string) => replicas[at]!.origin + new URL(url).pathname;
   const token = (at: number, params: Record<string, string>) => tokenRequest(replicas[at]!.origin, params);
 
-  async function signIn(key: string): Promise<{ grant: Grant; pair: Pair }> {
-    const grant = await codeByHand(replicas[A]!.origin, key);
-    const answer = await token(A, { grant_type: 'authorization_code', code: grant.code, client_id: grant.clientId, code_verifier: grant.verifier, redirect_uri: grant.redirect });
-    expect(answer.status).toBe(200);
-    return { grant, pair: (await answer.json()) as Pair };
-  }
-
-  async function link(at: number, path: string, bearer: string): Promise<string> {
-    const client = new Client({ name: 'watch-oauth-replicas', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${replicas[at]!.origin}${path}`), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
-    try {
-      const result = await client.callTool({ name: 'session-recording-replay', arguments: { project_id: P, id: R.recordedCheckout } });
-      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-      return (result.structuredContent as { watch_url: string }).watch_url;
-    } finally {
-      await client.close();
-    }
-  }
+  const signIn = (key: string) => signInAt(replicas[A]!.origin, key);
+  const link = (at: number, path: string, bearer: string) => linkAt(`${replicas[at]!.origin}${path}`, bearer);
 
   it('made on A, opened on B; the spent refresh token presented on B revokes the sign-in, and A, which never saw it, answers 404 too', async () => {
     const alice = await signIn(ALICE);
