@@ -335,8 +335,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   if (options.oauth) {
     oauth = new OAuthServer({ ...options.oauth, publicUrl: options.oauth.publicUrl ?? `http://${host}:${address.port}`, client: options.client, log: options.log, bodyTimeoutMs: options.requestTimeoutMs });
-    const server = oauth;
-    signInEnded = (signIn) => server.signInEnded(signIn);
+    signInEnded = oauth.signInEnded;
   }
 
   let stopped: Promise<{ abandoned: number }> | undefined;

@@ -142,9 +142,7 @@ export class OAuthServer {
    * Whether a sign-in no longer stands, as its access tokens are judged: revoked, or no longer
    * held by the shared store (fail closed). Asked when a watch link made through it is opened.
    */
-  async signInEnded(signIn: string): Promise<boolean> {
-    return (await this.memory.status(signIn)) !== 'live';
-  }
+  readonly signInEnded = async (signIn: string): Promise<boolean> => (await this.memory.status(signIn)) !== 'live';
 
   /** The WWW-Authenticate of /oauth/mcp's 401 (with an error when a token was sent; docs/oauth.md). */
   challenge(error?: string, description?: string): string {
