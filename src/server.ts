@@ -63,6 +63,12 @@ export interface ServerDependencies {
   watch?: WatchService;
 }
 
+/** Who a server's calls are made for, beyond the key its client holds (the HTTP transport knows it). */
+export interface ServerCaller {
+  /** The OAuth sign-in (MCP_OAUTH) the request's access token belongs to: the watch links its calls make open only while it stands. */
+  signIn?: string | undefined;
+}
+
 /** The name clients show for this server (serverInfo.title). */
 const SERVER_TITLE = 'PostHog session replay';
 
@@ -96,7 +102,7 @@ export function createServer({ client, ...rest }: ServerDependencies): McpServer
  * configuration; the returned function makes a server for a client. HTTP mode calls it per
  * request (stateless), so the schema work is not repeated on that path.
  */
-export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS, cache, operations = operationsOver, watch }: Omit<ServerDependencies, 'client'>): (client: PostHogClient) => McpServer {
+export function serverFactory({ settings, log = () => {}, interactive = true, callLimits = DEFAULT_CALL_LIMITS, cache, operations = operationsOver, watch }: Omit<ServerDependencies, 'client'>): (client: PostHogClient, caller?: ServerCaller) => McpServer {
   const askUser = interactive && settings.confirmDestructive !== false;
   const schemaOptions = { defaultProjectId: settings.defaultProjectId };
   const selected = selectTools(settings);
@@ -112,14 +118,15 @@ export function serverFactory({ settings, log = () => {}, interactive = true, ca
   const options = { instructions: INSTRUCTIONS, capabilities: { tools: {}, logging: {} }, jsonSchemaValidator };
   // Tasks need the server to outlive the request that starts one: not in stateless HTTP (tasks.ts).
   const offerTasks = interactive && selected.some((tool) => TASK_TOOLS.has(tool.name));
-  return (client) => {
+  return (client, caller = {}) => {
     const tasks = offerTasks ? new ToolTasks() : undefined;
+    const linker = watch && watchLinker(watch, client, callLimits, operations, caller.signIn);
     const server = new McpServer(
       { name: PRODUCT_NAME, version: VERSION, title: SERVER_TITLE, icons: SERVER_ICONS },
       tasks ? { ...options, capabilities: { ...options.capabilities, tasks: TASKS_CAPABILITY }, taskStore: tasks } : options,
     );
     const registered = new Map<string, Registration>();
-    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache, operations, watch) });
+    for (const { tool, inputSchema } of tools) registered.set(tool.name, { tool, inputSchema, handle: register(server, tool, inputSchema, client, settings, log, askUser, callLimits, cache, operations, linker) });
     // Prompts, resource templates and completions read through the tools (src/prompts, src/resources).
     const recent = new RecentRecordings();
     // The upstream's address, so a replay URL of the other PostHog Cloud region is refused (tools/input.ts).
@@ -298,7 +305,7 @@ async function callTool(
   return result;
 }
 
-function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined, operations: (client: PostHogClient) => PostHogOperations, watch: WatchService | undefined): RegisteredTool {
+function register(server: McpServer, tool: AnyToolDefinition, inputSchema: ReturnType<AnyToolDefinition['inputSchema']>, client: PostHogClient, settings: ServerSettings, log: (message: string) => void, askUser: boolean, callLimits: CallLimits, cache: DigestCache | undefined, operations: (client: PostHogClient) => PostHogOperations, watch: WatchLinker | undefined): RegisteredTool {
   return server.registerTool(
     tool.name,
     {
@@ -318,7 +325,7 @@ function register(server: McpServer, tool: AnyToolDefinition, inputSchema: Retur
         const confirm = confirmer(server, extra, askUser, log);
         // A client that declared MCP Apps shows a tool's view with its result (the replay's player).
         const showsApps = declaresApps(server.server.getClientCapabilities());
-        const result = await tool.handler(input, { posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps, watch: watch && watchLinker(watch, client, callLimits, operations) });
+        const result = await tool.handler(input, { posthog, defaultProjectId: settings.defaultProjectId, signal: extra.signal, progress, confirm, cache, showsApps, watch });
         // The last line of defence for results too: upstream data a tool decoded on its way out
         // (gzipped snapshot fields, a digest served from the cache) shows no form of the key.
         // Some clients give the model structuredContent instead of the text (docs/design.md, "Both views"): the notice
@@ -493,11 +500,12 @@ function sentence(text: string): string {
  * Watch links for a call's client: the page's data is what the tool read (no form of the key in
  * it), and each page of events it fetches later is read with this client's key, on a budget of
  * its own as a call of session-recording-replay-events would be. A sealed link (HTTP) carries the
- * key the caller sent, encrypted, so another replica can read as them; never the server's own key.
+ * key the caller sent, encrypted, so another replica can read as them; never the server's own key;
+ * and the OAuth sign-in the call came through, so the link dies with it.
  */
-function watchLinker(watch: WatchService, client: PostHogClient, callLimits: CallLimits, operations: (client: PostHogClient) => PostHogOperations): WatchLinker {
+function watchLinker(watch: WatchService, client: PostHogClient, callLimits: CallLimits, operations: (client: PostHogClient) => PostHogOperations, signIn: string | undefined): WatchLinker {
   return (recording) =>
-    watch.link(client.redactValue(recording), { user: client.keyIdentity, read: feedReader(client, recording, callLimits, operations), host: client.baseUrl, key: client.callerApiKey });
+    watch.link(client.redactValue(recording), { user: client.keyIdentity, read: feedReader(client, recording, callLimits, operations), host: client.baseUrl, key: client.callerApiKey, signIn });
 }
 
 /** Pages of a recording's events for the watch page, read with `client`'s key; errors said without it. */

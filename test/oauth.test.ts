@@ -282,9 +282,9 @@ describe('MCP_OAUTH: /oauth/mcp behind OAuth 2.1, /mcp as it was', () => {
     let now = Date.parse('2026-11-26T10:00:00Z');
     const old = new OAuthServer({ secrets: ['o'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
     const token = await new Sealer(['o'.repeat(40)]).seal('access', { c: 'x', k: 'phx_k', res: `${origin}/oauth/mcp`, f: 'f', exp: Math.floor(now / 1000) + 3600 });
-    expect(await old.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });
+    expect(await old.authenticate(token)).toEqual({ ok: true, key: 'phx_k', signIn: 'f' });
     const rotated = new OAuthServer({ secrets: ['n'.repeat(40), 'o'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
-    expect(await rotated.authenticate(token)).toEqual({ ok: true, key: 'phx_k' });
+    expect(await rotated.authenticate(token)).toEqual({ ok: true, key: 'phx_k', signIn: 'f' });
     const retired = new OAuthServer({ secrets: ['n'.repeat(40)], publicUrl: origin, client: upstream, log: () => {}, now: () => now });
     expect((await retired.authenticate(token)).ok).toBe(false);
     now += 3600 * 1000;

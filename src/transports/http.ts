@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerCaller } from '../server.js';
 import type { PostHogClient } from '../posthog/client.js';
 import { createHash } from 'node:crypto';
 import type { SharedKnownKeys } from '../cache/known-keys.js';
@@ -12,13 +13,14 @@ import { OAuthServer, type OAuthSettings } from './oauth.js';
 import { MAX_SEALED_CHARS } from './oauth-seal.js';
 import { Newcomers, type NewcomerTicket } from './newcomers.js';
 import { WATCH_PREFIX, type WatchPages } from '../watch/page.js';
+import type { SignInEnded } from '../watch/links.js';
 
 export interface HttpOptions {
   host: string;
   port: number;
   /** The shared client; without a key of its own, each request's Bearer key is used for that request only. */
   client: PostHogClient;
-  createServer: (client: PostHogClient) => McpServer;
+  createServer: (client: PostHogClient, caller?: ServerCaller) => McpServer;
   log: (message: string) => void;
   /** The replay's watch pages (MCP_WATCH_SECRET with MCP_PUBLIC_URL), served under /watch/. */
   watchPages?: WatchPages | undefined;
@@ -99,6 +101,8 @@ const INVALID_REQUEST = -32600;
 export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   if (options.oauth && options.client.hasApiKey) throw new Error('MCP_OAUTH needs per-user keys: the server must not have a PostHog key of its own.');
   let oauth: OAuthServer | undefined;
+  /** What the watch pages ask of a link made through a sign-in; none without OAuth (such a link then never opens). */
+  let signInEnded: SignInEnded | undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const maxPerUser = options.maxConcurrencyPerUser ?? DEFAULT_MAX_CONCURRENCY_PER_USER;
@@ -199,7 +203,8 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (options.watchPages && path?.startsWith(WATCH_PREFIX)) {
       // A page for a browser, its token the only credential: the Host still has to be ours.
       if (!hostAllowed(req.headers.host, allowedHosts)) return reply(res, 421, SERVER_ERROR, 'Misdirected request: not a host this server answers to.');
-      return options.watchPages.handle(req, res);
+      // A link made through an OAuth sign-in opens only while the sign-in stands (docs/oauth.md).
+      return options.watchPages.handle(req, res, signInEnded);
     }
     const oauthMcp = oauth !== undefined && path === '/oauth/mcp';
     if (path !== '/mcp' && !oauthMcp && !oauth?.handles(path ?? '')) {
@@ -283,7 +288,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     // A key PostHog accepted during the call becomes known to every replica sharing Redis.
     if (!options.client.hasApiKey) res.once('close', () => newcomers.remember(client));
 
-    const server = options.createServer(client);
+    const server = options.createServer(client, auth?.ok && auth.signIn !== undefined ? { signIn: auth.signIn } : undefined);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Also when the caller hangs up early: closing the server (and so its transport) aborts the
     // tool's upstream request.
@@ -330,6 +335,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   if (options.oauth) {
     oauth = new OAuthServer({ ...options.oauth, publicUrl: options.oauth.publicUrl ?? `http://${host}:${address.port}`, client: options.client, log: options.log, bodyTimeoutMs: options.requestTimeoutMs });
+    signInEnded = oauth.signInEnded;
   }
 
   let stopped: Promise<{ abandoned: number }> | undefined;

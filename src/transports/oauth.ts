@@ -58,7 +58,7 @@ const FORGOTTEN = 'This sign-in is no longer known to the server (its shared sto
 type Json = Record<string, unknown>;
 
 /** What the MCP endpoint makes of a Bearer credential. */
-export type Authenticated = { ok: true; key: string } | { ok: false; message: string; challenge: string };
+export type Authenticated = { ok: true; key: string; signIn?: string } | { ok: false; message: string; challenge: string };
 
 export class OAuthServer {
   readonly origin: string;
@@ -135,8 +135,14 @@ export class OAuthServer {
     const status = typeof token.f === 'string' ? await this.memory.status(token.f) : 'live';
     if (status === 'revoked') return { ok: false, message: 'Unauthorized: this sign-in was revoked (a refresh token was used twice); sign in again.', challenge: this.challenge('invalid_token', 'revoked') };
     if (status === 'forgotten') return { ok: false, message: FORGOTTEN, challenge: this.challenge('invalid_token', 'sign in again') };
-    return { ok: true, key: token.k };
+    return { ok: true, key: token.k, ...(typeof token.f === 'string' ? { signIn: token.f } : {}) };
   }
+
+  /**
+   * Whether a sign-in no longer stands, as its access tokens are judged: revoked, or no longer
+   * held by the shared store (fail closed). Asked when a watch link made through it is opened.
+   */
+  readonly signInEnded = async (signIn: string): Promise<boolean> => (await this.memory.status(signIn)) !== 'live';
 
   /** The WWW-Authenticate of /oauth/mcp's 401 (with an error when a token was sent; docs/oauth.md). */
   challenge(error?: string, description?: string): string {

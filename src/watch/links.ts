@@ -59,6 +59,8 @@ export interface WatchCaller {
   host: string;
   /** The key they sent (per-user keys), which a sealed link carries encrypted; undefined: the server's own key. */
   key: string | undefined;
+  /** The OAuth sign-in their call came through (MCP_OAUTH), which a sealed link carries too: its link opens only while the sign-in stands. */
+  signIn?: string | undefined;
 }
 
 /** A live link as its pages use it: its player data (held, or made afresh), and its reader of event pages. */
@@ -69,8 +71,18 @@ export interface OpenLink {
   user: string;
 }
 
-/** What the pages ask of a token: the link it opens, or undefined (unknown, expired, tampered, not ours). */
-export type WatchOpener = (token: string) => Promise<OpenLink | undefined>;
+/**
+ * Whether an OAuth sign-in no longer stands (revoked, or no longer known where sign-ins are
+ * remembered): asked by the HTTP server, which holds the OAuth server, each time a link made
+ * through a sign-in is opened. The watch room knows nothing of OAuth beyond this question.
+ */
+export type SignInEnded = (signIn: string) => Promise<boolean>;
+
+/**
+ * What the pages ask of a token: the link it opens, or undefined (unknown, expired, tampered, not
+ * ours, or made through a sign-in that `ended` says is over; without `ended`, such a link never opens).
+ */
+export type WatchOpener = (token: string, ended?: SignInEnded) => Promise<OpenLink | undefined>;
 
 export class WatchTokens {
   /** By the token's random part. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UserInputError } from '../errors.js';
 import { readPlayerHtml } from './player-html.js';
-import type { WatchOpener } from './links.js';
+import type { SignInEnded, WatchOpener } from './links.js';
 
 /** Where watch links live: /watch/<token>/, the page and what it fetches (data, events) beneath. */
 export const WATCH_PREFIX = '/watch/';
@@ -24,7 +24,11 @@ const COMMON_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 } as const;
 
-/** Answers /watch/<token>/… for the links `open` knows; anything else (any other path, a dead or tampered token): 404. */
+/**
+ * Answers /watch/<token>/… for the links `open` knows; anything else (any other path, a dead or
+ * tampered token, a link whose OAuth sign-in `ended` says is over): 404. Every request asks
+ * afresh, so a page left open stops reading the moment its sign-in is revoked.
+ */
 export class WatchPages {
   private reads = 0;
   /** Reads in flight by the user who asked for the link (OpenLink.user). */
@@ -32,12 +36,12 @@ export class WatchPages {
 
   constructor(private readonly open: WatchOpener) {}
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, ended?: SignInEnded): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://watch.invalid');
     // A token is base64url parts joined by dots (stdio's random part and tag; a sealed link's JWE).
     const match = /^\/watch\/([A-Za-z0-9_-][A-Za-z0-9_.-]{0,1499})(\/(?:data|events)?)?$/.exec(url.pathname);
     if (!match || (req.method !== 'GET' && req.method !== 'HEAD')) return notFound(res);
-    const entry = await this.open(match[1]!);
+    const entry = await this.open(match[1]!, ended);
     if (!entry) return notFound(res);
     const part = match[2] ?? '/';
     // A read of PostHog with the user's key (an event page, player data made afresh) is not made for an answer without a body.

@@ -2,15 +2,17 @@ import { createHash, hkdfSync } from 'node:crypto';
 import { CompactEncrypt, compactDecrypt } from 'jose';
 import { z } from 'zod';
 import type { PlayerData } from '../player-data.js';
-import { MAX_WATCH_DATA_BYTES, MAX_WATCH_LINKS, WATCH_TTL_MS, type OpenLink, type WatchCaller, type WatchOffer, type WatchReader, type WatchRecording, type WatchService } from './links.js';
+import { MAX_WATCH_DATA_BYTES, MAX_WATCH_LINKS, WATCH_TTL_MS, type OpenLink, type SignInEnded, type WatchCaller, type WatchOffer, type WatchReader, type WatchRecording, type WatchService } from './links.js';
 
 /**
  * Watch links over HTTP, opened by any replica that has the same MCP_WATCH_SECRET, before or after
  * a restart: the token itself carries what a replica needs to read the recording (project,
- * recording, where to start, the PostHog host, the caller's key, the expiry), sealed as a compact
- * JWE (`dir`, AES-256-GCM, a key derived from the secret for this use alone). Only a holder of the
+ * recording, where to start, the PostHog host, the caller's key and OAuth sign-in, the expiry),
+ * sealed as a compact JWE (`dir`, AES-256-GCM, a key derived from the secret for this use alone). Only a holder of the
  * secret can read the key in it or make a token, and any change to a byte of it is refused. The
  * player data, too long for a URL, is held by the replica that made it and made afresh by another.
+ * A link made through an OAuth sign-in opens only while that sign-in stands: every request asks
+ * (SignInEnded), so revoking the sign-in ends its links at once rather than when they expire.
  */
 
 /** What a sealed token holds; the names are short because they travel in the URL. */
@@ -25,6 +27,8 @@ const SealedLink = z.strictObject({
   h: z.string().min(1).max(500),
   /** the caller's PostHog key; absent: the server's own */
   k: z.string().min(1).max(500).optional(),
+  /** the OAuth sign-in the link was made through (MCP_OAUTH); absent: a key sent in the header, or the server's own */
+  i: z.string().min(1).max(200).optional(),
   /** expiry, ms since the epoch */
   e: z.number().int(),
 });
@@ -78,19 +82,28 @@ export class SealedWatch implements WatchService {
 
   async link(recording: WatchRecording, caller: WatchCaller): Promise<WatchOffer> {
     const expiresAt = this.now() + WATCH_TTL_MS;
-    const sealed: SealedLink = { p: recording.project_id, r: recording.id, s: Math.max(0, Math.round(recording.player.start_at_ms)), h: caller.host, ...(caller.key !== undefined ? { k: caller.key } : {}), e: expiresAt };
+    const sealed: SealedLink = { p: recording.project_id, r: recording.id, s: Math.max(0, Math.round(recording.player.start_at_ms)), h: caller.host, ...(caller.key !== undefined ? { k: caller.key } : {}), ...(caller.signIn !== undefined ? { i: caller.signIn } : {}), e: expiresAt };
     const token = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(sealed))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', typ: TYP }).encrypt(this.key);
     this.keep(tokenId(token), expiresAt, JSON.stringify(recording.player));
     return { url: `${this.origin}/watch/${token}/`, expiresAt: new Date(expiresAt).toISOString() };
   }
 
-  /** The pages' opener: the link a token stands for, or undefined for anything not sealed by our secret, expired, or not readable here. */
-  readonly opener = async (token: string): Promise<OpenLink | undefined> => {
+  /**
+   * The pages' opener: the link a token stands for, or undefined for anything not sealed by our
+   * secret, expired, not readable here, or made through a sign-in that has ended. A replica that
+   * cannot ask (no OAuth of its own) opens no sign-in's link: it could not tell a revoked one.
+   */
+  readonly opener = async (token: string, ended?: SignInEnded): Promise<OpenLink | undefined> => {
     const link = await this.unseal(token);
     if (!link) return undefined;
+    const id = tokenId(token);
+    if (link.i !== undefined && (!ended || (await ended(link.i)))) {
+      // What was read with that sign-in's key goes too, and a read under way is not kept.
+      this.drop(id);
+      return undefined;
+    }
     const source = this.options.sources({ project_id: link.p, id: link.r, start_at_ms: link.s, host: link.h, key: link.k });
     if (!source) return undefined;
-    const id = tokenId(token);
     // The caller as the pages share reads among callers: by their key (none: the server's own).
     const user = link.k === undefined ? '' : createHash('sha256').update(`${link.h}\n${link.k}`).digest('base64url');
     const held = this.players.get(id);
@@ -120,18 +133,20 @@ export class SealedWatch implements WatchService {
   }
 
   private remake(id: string, expiresAt: number, player: () => Promise<PlayerData>): Promise<string> {
-    let made = this.making.get(id);
-    if (!made) {
-      // Not stopped when the browser that asked leaves: another request of the page may wait on it.
-      made = player()
-        .then((data) => {
-          const json = JSON.stringify(data);
-          this.keep(id, expiresAt, json);
-          return json;
-        })
-        .finally(() => this.making.delete(id));
-      this.making.set(id, made);
-    }
+    const under = this.making.get(id);
+    if (under) return under;
+    // Not stopped when the browser that asked leaves: another request of the page may wait on it.
+    const made: Promise<string> = player()
+      .then((data) => {
+        const json = JSON.stringify(data);
+        // Dropped meanwhile (its sign-in ended): answered to the page that asked, kept for none.
+        if (this.making.get(id) === made) this.keep(id, expiresAt, json);
+        return json;
+      })
+      .finally(() => {
+        if (this.making.get(id) === made) this.making.delete(id);
+      });
+    this.making.set(id, made);
     return made;
   }
 
@@ -146,6 +161,13 @@ export class SealedWatch implements WatchService {
       if (old === id) break;
       this.forget(old, entry.json);
     }
+  }
+
+  /** The link's player data, held or being made, forgotten. */
+  private drop(id: string): void {
+    const held = this.players.get(id);
+    if (held) this.forget(id, held.json);
+    this.making.delete(id);
   }
 
   private forget(id: string, json: string): void {
