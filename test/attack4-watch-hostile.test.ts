@@ -12,14 +12,13 @@ import { dom, type Node } from './support/rrweb-dom.js';
 
 /**
  * The watch page, and the same player as an MCP App (test/support/app-host.ts), against a
- * recording its visitor shaped (issue 43's link, attacked): scripts,
- * handlers, javascript: URLs, frames, refreshes, forms, preloads, CSS and plugins pointing outside,
- * in the first snapshot and again in a mutation later. Chromium resolves the recording's outside
- * host (evil.test and its subdomains) to a trap listener of the test's, so any connection to it (a request,
- * a preconnect, a refresh) is counted there, whatever the page's CSP let through. A recorded
- * script that ran would mark the watch page (`parent.pwned`) or its title.
- */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+ * recording its visitor shaped (issue 43's link, attacked): scripts, handlers, javascript: URLs,
+ * frames, refreshes, forms, preloads, CSS and plugins pointing outside, in the first snapshot and
+ * again in a mutation later. Chromium resolves the recording's outside host (evil.test and its
+ * subdomains) to a trap listener of the test's, so any connection to it (a request, a preconnect,
+ * a refresh) is counted there, whatever the page's CSP let through. A recorded script that ran
+ * would mark the watch page (`parent.pwned`) or its title.
+ */const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`attack4 watch tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
@@ -92,6 +91,15 @@ function hostileRecording(out: string): unknown[] {
       data: { source: 0, texts: [], removes: [], adds: [], attributes: [{ id: frame.id, attributes: { src: `${out}/frame-resrc`, srcdoc: `<script>${PWN('srcdoc-attr')}</script>`, title: huge } }, { id: body.id, attributes: { onload: PWN('body-attr'), background: `${out}/body-bg.png` } }] },
     },
   ];
+}
+
+/**
+ * The recorded link to the top, its javascript: link and its form, followed from the player's
+ * side (the replay frame takes no pointer events, so a person's click never reaches them): the
+ * frame's sandbox is what must hold.
+ */
+async function followTraps(replayed: (script: string) => Promise<unknown>): Promise<void> {
+  await replayed(`for (const a of document.querySelectorAll('a')) a.click(); for (const f of document.querySelectorAll('form')) { try { f.submit(); } catch {} } return true`);
 }
 
 /** A TCP listener that counts whatever Chromium opens to a host other than 127.0.0.1, and what it asked. */
@@ -176,8 +184,7 @@ describe.skipIf(!hasChromium)('the watch page against a hostile recording (headl
       await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Hostile snap');
       if ((await page.getAttribute('#play', 'aria-pressed')) !== 'true') await page.click('#play');
       await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Hostile mut');
-      // The recorded link to the top, under the pointer: a person clicking the replay.
-      await page.mouse.click(400, 300);
+      await followTraps(replayed);
       await page.waitForTimeout(3_000);
 
       expect(page.url()).toBe(url);
@@ -216,6 +223,7 @@ describe.skipIf(!hasChromium)('the watch page against a hostile recording (headl
         await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Hostile snap');
         if ((await player!.getAttribute('#play', 'aria-pressed')) !== 'true') await player!.click('#play');
         await expect.poll(() => replayed('return document.body?.textContent ?? ""'), { timeout: 15_000 }).toContain('Hostile mut');
+        await followTraps(replayed);
         await host.page.waitForTimeout(3_000);
 
         expect(host.page.url()).toBe(hostUrl);
