@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 export const SLOW_TESTS = [
   'test/player-browser.test.ts',
   'test/watch-browser.test.ts',
+  'test/attack4-watch-hostile.test.ts',
   'test/oauth-browser.test.ts',
   'test/reproduce-e2e.test.ts',
   'test/reproduce-e2e-fields.test.ts',

@@ -112,4 +112,24 @@ describe('hostile recording data', () => {
     for (const typed of ['hunter2-typed', 'my private note', 'typed-later-secret', 'abcdef0123456789abcdef']) expect(events).not.toContain(typed);
     expect(events).toContain('*'.repeat('hunter2-typed'.length));
   });
+
+  it("the player's feed carries no connection hint: a link's preconnect and dns-prefetch are dropped, in the snapshot, in added nodes and in attribute changes; its stylesheet kept", async () => {
+    const link = (id: number, rel: string) => ({ type: 2, id, tagName: 'link', attributes: { rel, href: 'http://beacon.test/x' }, childNodes: [] });
+    const snapshot = {
+      type: 2,
+      timestamp: T0 + 1,
+      data: { node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'html', attributes: {}, childNodes: [{ type: 2, id: 3, tagName: 'head', attributes: {}, childNodes: [link(4, 'preconnect'), link(5, 'DNS-Prefetch stylesheet')] }] }] }, initialOffset: { top: 0, left: 0 } },
+    };
+    serve('hinted-feed', [
+      { type: 4, timestamp: T0, data: { href: 'https://shop.test/', width: 800, height: 600 } },
+      snapshot,
+      { type: 3, timestamp: T0 + 500, data: { source: 0, texts: [], removes: [], adds: [{ parentId: 3, nextId: null, node: link(6, 'preconnect') }], attributes: [{ id: 5, attributes: { rel: 'dns-prefetch' } }] } },
+    ]);
+    const feed = await h.call('session-recording-replay-events', { project_id: PROJECT, id: 'hinted-feed' });
+    expect(feed.isError, text(feed)).toBeFalsy();
+    const events = (feed.structuredContent as { events: string }).events;
+    expect(events).not.toMatch(/preconnect|dns-prefetch/i);
+    expect(events).toContain('"rel":"stylesheet"');
+    expect(events).toContain('http://beacon.test/x');
+  });
 });

@@ -1,5 +1,6 @@
 import type { Moment, PlayerData } from '../player-data.js';
 import { consoleText } from '../posthog/snapshots.js';
+import { inertFrames } from './inert-frames.js';
 
 /**
  * What the player knows about a recording, kept apart from the DOM: the digest's moments (from
@@ -52,6 +53,8 @@ export class WindowTrack {
   readonly console: LogLine[] = [];
   readonly failed: FailedRequest[] = [];
   hasFullSnapshot = false;
+  /** ids of the recorded frames seen so far (inert-frames.ts) */
+  readonly frames = new Set<unknown>();
   constructor(readonly id: string | null, public label: string) {}
 }
 
@@ -116,6 +119,7 @@ export class RecordingModel {
       if (typeof event?.timestamp !== 'number' || typeof event.type !== 'number') continue;
       this.start ??= event.timestamp;
       const track = this.track(windowId);
+      inertFrames(event, track.frames);
       track.events.push(event);
       this.end = Math.max(this.end, event.timestamp);
       const t = event.timestamp - this.start;

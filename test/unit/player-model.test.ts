@@ -124,4 +124,16 @@ describe('the player\'s model of a recording', () => {
     const server = await import('../../src/tools/recordings/player.js');
     expect(PLAYER_META).toBe(server.PLAYER_META);
   });
+
+  it("keeps a recorded frame's src as rr_src, in the snapshot, in added nodes and in later attribute changes of a frame (another element's src left alone)", () => {
+    const frame = (id: number) => ({ type: 2, id, tagName: 'IFRAME', attributes: { src: 'http://beacon.test/f' }, childNodes: [] });
+    const model = new RecordingModel();
+    const snapshot = { type: 2, timestamp: 1, data: { node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'body', attributes: {}, childNodes: [frame(3), { type: 2, id: 4, tagName: 'img', attributes: {}, childNodes: [] }] }] } } };
+    const mutation = { type: 3, timestamp: 2, data: { source: 0, texts: [], removes: [], adds: [{ parentId: 2, nextId: null, node: frame(5) }], attributes: [{ id: 3, attributes: { src: 'http://beacon.test/g' } }, { id: 4, attributes: { src: 'data:image/png;base64,AA' } }] } };
+    model.ingest([['w', snapshot], ['w', mutation]]);
+    const json = JSON.stringify(model.windows.get('w')!.events);
+    expect(json).not.toMatch(/"src":"http/);
+    expect(json.match(/"rr_src":"http:\/\/beacon\.test\/[fg]"/g)).toHaveLength(3);
+    expect(json).toContain('"src":"data:image/png;base64,AA"');
+  });
 });

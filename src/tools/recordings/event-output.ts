@@ -9,6 +9,7 @@
 import type { Feed } from '../../digest/runner.js';
 import { FULL_SNAPSHOT } from '../../posthog/rrweb.js';
 import { eventsFromLine, type RrwebEvent } from '../../posthog/snapshots.js';
+import { dropConnectionHints } from './connection-hints.js';
 import { MAX_EVENT_DEPTH, maskTypedValues, nestedDeeperThan, networkRequests } from './event-privacy.js';
 
 /**
@@ -80,9 +81,13 @@ export interface FeedEntry {
   tooLarge?: true;
 }
 
-/** The event as the player's feed sends it: what users typed (fields, Input events, request bodies) and secrets in URLs masked. */
+/**
+ * The event as the player's feed sends it: what users typed (fields, Input events, request
+ * bodies) and secrets in URLs masked; no connection hint left for the viewer's browser to follow.
+ */
 export function feedEntry(windowId: string | null, event: RrwebEvent): FeedEntry {
   maskTypedValues(event);
+  dropConnectionHints(event);
   const cut = event.type === FULL_SNAPSHOT && cutDeepNodes((event.data as { node?: unknown } | undefined)?.node, MAX_FEED_NODE_DEPTH);
   let json: string;
   try {
