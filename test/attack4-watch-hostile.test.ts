@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { LoopbackWatch } from '../src/watch/index.js';
 import { startHarness, type Harness } from './harness.js';
 import { openAppHost } from './support/app-host.js';
 import { dom, type Node } from './support/rrweb-dom.js';
+import { CHROMIUM, chromiumPresent, HEADLESS_FLAGS } from './support/chromium.js';
 
 /**
  * The watch page, and the same player as an MCP App (test/support/app-host.ts), against a
@@ -18,9 +18,8 @@ import { dom, type Node } from './support/rrweb-dom.js';
  * subdomains) to a trap listener of the test's, so any connection to it (a request, a preconnect,
  * a refresh) is counted there, whatever the page's CSP let through. A recorded script that ran
  * would mark the watch page (`parent.pwned`) or its title.
- */const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`attack4 watch tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+ */
+const hasChromium = chromiumPresent('attack4 watch tests');
 
 const PROJECT = '1';
 const T0 = Date.UTC(2026, 10, 1, 9);
@@ -133,7 +132,7 @@ describe.skipIf(!hasChromium)('the watch page against a hostile recording (headl
     h = await startHarness({ watch: new LoopbackWatch() });
     profile = await mkdtemp(join(tmpdir(), 'attack4-chromium-'));
     const { chromium } = await import('playwright-core');
-    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+    const flags = HEADLESS_FLAGS;
     // Only the recording's host goes to the trap: Chromium's own traffic (its updater) is not the page's.
     const rules = `--host-resolver-rules=MAP evil.test 127.0.0.1:${outside.port}, MAP *.evil.test 127.0.0.1:${outside.port}`;
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...flags, rules], viewport: { width: 1000, height: 900 } });

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import type { PostHogClient } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { RunningHttp } from '../src/transports/http.js';
 import { serveOAuth, perUserUpstream } from './support/oauth.js';
+import { CHROMIUM, chromiumPresent, HEADLESS_FLAGS } from './support/chromium.js';
 
 /**
  * The MCP_OAUTH consent page (issue 35) as a person meets it: Debian's headless Chromium opens
@@ -18,11 +18,9 @@ import { serveOAuth, perUserUpstream } from './support/oauth.js';
  * loopback listener that records what the browser brings back. With and without JavaScript:
  * the page has none of its own and must not need the browser's.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`oauth-browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+const hasChromium = chromiumPresent('oauth-browser tests');
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = HEADLESS_FLAGS;
 const SECRET = randomBytes(24).toString('hex');
 const WRONG_KEY = 'phx_not_the_sandbox_key_0123456789';
 const HOSTILE_NAME = `Evil <script>window.pwned=1</script><img src=x onerror="window.pwned=2"> & "co"`;

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { BIG_RECORDING_ID, DEMO } from '../src/sandbox/index.js';
 import { PLAYER_URI } from '../src/tools/recordings/player.js';
 import { startHarness, type Harness } from './harness.js';
 import { openAppHost } from './support/app-host.js';
+import { CHROMIUM, chromiumPresent, HEADLESS_FLAGS } from './support/chromium.js';
 
 /**
  * The player in a real browser: Debian's headless Chromium (never a downloaded one) loads a test
@@ -17,13 +17,11 @@ import { openAppHost } from './support/app-host.js';
  * iframe, CSP from the resource's declaration, ext-apps' AppBridge), against our server and the
  * sandbox's real recorded checkout. Assertions are made from inside the replayed document.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`player-browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+const hasChromium = chromiumPresent('player-browser tests');
 
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = HEADLESS_FLAGS;
 
 
 describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Apps host', { timeout: 90_000 }, () => {

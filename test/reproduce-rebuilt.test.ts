@@ -3,7 +3,7 @@
 // Playwright resolves it (roles, names, <label for>, frames, shadow roots). And at the defaults,
 // nothing the person typed is in the file. Run on every demo recording of the sandbox and on the
 // shared corpus of other recorders' recordings (skipped, saying so, when it is absent, as in CI).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +16,9 @@ import { RECORDING_SEEDS } from '../src/sandbox/demo/catalog.js';
 import { buildScript } from '../src/sandbox/demo/dataset.js';
 import { corpusFiles, factsOf, findCorpus } from './corpus.js';
 import { FullDom } from './reproduce/rebuild.js';
+import { CHROMIUM, chromiumPresent } from './support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`rebuilt-page locator checks skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+const hasChromium = chromiumPresent('rebuilt-page locator checks');
 const corpus = findCorpus();
 if (!corpus) process.stderr.write('test/reproduce-rebuilt.test.ts: corpus recordings skipped, no shared/corpus/recordings above the checkout and no REPLAY_CORPUS_DIR\n');
 

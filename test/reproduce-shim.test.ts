@@ -2,7 +2,6 @@
 // small shim that behaves as each recording shows (test/reproduce/shim.ts). The spec written from
 // a recording with a failure must fail there naming it and pass on the shop fixed; the one from a
 // journey that went well must pass, and fail where the journey now ends elsewhere.
-import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RECORDING_SEEDS, type StoryName } from '../src/sandbox/demo/catalog.js';
 import { buildScript } from '../src/sandbox/demo/dataset.js';
@@ -10,10 +9,9 @@ import type { RrwebEvent } from '../src/posthog/snapshots.js';
 import { serveSite, type ServedSite } from './fixtures/sites/serve.js';
 import { runSpec } from './reproduce/run-spec.js';
 import { shimSite } from './reproduce/shim.js';
+import { chromiumPresent } from './support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`demo-shop reproduce runs skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+const hasChromium = chromiumPresent('demo-shop reproduce runs');
 
 function shop(name: StoryName) {
   const seed = RECORDING_SEEDS.find((s) => s.name === name)!;

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,19 +6,18 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO } from '../src/sandbox/index.js';
 import { LoopbackWatch } from '../src/watch/index.js';
 import { startHarness, text, type Harness } from './harness.js';
+import { CHROMIUM, chromiumPresent, HEADLESS_FLAGS } from './support/chromium.js';
 
 /**
  * The replay's watch link (issue 43) in a real browser: a client that declares no MCP Apps gets a
  * link to the player on a loopback listener of the server's own; Debian's headless Chromium opens
  * it as a tab of its own (no host, no frame). Every request the page makes is recorded.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`watch-browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+const hasChromium = chromiumPresent('watch-browser tests');
 
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = HEADLESS_FLAGS;
 
 interface Link {
   url: string;

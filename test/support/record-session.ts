@@ -19,10 +19,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Chromium as root needs --no-sandbox; the rest keep it off the network and quiet. */
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export { CHROMIUM };
 
 export type RecordedLine = [string, { type: number; timestamp: number; data: unknown }];
 export interface CapturedEvent {
