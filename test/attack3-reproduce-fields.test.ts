@@ -5,7 +5,7 @@
 // user's tools/list is timed and a probe preloaded into the server (support/loop-probe.mjs)
 // reports the longest its main thread's event loop was held.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchesPattern } from '../src/reproduce/fields.js';
+import { startOneBlockUpstream } from './support/one-block-upstream.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./support/loop-probe.mjs', import.meta.url));
@@ -57,24 +58,6 @@ function formWith(attributes: Record<string, string>): string {
     .join('\n');
 }
 
-/** One project and the recordings `bodies` holds (by id prefix), each a single block. */
-async function startUpstream(bodies: Record<string, string>): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://upstream');
-    res.setHeader('content-type', 'application/json');
-    if (!/^Bearer phx_\w+$/.test(req.headers.authorization ?? '')) return void res.writeHead(401).end('{"detail":"bad key"}');
-    if (/^\/api\/projects\/?$/.test(url.pathname)) return void res.end(JSON.stringify({ count: 1, next: null, previous: null, results: [{ id: 1, name: 'Shop' }] }));
-    const recording = /^\/api\/(?:environments|projects)\/1\/session_recordings\/([^/]+)(\/snapshots)?\/?$/.exec(url.pathname);
-    const body = recording && bodies[recording[1]!.split('-')[0]!];
-    if (!recording || !body) return void res.writeHead(404).end('{"detail":"Not found."}');
-    if (!recording[2]) return void res.end(JSON.stringify({ id: recording[1], start_time: '2026-11-20T10:00:00Z', end_time: '2026-11-20T10:00:01Z', recording_duration: 1, ongoing: false, distinct_id: 'd1' }));
-    if (url.searchParams.get('source') === 'blob_v2') return void res.end(body);
-    res.end(JSON.stringify({ sources: [{ source: 'blob_v2', blob_key: '0', start_timestamp: '2026-11-20T10:00:00Z', end_timestamp: '2026-11-20T10:00:01Z' }] }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
-
 describe("a recorded field's constraints hold no one (built server, HTTP, per-user keys)", { timeout: 120_000 }, () => {
   let upstream: Server;
   let child: ChildProcess;
@@ -83,7 +66,7 @@ describe("a recorded field's constraints hold no one (built server, HTTP, per-us
   let other: Client;
 
   beforeAll(async () => {
-    upstream = await startUpstream({
+    upstream = await startOneBlockUpstream({
       // Each character more doubles the backtracking of this pattern: 24 held the loop for hours before the fix.
       redos: formWith({ pattern: '(.*.*)*y', minlength: '24' }),
       // 100 million characters to pad the placeholder to.
