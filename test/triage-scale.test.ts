@@ -246,3 +246,32 @@ describe("a minute already spent by earlier calls leaves the triage its evidence
     expect(text(r)).toContain(note);
   });
 });
+
+describe("under the free throttle, a minute already spent leaves the counts standing (the CLI's default pacing: auto)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { scale: true, replayThrottle: planRates('free') } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('after 12 list calls the triage answers every recording\'s counts, partial, with the evidence in its cursor and when to continue, in both views', async () => {
+    const truth = scaleTruth({ now: Date.now() });
+    const week = { project_id: String(SCALE.projectId), date_from: new Date(truth.weekStartMs).toISOString().slice(0, 19) };
+    for (let i = 0; i < 12; i++) expect((await h.call('session-recordings-list', { ...week, offset: i * 20 })).isError).toBeFalsy();
+    const r = await h.call('session-recordings-triage', week);
+    expect(r.isError, text(r)).toBeFalsy();
+    const t = r.structuredContent as unknown as Triage & { partial?: { reason: string; retry_after_seconds?: number }; next_cursor: string | null };
+    // The counts cost no replay request: they are the answer, throttle or not.
+    expect(t.population).toMatchObject({ recordings: truth.recorded.sessions });
+    expect(t.problems.length).toBeGreaterThan(0);
+    expect(text(r)).toContain(`${truth.recorded.sessions} recordings from`);
+    // The evidence waits: said partial, with when, and the recordings it wanted in the cursor.
+    expect(t.read).toBe(0);
+    expect(t.partial?.reason).toBe('throttle');
+    expect(t.partial?.retry_after_seconds).toBeGreaterThan(0);
+    expect(t.next_cursor).toEqual(expect.any(String));
+    expect(text(r)).toContain(t.next_cursor!);
+  });
+});

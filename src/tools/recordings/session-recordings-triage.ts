@@ -177,10 +177,12 @@ export const sessionRecordingsTriage = defineTool({
     const candidates: Candidate[] = [];
     let nextOffset: number | undefined;
     const unread: Unread[] = [];
+    let stop: BudgetExceeded | undefined;
+    let evidence: string[] = [];
     try {
       if (counted && replay) {
         // The recordings that best show the top problems, listed by id (one request).
-        const ids = evidenceOf(counted.problems, Math.min(maxRecordings, Math.floor((replay.left - 1) / REQUESTS_TO_START)));
+        const ids = (evidence = evidenceOf(counted.problems, Math.min(maxRecordings, Math.floor((replay.left - 1) / REQUESTS_TO_START))));
         if (ids.length > 0) {
           replay.spent++;
           const page = await posthog.recordings.list(projectId, { date_from: input.date_from, date_to: input.date_to, session_ids: ids, limit: ids.length }, { signal, patient: true });
@@ -217,14 +219,20 @@ export const sessionRecordingsTriage = defineTool({
       }
     } catch (err) {
       if (!(err instanceof BudgetExceeded)) throw err;
-      // Throttled before a single recording could be chosen: nothing read, and when to ask again.
-      const retry = err.retryAfterSeconds;
-      const again = cursor ? input.cursor! : null;
-      const more = retry !== undefined ? `Call again in about ${retry} seconds${again ? ' with the same cursor' : ''}.` : '';
-      return {
-        data: { project_id: projectId, read: 0, problems: [], next_cursor: again, partial: { ...partialOf(err), ...(more ? { more } : {}) } },
-        text: `${RECORDED_DATA_NOTICE}\nNo triage yet: ${err.message}${more ? ` ${more}` : ''}`,
-      };
+      if (counted) {
+        // The counts cost no replay request: they stand, and the evidence waits in the cursor.
+        stop = err;
+        for (const id of evidence) unread.push({ id, reason: 'throttled', detail: 'its listing was throttled' });
+      } else {
+        // Throttled before a single recording could be chosen: nothing read, and when to ask again.
+        const retry = err.retryAfterSeconds;
+        const again = cursor ? input.cursor! : null;
+        const more = retry !== undefined ? `Call again in about ${retry} seconds${again ? ' with the same cursor' : ''}.` : '';
+        return {
+          data: { project_id: projectId, read: 0, problems: [], next_cursor: again, partial: { ...partialOf(err), ...(more ? { more } : {}) } },
+          text: `${RECORDED_DATA_NOTICE}\nNo triage yet: ${err.message}${more ? ` ${more}` : ''}`,
+        };
+      }
     }
 
     // 2. The most promising first (errors, then activity, from the list's own counts), so a
@@ -233,7 +241,6 @@ export const sessionRecordingsTriage = defineTool({
     if (!counted) candidates.sort((a, b) => b.promise - a.promise);
     posthog.budget?.holdBack(1);
     const digests = new Map<string, RecordingDigest>();
-    let stop: BudgetExceeded | undefined;
     let next = 0;
     let done = 0;
     let inFlight = 0;
