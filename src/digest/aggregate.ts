@@ -56,12 +56,8 @@ export interface ProblemExample {
   link?: string | undefined;
 }
 
-export type Problem = {
-  kind: ProblemKind;
-  /** The folded message, `METHOD /path/:id → 500`, or `page: element`. */
-  signature: string;
-  /** One real instance, unfolded (clipped). */
-  sample: string;
+/** How far a problem or a failure reached: its sessions, people, occurrences, when, and examples. */
+export interface Reach {
   sessions: number;
   people: number;
   /** Every occurrence, repeats included. */
@@ -69,6 +65,14 @@ export type Problem = {
   first_seen: string | null;
   last_seen: string | null;
   examples: ProblemExample[];
+}
+
+export type Problem = Reach & {
+  kind: ProblemKind;
+  /** The folded message, `METHOD /path/:id → 500`, or `page: element`. */
+  signature: string;
+  /** One real instance, unfolded (clipped). */
+  sample: string;
   /** An exception's: as its events say it (uncaught: false); absent when they do not. */
   handled?: boolean;
   /** A failed request's: the first response body the digests kept for it (the server's reason, masked). */
@@ -84,15 +88,9 @@ export type Problem = {
  * rage click after it): problems that came together in a session, each within FAILURE_GAP_MS of
  * the one before, as one entry naming its parts, each part with its own counts.
  */
-export interface Failure {
+export interface Failure extends Reach {
   /** The parts' problems, in the order they came (`offset_ms` after the failure's first symptom, the least over its sessions). */
   parts: Array<Problem & { offset_ms: number }>;
-  sessions: number;
-  people: number;
-  occurrences: number;
-  first_seen: string | null;
-  last_seen: string | null;
-  examples: ProblemExample[];
 }
 
 /** Symptoms this close together in one session are one failure's. */
@@ -138,16 +136,32 @@ export interface AggregateOptions {
   link?: (sessionId: string, seconds: number) => string | undefined;
 }
 
-interface Group {
-  kind: ProblemKind;
-  signature: string;
-  sample: string;
+/** A Reach while it is counted: the sessions and people as sets, the first and last moments in ms. */
+interface Tally {
   sessions: Set<string>;
   people: Set<string>;
   occurrences: number;
   first: number | null;
   last: number | null;
   examples: ProblemExample[];
+}
+
+/** Widens a tally's first and last moments to take in `when`. */
+function seenAt(tally: Tally, when: number): void {
+  tally.first = tally.first === null ? when : Math.min(tally.first, when);
+  tally.last = tally.last === null ? when : Math.max(tally.last, when);
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function reachOf(t: Tally): Reach {
+  return { sessions: t.sessions.size, people: t.people.size, occurrences: t.occurrences, first_seen: iso(t.first), last_seen: iso(t.last), examples: t.examples };
+}
+
+interface Group extends Tally {
+  kind: ProblemKind;
+  signature: string;
+  sample: string;
   handled?: boolean | undefined;
   body?: string | undefined;
   /** The last occurrence's own text (the first is `sample`), for the range of a folded message. */
@@ -196,8 +210,7 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
       if (when !== null && Number.isFinite(when)) {
         if (group.first === null || when < group.first) group.sample = sample;
         if (group.last === null || when >= group.last) group.lastSample = lastSample;
-        group.first = group.first === null ? when : Math.min(group.first, when);
-        group.last = group.last === null ? when : Math.max(group.last, when);
+        seenAt(group, when);
       }
       happened.push({ key: groupKey, t, at: when });
       if (!seenHere.has(groupKey)) {
@@ -247,17 +260,11 @@ export function aggregate(inputs: readonly TriageInput[], options: AggregateOpti
     clusters.push(...failuresIn(id, person, happened, digest.start));
   }
 
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const problemOf = (g: Group): Problem => ({
     kind: g.kind,
     signature: g.signature,
     sample: g.sample,
-    sessions: g.sessions.size,
-    people: g.people.size,
-    occurrences: g.occurrences,
-    first_seen: iso(g.first),
-    last_seen: iso(g.last),
-    examples: g.examples,
+    ...reachOf(g),
     ...(g.handled !== undefined ? { handled: g.handled } : {}),
     ...(g.body !== undefined ? { body: g.body } : {}),
     ...shownOf(g),
@@ -310,7 +317,7 @@ function failuresIn(session: string, person: string | null, happened: Happening[
 
 /** The sessions' failures with the same parts as one, most sessions first; a problem is a part of one failure at most. */
 function failuresOf(clusters: Cluster[], groups: Map<string, Group>, problemOf: (g: Group) => Problem, maxExamples: number, link: AggregateOptions['link']): Failure[] {
-  const merged = new Map<string, { keys: string[]; offsets: Map<string, number>; sessions: Set<string>; people: Set<string>; occurrences: number; first: number | null; last: number | null; examples: ProblemExample[] }>();
+  const merged = new Map<string, Tally & { keys: string[]; offsets: Map<string, number> }>();
   for (const cluster of clusters) {
     const offsets = new Map<string, number>();
     for (const step of cluster.steps) if (!offsets.has(step.key)) offsets.set(step.key, step.t - cluster.steps[0]!.t);
@@ -319,10 +326,7 @@ function failuresOf(clusters: Cluster[], groups: Map<string, Group>, problemOf: 
     const failure = merged.get(id) ?? { keys, offsets: new Map<string, number>(), sessions: new Set<string>(), people: new Set<string>(), occurrences: 0, first: null, last: null, examples: [] as ProblemExample[] };
     for (const [key, offset] of offsets) failure.offsets.set(key, Math.min(failure.offsets.get(key) ?? Infinity, offset));
     failure.occurrences++;
-    if (cluster.start !== null) {
-      failure.first = failure.first === null ? cluster.start : Math.min(failure.first, cluster.start);
-      failure.last = failure.last === null ? cluster.start : Math.max(failure.last, cluster.start);
-    }
+    if (cluster.start !== null) seenAt(failure, cluster.start);
     if (!failure.sessions.has(cluster.session) && failure.examples.length < maxExamples) {
       const at = Math.max(0, Math.floor(cluster.steps[0]!.t / 1000));
       failure.examples.push({ session_id: cluster.session, at_s: at, link: link?.(cluster.session, at) });
@@ -339,8 +343,7 @@ function failuresOf(clusters: Cluster[], groups: Map<string, Group>, problemOf: 
     const parts = f.keys
       .map((key) => ({ ...problemOf(groups.get(key)!), offset_ms: f.offsets.get(key)! }))
       .sort((a, b) => a.offset_ms - b.offset_ms || CAUSE_ORDER.indexOf(a.kind) - CAUSE_ORDER.indexOf(b.kind));
-    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-    failures.push({ parts, sessions: f.sessions.size, people: f.people.size, occurrences: f.occurrences, first_seen: iso(f.first), last_seen: iso(f.last), examples: f.examples });
+    failures.push({ parts, ...reachOf(f) });
   }
   return failures;
 }
