@@ -118,7 +118,7 @@ export function sessionExceptionsQuery(options: SessionExceptionsOptions): Built
 }
 
 /** Most distinct values of each recorder property read per session: posthog-js writes a handful. */
-export const MAX_SESSION_MARKS = 20;
+const MAX_SESSION_MARKS = 20;
 
 export interface SessionRecorderStateOptions {
   sessionId: string;
@@ -304,9 +304,9 @@ export function personUnrecordedQuery(options: PersonUnrecordedOptions): BuiltQu
 /** Rows one population query returns at most (PostHog's cap for a query with a LIMIT). */
 export const POPULATION_ROWS = 50_000;
 /** Problem groups one counting query returns, most sessions first. */
-export const PROBLEM_GROUPS = 40;
+const PROBLEM_GROUPS = 40;
 /** Session ids a group names (for people and the chains); a group hit by more says so by its count. */
-export const GROUP_SESSION_IDS = 1000;
+const GROUP_SESSION_IDS = 1000;
 
 /** The recordings of a period: started within [from, to], optionally one person's. */
 export interface PeriodOptions {

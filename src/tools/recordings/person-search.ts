@@ -18,7 +18,7 @@ export const personField = z
   .describe('Email, name or distinct id: all their recordings (every distinct id). Not here: names the project that has them.');
 
 /** Most other projects searched for a person this project lacks (one query each). */
-export const MAX_OTHER_PROJECTS = 20;
+const MAX_OTHER_PROJECTS = 20;
 
 export interface PersonElsewhere {
   project_id: number;
