@@ -4,7 +4,7 @@
 // values from posthog-js's fixed lists are repeated: a visitor's browser writes these properties.
 
 import { z } from 'zod';
-import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
+import { UpstreamError, UpstreamUnavailableError, isAnswerableFailure } from '../../errors.js';
 import type { PostHogOperations, Project, SessionRecorderState } from '../../posthog/operations/index.js';
 
 const NO_RECORDING_CAUSES = ['sampled_out', 'too_short', 'replay_off', 'expired', 'not_yet_ingested', 'unknown'] as const;
@@ -148,7 +148,7 @@ export async function explainMissingRecording(posthog: PostHogOperations, projec
   try {
     settings = replaySettingsOf(await posthog.projects.get(projectId, { signal }));
   } catch (error) {
-    if (signal.aborted || !(error instanceof UpstreamError || error instanceof UpstreamUnavailableError) || (error instanceof UpstreamUnavailableError && error.kind === 'cancelled')) throw error;
+    if (!isAnswerableFailure(error, signal)) throw error;
     settings = error instanceof UpstreamError ? `PostHog answered ${error.status}` : error.message;
   }
   return { kind: 'explained', noRecording: diagnose(state, settings, nowMs) };
