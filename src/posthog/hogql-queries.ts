@@ -127,40 +127,6 @@ export interface SessionRecorderStateOptions {
 }
 
 /**
- * One condition on an event property, its operator told by which field it has (the query's text
- * then depends on the field's name, never on a value): `exact`/`is_not` take JSON texts of the
- * values the property may hold (compared with the property's raw JSON), `icontains`/
- * `not_icontains` lower-case text, `regex`/`not_regex` a pattern, `gt`/`lt` a number,
- * `is_set`/`is_not_set` true.
- */
-export type EventPropertyCondition = { key: string } & (
-  | { exact: readonly string[] }
-  | { is_not: readonly string[] }
-  | { icontains: string }
-  | { not_icontains: string }
-  | { regex: string }
-  | { not_regex: string }
-  | { gt: number }
-  | { lt: number }
-  | { is_set: true }
-  | { is_not_set: true }
-);
-
-export interface SequenceStep {
-  event: string;
-  properties: readonly EventPropertyCondition[];
-}
-
-export interface SequenceSessionsOptions {
-  /** 2 to 5 steps, in order. */
-  steps: readonly SequenceStep[];
-  /** The last step must not follow the others (it is then absent). */
-  lastAbsent: boolean;
-  from: Date;
-  to: Date;
-}
-
-/**
  * What posthog-js wrote about the recorder on all of one session's events within [from, to]
  * (docs/posthog-api.md, "Why a session has no recording"), as one row: how many events, the first and last, and the distinct
  * `$recording_status`, `$session_is_sampled`, `$replay_sample_rate` and
@@ -201,6 +167,40 @@ export function sessionEventsAfterQuery(options: SessionEventsAfterOptions): Bui
     `ORDER BY timestamp ASC LIMIT ${MAX_EVENTS_AFTER}`,
   ].join(' ');
   return seal(query, { session_id: options.sessionId, after: isoUtc(options.after), date_to: isoUtc(options.to), events: ['$pageview', '$screen', '$exception'] });
+}
+
+/**
+ * One condition on an event property, its operator told by which field it has (the query's text
+ * then depends on the field's name, never on a value): `exact`/`is_not` take JSON texts of the
+ * values the property may hold (compared with the property's raw JSON), `icontains`/
+ * `not_icontains` lower-case text, `regex`/`not_regex` a pattern, `gt`/`lt` a number,
+ * `is_set`/`is_not_set` true.
+ */
+export type EventPropertyCondition = { key: string } & (
+  | { exact: readonly string[] }
+  | { is_not: readonly string[] }
+  | { icontains: string }
+  | { not_icontains: string }
+  | { regex: string }
+  | { not_regex: string }
+  | { gt: number }
+  | { lt: number }
+  | { is_set: true }
+  | { is_not_set: true }
+);
+
+export interface SequenceStep {
+  event: string;
+  properties: readonly EventPropertyCondition[];
+}
+
+export interface SequenceSessionsOptions {
+  /** 2 to 5 steps, in order. */
+  steps: readonly SequenceStep[];
+  /** The last step must not follow the others (it is then absent). */
+  lastAbsent: boolean;
+  from: Date;
+  to: Date;
 }
 
 /** Most sessions one sequence query reads: PostHog's cap on a query's rows. */
