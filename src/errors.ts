@@ -73,6 +73,17 @@ export class UpstreamUnavailableError extends Error {
 }
 
 /**
+ * Whether a tool may answer around a failed request, saying what it could not read: PostHog's
+ * error answer or no usable answer. A cancelled call (`signal` aborted, or the request cancelled)
+ * and any other error (our own bugs, a spent call budget) are thrown on.
+ */
+export function isAnswerableFailure(error: unknown, signal?: AbortSignal): error is UpstreamError | UpstreamUnavailableError {
+  if (signal?.aborted) return false;
+  if (error instanceof UpstreamUnavailableError) return error.kind !== 'cancelled';
+  return error instanceof UpstreamError;
+}
+
+/**
  * A JSON-RPC error for the SDK to send as it is (its code, this message). Not the SDK's McpError:
  * that puts "MCP error <code>:" into the message it sends, and the client's McpError adds the
  * prefix again, so the user would read it twice.

@@ -118,44 +118,10 @@ export function sessionExceptionsQuery(options: SessionExceptionsOptions): Built
 }
 
 /** Most distinct values of each recorder property read per session: posthog-js writes a handful. */
-export const MAX_SESSION_MARKS = 20;
+const MAX_SESSION_MARKS = 20;
 
 export interface SessionRecorderStateOptions {
   sessionId: string;
-  from: Date;
-  to: Date;
-}
-
-/**
- * One condition on an event property, its operator told by which field it has (the query's text
- * then depends on the field's name, never on a value): `exact`/`is_not` take JSON texts of the
- * values the property may hold (compared with the property's raw JSON), `icontains`/
- * `not_icontains` lower-case text, `regex`/`not_regex` a pattern, `gt`/`lt` a number,
- * `is_set`/`is_not_set` true.
- */
-export type EventPropertyCondition = { key: string } & (
-  | { exact: readonly string[] }
-  | { is_not: readonly string[] }
-  | { icontains: string }
-  | { not_icontains: string }
-  | { regex: string }
-  | { not_regex: string }
-  | { gt: number }
-  | { lt: number }
-  | { is_set: true }
-  | { is_not_set: true }
-);
-
-export interface SequenceStep {
-  event: string;
-  properties: readonly EventPropertyCondition[];
-}
-
-export interface SequenceSessionsOptions {
-  /** 2 to 5 steps, in order. */
-  steps: readonly SequenceStep[];
-  /** The last step must not follow the others (it is then absent). */
-  lastAbsent: boolean;
   from: Date;
   to: Date;
 }
@@ -201,6 +167,40 @@ export function sessionEventsAfterQuery(options: SessionEventsAfterOptions): Bui
     `ORDER BY timestamp ASC LIMIT ${MAX_EVENTS_AFTER}`,
   ].join(' ');
   return seal(query, { session_id: options.sessionId, after: isoUtc(options.after), date_to: isoUtc(options.to), events: ['$pageview', '$screen', '$exception'] });
+}
+
+/**
+ * One condition on an event property, its operator told by which field it has (the query's text
+ * then depends on the field's name, never on a value): `exact`/`is_not` take JSON texts of the
+ * values the property may hold (compared with the property's raw JSON), `icontains`/
+ * `not_icontains` lower-case text, `regex`/`not_regex` a pattern, `gt`/`lt` a number,
+ * `is_set`/`is_not_set` true.
+ */
+export type EventPropertyCondition = { key: string } & (
+  | { exact: readonly string[] }
+  | { is_not: readonly string[] }
+  | { icontains: string }
+  | { not_icontains: string }
+  | { regex: string }
+  | { not_regex: string }
+  | { gt: number }
+  | { lt: number }
+  | { is_set: true }
+  | { is_not_set: true }
+);
+
+export interface SequenceStep {
+  event: string;
+  properties: readonly EventPropertyCondition[];
+}
+
+export interface SequenceSessionsOptions {
+  /** 2 to 5 steps, in order. */
+  steps: readonly SequenceStep[];
+  /** The last step must not follow the others (it is then absent). */
+  lastAbsent: boolean;
+  from: Date;
+  to: Date;
 }
 
 /** Most sessions one sequence query reads: PostHog's cap on a query's rows. */
@@ -304,9 +304,9 @@ export function personUnrecordedQuery(options: PersonUnrecordedOptions): BuiltQu
 /** Rows one population query returns at most (PostHog's cap for a query with a LIMIT). */
 export const POPULATION_ROWS = 50_000;
 /** Problem groups one counting query returns, most sessions first. */
-export const PROBLEM_GROUPS = 40;
+const PROBLEM_GROUPS = 40;
 /** Session ids a group names (for people and the chains); a group hit by more says so by its count. */
-export const GROUP_SESSION_IDS = 1000;
+const GROUP_SESSION_IDS = 1000;
 
 /** The recordings of a period: started within [from, to], optionally one person's. */
 export interface PeriodOptions {

@@ -56,7 +56,7 @@ export interface SessionOperations {
  * PostHog's slack around the start a session id carries: client clocks are wrong by that much
  * (docs/posthog-api.md, "Why a session has no recording"); a posthog-js session also ends within a day of its start, inside the same slack.
  */
-export const SESSION_WINDOW_SLACK_MS = 3 * 86_400_000;
+const SESSION_WINDOW_SLACK_MS = 3 * 86_400_000;
 
 /** The start (ms) a UUIDv7 session id carries in its first 48 bits; null for any other id. */
 export function sessionIdStartMs(sessionId: string): number | null {

@@ -104,7 +104,7 @@ export function feedEntry(windowId: string | null, event: RrwebEvent): FeedEntry
  * Cuts a snapshot's DOM tree below `maxDepth` elements (their children are dropped), in place and
  * without recursion (the tree may be thousands deep). Whether anything was cut.
  */
-export function cutDeepNodes(root: unknown, maxDepth: number): boolean {
+function cutDeepNodes(root: unknown, maxDepth: number): boolean {
   let cut = false;
   const stack: Array<{ node: unknown; depth: number }> = [{ node: root, depth: 0 }];
   while (stack.length > 0) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { quote } from '../../digest/quote.js';
-import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
+import { isAnswerableFailure } from '../../errors.js';
 import type { EventPropertyCondition, PostHogOperations, RequestedEntity } from '../../posthog/operations/index.js';
 import { sessionWindow } from '../../posthog/operations/sessions.js';
 import { clip, joinParts } from '../format.js';
@@ -88,8 +88,7 @@ export async function withMatchedEvents(posthog: PostHogOperations, projectId: s
     try {
       counts = await posthog.segments.matchedEvents(projectId, { sessionIds: rows.map((r) => String(r.id)), entities: checked.map((r) => r.entity!), from: window[0], to: window[1] }, { signal });
     } catch (error) {
-      if (signal?.aborted || (error instanceof UpstreamUnavailableError && error.kind === 'cancelled')) throw error;
-      if (!(error instanceof UpstreamError || error instanceof UpstreamUnavailableError)) throw error;
+      if (!isAnswerableFailure(error, signal)) throw error;
       return { results: rows, note: `Rows do not say which requested events each has: ${whyNotQueried(error, 'which requested events each recording has', 'the events')}.` };
     }
   }

@@ -4,10 +4,10 @@
 // values from posthog-js's fixed lists are repeated: a visitor's browser writes these properties.
 
 import { z } from 'zod';
-import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
+import { UpstreamError, UpstreamUnavailableError, isAnswerableFailure } from '../../errors.js';
 import type { PostHogOperations, Project, SessionRecorderState } from '../../posthog/operations/index.js';
 
-export const NO_RECORDING_CAUSES = ['sampled_out', 'too_short', 'replay_off', 'expired', 'not_yet_ingested', 'unknown'] as const;
+const NO_RECORDING_CAUSES = ['sampled_out', 'too_short', 'replay_off', 'expired', 'not_yet_ingested', 'unknown'] as const;
 export type NoRecordingCause = (typeof NO_RECORDING_CAUSES)[number];
 
 export const noRecordingOutput = z.object({
@@ -30,7 +30,7 @@ export interface ReplaySettings {
 }
 
 /** A session whose last event is this recent may still be going on, or its recording still on its way. */
-export const INGESTION_LAG_MS = 10 * 60_000;
+const INGESTION_LAG_MS = 10 * 60_000;
 
 /** posthog-js's `$recording_status` values (docs/posthog-api.md, "Why a session has no recording"): only these are ever repeated. */
 const STATUS_MEANING: Record<string, string> = {
@@ -52,7 +52,7 @@ const DAY_MS = 86_400_000;
 const seconds = (ms: number) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : ms < 2 * 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${(ms / 3_600_000).toFixed(1)} h`);
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10} %`;
 
-export function replaySettingsOf(project: Project): ReplaySettings {
+function replaySettingsOf(project: Project): ReplaySettings {
   const record = project as Record<string, unknown>;
   const number = (value: unknown) => {
     const n = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value) : Number.NaN;
@@ -148,7 +148,7 @@ export async function explainMissingRecording(posthog: PostHogOperations, projec
   try {
     settings = replaySettingsOf(await posthog.projects.get(projectId, { signal }));
   } catch (error) {
-    if (signal.aborted || !(error instanceof UpstreamError || error instanceof UpstreamUnavailableError) || (error instanceof UpstreamUnavailableError && error.kind === 'cancelled')) throw error;
+    if (!isAnswerableFailure(error, signal)) throw error;
     settings = error instanceof UpstreamError ? `PostHog answered ${error.status}` : error.message;
   }
   return { kind: 'explained', noRecording: diagnose(state, settings, nowMs) };

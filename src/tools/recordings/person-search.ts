@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
+import { UpstreamError, isAnswerableFailure } from '../../errors.js';
 import type { FoundPerson, PostHogOperations } from '../../posthog/operations/index.js';
 import { clip } from '../../words.js';
 import { tallyUnrecorded, type UnrecordedTally } from './sequence.js';
@@ -18,7 +18,7 @@ export const personField = z
   .describe('Email, name or distinct id: all their recordings (every distinct id). Not here: names the project that has them.');
 
 /** Most other projects searched for a person this project lacks (one query each). */
-export const MAX_OTHER_PROJECTS = 20;
+const MAX_OTHER_PROJECTS = 20;
 
 export interface PersonElsewhere {
   project_id: number;
@@ -78,7 +78,7 @@ export async function personUnrecorded(posthog: PostHogOperations, projectId: st
     const answer = await posthog.segments.personUnrecorded(projectId, { personUuids: people.map((p) => p.uuid), from: period.from, to: period.to }, { signal });
     return { ...tallyUnrecorded(answer.sessions), ...(answer.truncated ? { partial: `PostHog cut the query at ${answer.sessions.length} sessions: the numbers are a floor; narrow the dates.` } : {}) };
   } catch (error) {
-    if (signal?.aborted || !(error instanceof UpstreamError || error instanceof UpstreamUnavailableError) || (error instanceof UpstreamUnavailableError && error.kind === 'cancelled')) throw error;
+    if (!isAnswerableFailure(error, signal)) throw error;
     const why = error instanceof UpstreamError && error.status === 429 ? `the query API is rate limiting this key${error.retryAfterSeconds !== undefined ? ` (retry in about ${Math.ceil(error.retryAfterSeconds)} s)` : ''}` : clip(posthog.redact(error.message), 160);
     return { partial: `Sessions without a recording not counted: ${why}.` };
   }

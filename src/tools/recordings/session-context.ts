@@ -1,4 +1,4 @@
-import { UpstreamError, UpstreamUnavailableError } from '../../errors.js';
+import { isAnswerableFailure } from '../../errors.js';
 import type { PostHogOperations } from '../../posthog/operations/index.js';
 import { needsSessionContext, withSessionContext, type RecordingView } from './shape.js';
 
@@ -20,8 +20,7 @@ export async function sessionContexts(posthog: PostHogOperations, projectId: str
     const byId = new Map(result.map((p) => [p.id, p.properties]));
     return { results: rows.map((r) => (byId.has(r.id as string) && needsSessionContext(r) ? withSessionContext(r, byId.get(r.id as string)!) : r)) };
   } catch (error) {
-    if (signal?.aborted || (error instanceof UpstreamUnavailableError && error.kind === 'cancelled')) throw error;
-    if (!(error instanceof UpstreamError || error instanceof UpstreamUnavailableError)) throw error;
+    if (!isAnswerableFailure(error, signal)) throw error;
     return { results: rows, note: "The sessions' own device and country could not be read (their events' properties did not answer)." };
   }
 }

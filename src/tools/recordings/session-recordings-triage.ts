@@ -20,6 +20,7 @@ import { renderTriage, type SequenceScope, type TriageFound, type Unread } from 
 import { matchSequence, parseSequence, sequenceField, sequenceLabel, sequencePeriod, unrecordedLine } from './sequence.js';
 import { quote } from '../../digest/quote.js';
 import type { PostHogOperations } from '../../posthog/operations/index.js';
+import type { Recording } from '../../posthog/resources.js';
 
 /** Recordings one call reads at most (each costs PostHog replay requests: a listing and its blocks). */
 export const TRIAGE_MAX = 50;
@@ -186,7 +187,7 @@ export const sessionRecordingsTriage = defineTool({
         if (ids.length > 0) {
           replay.spent++;
           const page = await posthog.recordings.list(projectId, { date_from: input.date_from, date_to: input.date_to, session_ids: ids, limit: ids.length }, { signal, patient: true });
-          const rows = new Map(page.results.map((row) => [asText(row.id), row]));
+          const rows = new Map(page.results.map((row) => [row.id, row]));
           candidates.push(...ids.flatMap((id) => (rows.has(id) ? [candidateOf(rows.get(id)!)] : [])));
         }
       } else if (cursor && cursor.p.length > 0) {
@@ -373,13 +374,12 @@ async function sequenceScope(posthog: PostHogOperations, projectId: string, raw:
   return { ids, view: { steps: sequenceLabel(parsed, quote), recordings: ids.length, unrecorded_sessions: match.unrecorded, unrecorded_reasons: match.reasons, unrecorded: unrecordedLine(match), ...(partial ? { partial } : {}) } };
 }
 
-function candidateOf(row: Record<string, unknown>): Candidate {
-  const n = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-  const person = typeof row.person === 'object' && row.person !== null ? (row.person as Record<string, unknown>) : {};
-  const who = typeof person.uuid === 'string' ? person.uuid : typeof row.distinct_id === 'string' ? row.distinct_id : null;
+/** A listed row as the operations parsed it (recordingSchema): id a string, person and counts typed or null. */
+function candidateOf(row: Recording): Candidate {
+  const n = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   return {
-    id: asText(row.id),
-    person: who,
+    id: row.id,
+    person: row.person?.uuid ?? row.distinct_id ?? null,
     promise: n(row.console_error_count) * 10 + n(row.console_warn_count) + (n(row.click_count) + n(row.keypress_count)) / 20 + n(row.activity_score) / 10,
     row,
   };

@@ -162,7 +162,7 @@ function exceptionsBlock(shown: ExceptionOnClock[], multiWindow: boolean, budget
  * "Exceptions (3 $exception events: 1 uncaught, 1 handled, 1 not said; recorded data)": each
  * counted as its event says it (`mechanism.handled`), never guessed.
  */
-export function exceptionsHeading(shown: ReadonlyArray<{ handled?: boolean | undefined }>): string {
+function exceptionsHeading(shown: ReadonlyArray<{ handled?: boolean | undefined }>): string {
   const uncaught = shown.filter((e) => e.handled === false).length;
   const handled = shown.filter((e) => e.handled === true).length;
   const unsaid = shown.length - uncaught - handled;
