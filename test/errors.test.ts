@@ -7,6 +7,9 @@ const LIST = `/api/projects/${P}/session_recordings`;
 
 describe('upstream failures become actionable tool errors, and the server survives them', () => {
   let h: Harness;
+  // Not the CLI's 30 s timeout and its retry backoff: 400 ms and 20 ms, so the timeout and the
+  // bounded 502/504 retries below take milliseconds. What they assert (a timeout reported, not
+  // retried; retries bounded; PostHog's named wait over this backoff) holds at any figures.
   beforeAll(async () => {
     h = await startHarness({ client: { timeoutMs: 400, backoffMs: 20 } });
     // The sandbox builds its demo recordings on first use, in this process: a build inside a
@@ -43,7 +46,8 @@ describe('upstream failures become actionable tool errors, and the server surviv
 
   it('429 with a short wait is retried and succeeds', async () => {
     // Its own server: the client learns a replay rate from this 429 (POSTHOG_REPLAY_RATE_LIMITS=auto)
-    // and would pace every later listing of the shared one by it, seconds per test.
+    // and would pace every later listing of the shared one by it, seconds per test. The shared
+    // one's short timeout and backoff, so the 1 s PostHog named is seen to win over the backoff.
     const own = await startHarness({ client: { timeoutMs: 400, backoffMs: 20 } });
     try {
       await own.call('session-recordings-list', { project_id: P, limit: 1 });
