@@ -34,7 +34,8 @@ export interface WatchRecording {
   player: PlayerData;
 }
 
-export interface WatchEntry extends WatchRecording {
+/** A stdio link as held: its player data only as the JSON served (what MAX_WATCH_DATA_BYTES counts), not the object as well. */
+export interface WatchEntry extends Omit<WatchRecording, 'player'> {
   /** Who asked (a hash of their key; '' for the server's own key). */
   user: string;
   expiresAt: number;
@@ -105,7 +106,7 @@ export class WatchTokens {
     const nonce = randomBytes(32).toString('base64url');
     const token = `${nonce}.${this.tag(nonce, recording, user, expiresAt)}`;
     const json = JSON.stringify(recording.player);
-    this.entries.set(nonce, { ...recording, user, expiresAt, read, json });
+    this.entries.set(nonce, { project_id: recording.project_id, id: recording.id, user, expiresAt, read, json });
     this.bytes += json.length;
     // Oldest first: a Map keeps insertion order.
     for (const [old, entry] of this.entries) {
