@@ -4,7 +4,6 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerCaller } from '../server.js';
 import type { PostHogClient } from '../posthog/client.js';
-import { createHash } from 'node:crypto';
 import type { SharedKnownKeys } from '../cache/known-keys.js';
 import { Admission, type Ticket } from './admission.js';
 import { readBody } from './body.js';
@@ -276,7 +275,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
 
     // Per-user keys tell callers apart; with the server's own key every caller is the same user.
     // A key PostHog has not answered yet may be made up: its calls share the unverified part.
-    const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
+    const user = options.client.hasApiKey ? '' : client.keyIdentity;
     let unverified = false;
     if (!options.client.hasApiKey && !client.keyAccepted) {
       // Refused a moment ago: said at once, without asking the shared store or taking a place.
