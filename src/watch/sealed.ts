@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { jweKey, openJwe, sealJwe } from '../jwe.js';
 import type { PlayerData } from '../player-data.js';
-import { MAX_WATCH_DATA_BYTES, MAX_WATCH_LINKS, WATCH_TTL_MS, type OpenLink, type SignInEnded, type WatchCaller, type WatchOffer, type WatchReader, type WatchRecording, type WatchService } from './links.js';
+import { HeldLinks, WATCH_TTL_MS, type OpenLink, type SignInEnded, type WatchCaller, type WatchOffer, type WatchReader, type WatchRecording, type WatchService } from './links.js';
 
 /**
  * Watch links over HTTP, opened by any replica that has the same MCP_WATCH_SECRET, before or after
@@ -67,8 +67,7 @@ export class SealedWatch implements WatchService {
   private readonly origin: string;
   private readonly now: () => number;
   /** Player data by a hash of the token: what this replica made or rebuilt, bounded as the stdio links are. */
-  private readonly players = new Map<string, { expiresAt: number; json: string }>();
-  private bytes = 0;
+  private readonly players = new HeldLinks<{ expiresAt: number; json: string }>();
   /** Player data being made afresh, so a page's repeated requests start one read. */
   private readonly making = new Map<string, Promise<string>>();
 
@@ -112,7 +111,6 @@ export class SealedWatch implements WatchService {
 
   async close(): Promise<void> {
     this.players.clear();
-    this.bytes = 0;
   }
 
   private async unseal(token: string): Promise<SealedLink | undefined> {
@@ -143,29 +141,15 @@ export class SealedWatch implements WatchService {
     return made;
   }
 
+  /** A forgotten one (over the bounds) is made afresh when asked again. */
   private keep(id: string, expiresAt: number, json: string): void {
-    const now = this.now();
-    for (const [old, entry] of this.players) if (entry.expiresAt <= now || old === id) this.forget(old, entry.json);
-    this.players.set(id, { expiresAt, json });
-    this.bytes += json.length;
-    // Oldest first (a Map keeps insertion order); a forgotten one is made afresh when asked again.
-    for (const [old, entry] of this.players) {
-      if (this.players.size <= MAX_WATCH_LINKS && this.bytes <= MAX_WATCH_DATA_BYTES) break;
-      if (old === id) break;
-      this.forget(old, entry.json);
-    }
+    this.players.set(id, { expiresAt, json }, this.now());
   }
 
   /** The link's player data, held or being made, forgotten. */
   private drop(id: string): void {
-    const held = this.players.get(id);
-    if (held) this.forget(id, held.json);
-    this.making.delete(id);
-  }
-
-  private forget(id: string, json: string): void {
     this.players.delete(id);
-    this.bytes -= json.length;
+    this.making.delete(id);
   }
 }
 
