@@ -65,11 +65,11 @@ async function main(): Promise<void> {
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive, toolSchemas: config.toolSchemas };
   const toolCount = toolCounts(settings);
   const callLimits = callLimitsFrom(config);
-  // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
   // The replay's watch links (src/watch/): over stdio, a loopback listener started at the first
   // link; over HTTP, served by the HTTP server at MCP_PUBLIC_URL when MCP_WATCH_SECRET is set, and
   // opened by any replica with that secret.
   const watch = config.transport === 'stdio' ? { service: new LoopbackWatch(log), pages: undefined } : watchOverHttp(config.http.watch, watchSources({ client, settings, callLimits, cache }));
+  // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
   const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache, watch: watch.service });
 
   const shutdown = async (code: number) => {
