@@ -59,16 +59,17 @@ async function main(): Promise<void> {
 
   // With a Redis cache, what one replica learns of PostHog's replay throttle every replica knows.
   const cache = createDigestCache(config.cache, log);
-  const sharedLimits = cache.kind === 'redis' ? (cache as RedisDigestCache).limitStore() : undefined;
+  const redis = cache.kind === 'redis' ? (cache as RedisDigestCache) : undefined;
+  const sharedLimits = redis?.limitStore();
   const client = new PostHogClient(clientOptionsFrom(config, { baseUrl, apiKey, sharedLimits }));
   const settings = { readOnly: config.readOnly, toolsets: config.toolsets, defaultProjectId, confirmDestructive: config.confirmDestructive, toolSchemas: config.toolSchemas };
   const toolCount = toolCounts(settings);
   const callLimits = callLimitsFrom(config);
-  // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
   // The replay's watch links (src/watch/): over stdio, a loopback listener started at the first
   // link; over HTTP, served by the HTTP server at MCP_PUBLIC_URL when MCP_WATCH_SECRET is set, and
   // opened by any replica with that secret.
   const watch = config.transport === 'stdio' ? { service: new LoopbackWatch(log), pages: undefined } : watchOverHttp(config.http.watch, watchSources({ client, settings, callLimits, cache }));
+  // Stateless HTTP answers in plain JSON: a question to the user could not reach the client.
   const makeServer = serverFactory({ settings, log, interactive: config.transport === 'stdio', callLimits, cache, watch: watch.service });
 
   const shutdown = async (code: number) => {
@@ -94,9 +95,9 @@ async function main(): Promise<void> {
       maxQueuePerUser: config.http.maxQueuePerUser,
       queueTimeoutMs: config.http.queueTimeoutMs,
       // With a Redis cache, every replica knows which codes and refresh tokens were used.
-      oauth: config.http.oauth ? { ...config.http.oauth, store: cache.kind === 'redis' ? (cache as RedisDigestCache).oauthStore() : undefined } : undefined,
+      oauth: config.http.oauth ? { ...config.http.oauth, store: redis?.oauthStore() } : undefined,
       // And which keys PostHog accepted, so a restart or a new replica does not treat every user as new.
-      knownKeys: cache.kind === 'redis' ? (cache as RedisDigestCache).knownKeys() : undefined,
+      knownKeys: redis?.knownKeys(),
     });
     log(`${banner(config, toolCount, baseUrl, demoProject)} Streamable HTTP at ${http.url} (${accessSummary(config)}).`);
     if (http.oauthUrl) log(`OAuth (MCP_OAUTH): clients that sign in (Claude.ai, ChatGPT) connect to ${http.oauthUrl}; ${http.url} still takes a key in the header.`);

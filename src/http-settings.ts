@@ -60,7 +60,9 @@ export const HTTP_SETTINGS = {
   }),
   maxConcurrency: setting({ env: 'MCP_MAX_CONCURRENCY', appliesWith: ['--transport', 'http'], ...wholeNumber(64, 1, 100_000) }),
   maxConcurrencyPerUser: setting({ env: 'MCP_MAX_CONCURRENCY_PER_USER', appliesWith: ['--transport', 'http'], ...wholeNumber(16, 1, 100_000) }),
+  /** An agent's burst of parallel calls (tens at once) waits rather than fails. */
   maxQueuePerUser: setting({ env: 'MCP_MAX_QUEUE_PER_USER', appliesWith: ['--transport', 'http'], ...wholeNumber(64, 0, 100_000) }),
+  /** Half of an MCP client's usual 60 s request timeout: a call that waited this long still has time to run. */
   queueTimeoutMs: setting({ env: 'MCP_QUEUE_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(30_000, 100, 600_000, ' (ms)') }),
   shutdownTimeoutMs: setting({ env: 'MCP_SHUTDOWN_TIMEOUT_MS', appliesWith: ['--transport', 'http'], ...wholeNumber(10_000, 0, 600_000, ' (ms)') }),
   oauth: setting({ env: 'MCP_OAUTH', appliesWith: ['--transport', 'http'], ...onOff(false) }),

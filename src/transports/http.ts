@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerCaller } from '../server.js';
+import { HTTP_SETTINGS } from '../http-settings.js';
 import type { PostHogClient } from '../posthog/client.js';
-import { createHash } from 'node:crypto';
 import type { SharedKnownKeys } from '../cache/known-keys.js';
 import { Admission, type Ticket } from './admission.js';
 import { readBody } from './body.js';
@@ -67,12 +67,6 @@ export interface RunningHttp {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-const DEFAULT_MAX_CONCURRENCY = 64;
-const DEFAULT_MAX_CONCURRENCY_PER_USER = 16;
-/** An agent's burst of parallel calls (tens at once) waits rather than fails. */
-export const DEFAULT_MAX_QUEUE_PER_USER = 64;
-/** Half of an MCP client's usual 60 s request timeout: a call that waited this long still has time to run. */
-export const DEFAULT_QUEUE_TIMEOUT_MS = 30_000;
 /** All callers' waiting calls together, as a multiple of MCP_MAX_CONCURRENCY: per-user keys cost nothing to make up. */
 const QUEUED_PER_SLOT = 16;
 /**
@@ -104,10 +98,11 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   /** What the watch pages ask of a link made through a sign-in; none without OAuth (such a link then never opens). */
   let signInEnded: SignInEnded | undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  const maxPerUser = options.maxConcurrencyPerUser ?? DEFAULT_MAX_CONCURRENCY_PER_USER;
-  const maxQueuePerUser = options.maxQueuePerUser ?? DEFAULT_MAX_QUEUE_PER_USER;
-  const queueTimeoutMs = options.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS;
+  // Left out (tests): the settings' own defaults (MCP_MAX_CONCURRENCY and the rest).
+  const maxConcurrency = options.maxConcurrency ?? HTTP_SETTINGS.maxConcurrency.fallback;
+  const maxPerUser = options.maxConcurrencyPerUser ?? HTTP_SETTINGS.maxConcurrencyPerUser.fallback;
+  const maxQueuePerUser = options.maxQueuePerUser ?? HTTP_SETTINGS.maxQueuePerUser.fallback;
+  const queueTimeoutMs = options.queueTimeoutMs ?? HTTP_SETTINGS.queueTimeoutMs.fallback;
   const unverifiedRunning = Math.max(1, Math.floor(maxConcurrency / UNVERIFIED_SHARE));
   /** Calls running and waiting per caller (a hash of its credential): one caller's burst waits in its own line. */
   const admission = new Admission({
@@ -276,7 +271,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
 
     // Per-user keys tell callers apart; with the server's own key every caller is the same user.
     // A key PostHog has not answered yet may be made up: its calls share the unverified part.
-    const user = options.client.hasApiKey ? '' : createHash('sha256').update(credential ?? '').digest('hex');
+    const user = options.client.hasApiKey ? '' : client.keyIdentity;
     let unverified = false;
     if (!options.client.hasApiKey && !client.keyAccepted) {
       // Refused a moment ago: said at once, without asking the shared store or taking a place.

@@ -9,8 +9,9 @@
 // caller, which tells "expired" apart from "not ours". Pure (no I/O), so the rules can be read and
 // tested apart from the HTTP plumbing.
 
-import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CompactEncrypt, compactDecrypt, type CompactJWEHeaderParameters } from 'jose';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CompactJWEHeaderParameters } from 'jose';
+import { jweKey, openJwe, sealJwe } from '../jwe.js';
 
 /** What a sealed value is; a value sealed as one kind never opens as another. */
 export type SealKind = 'client' | 'consent' | 'code' | 'access' | 'refresh';
@@ -24,8 +25,6 @@ const PREFIX: Record<SealKind, string> = {
   refresh: 'rmcp_rt_',
 };
 
-/** The only algorithms a value may name: anything else is refused before any key is tried. */
-const ALGORITHMS = { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] };
 /** Longer values are not ours: refused before any decoding. */
 export const MAX_SEALED_CHARS = 8_192;
 
@@ -37,7 +36,7 @@ interface Key {
 }
 
 function deriveKey(secret: string): Key {
-  const derive = (info: string) => Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), 'posthog-replay-mcp oauth', info, 32));
+  const derive = (info: string) => jweKey(secret, 'posthog-replay-mcp oauth', info);
   const seal = derive('seal v2 jwe');
   return { id: createHash('sha256').update(seal).digest().subarray(0, 4).toString('base64url'), seal, mac: derive('client secret v1') };
 }
@@ -53,8 +52,7 @@ export class Sealer {
 
   async seal(kind: SealKind, payload: Record<string, unknown>): Promise<string> {
     const key = this.keys[0]!;
-    const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: key.id, typ: kind }).encrypt(key.seal);
-    return PREFIX[kind] + jwe;
+    return PREFIX[kind] + (await sealJwe(key.seal, { kid: key.id, typ: kind }, payload));
   }
 
   /** The payload, or undefined for anything not sealed as this kind by one of our secrets. */
@@ -65,14 +63,8 @@ export class Sealer {
       if (!key) throw new Error('not our key');
       return key.seal;
     };
-    try {
-      const { plaintext, protectedHeader } = await compactDecrypt(value.slice(PREFIX[kind].length), keyFor, ALGORITHMS);
-      if (protectedHeader.typ !== kind) return undefined;
-      const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
-      return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
-    } catch {
-      return undefined;
-    }
+    const payload = await openJwe(value.slice(PREFIX[kind].length), keyFor, kind);
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
   }
 
   /** A confidential client's secret: derived from its id, so nothing is stored. */

@@ -34,7 +34,8 @@ export interface WatchRecording {
   player: PlayerData;
 }
 
-export interface WatchEntry extends WatchRecording {
+/** A stdio link as held: its player data only as the JSON served (what MAX_WATCH_DATA_BYTES counts), not the object as well. */
+export interface WatchEntry extends Omit<WatchRecording, 'player'> {
   /** Who asked (a hash of their key; '' for the server's own key). */
   user: string;
   expiresAt: number;
@@ -84,10 +85,51 @@ export type SignInEnded = (signIn: string) => Promise<boolean>;
  */
 export type WatchOpener = (token: string, ended?: SignInEnded) => Promise<OpenLink | undefined>;
 
+/**
+ * Player data held by link, as the JSON served: bounded to MAX_WATCH_LINKS and MAX_WATCH_DATA_BYTES
+ * together, the oldest forgotten first (a Map keeps insertion order). The stdio links and the sealed
+ * links' cache both hold theirs here.
+ */
+export class HeldLinks<T extends { expiresAt: number; json: string }> {
+  private readonly entries = new Map<string, T>();
+  private bytes = 0;
+
+  get(id: string): T | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Holds `entry` as `id` (in place of any before), forgetting the expired, then the oldest while over the bounds. */
+  set(id: string, entry: T, now: number): void {
+    for (const [old, held] of this.entries) if (held.expiresAt <= now || old === id) this.delete(old);
+    this.entries.set(id, entry);
+    this.bytes += entry.json.length;
+    for (const old of this.entries.keys()) {
+      if (this.entries.size <= MAX_WATCH_LINKS && this.bytes <= MAX_WATCH_DATA_BYTES) break;
+      if (old === id) break;
+      this.delete(old);
+    }
+  }
+
+  delete(id: string): void {
+    const held = this.entries.get(id);
+    if (!held) return;
+    this.entries.delete(id);
+    this.bytes -= held.json.length;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
 export class WatchTokens {
   /** By the token's random part. */
-  private readonly entries = new Map<string, WatchEntry>();
-  private bytes = 0;
+  private readonly entries = new HeldLinks<WatchEntry>();
   /** The key of the tags binding a token's random part to its recording, user and expiry: a random one per process (stdio), or one from a given secret. */
   private readonly mac: Buffer;
 
@@ -100,19 +142,11 @@ export class WatchTokens {
 
   /** A new link's token, valid WATCH_TTL_MS, for this recording and user. */
   issue(recording: WatchRecording, user: string, read: WatchReader): { token: string; expiresAt: number } {
-    this.sweep();
-    const expiresAt = this.now() + WATCH_TTL_MS;
+    const now = this.now();
+    const expiresAt = now + WATCH_TTL_MS;
     const nonce = randomBytes(32).toString('base64url');
     const token = `${nonce}.${this.tag(nonce, recording, user, expiresAt)}`;
-    const json = JSON.stringify(recording.player);
-    this.entries.set(nonce, { ...recording, user, expiresAt, read, json });
-    this.bytes += json.length;
-    // Oldest first: a Map keeps insertion order.
-    for (const [old, entry] of this.entries) {
-      if (this.entries.size <= MAX_WATCH_LINKS && this.bytes <= MAX_WATCH_DATA_BYTES) break;
-      if (old === nonce) break;
-      this.drop(old, entry);
-    }
+    this.entries.set(nonce, { project_id: recording.project_id, id: recording.id, user, expiresAt, read, json: JSON.stringify(recording.player) }, now);
     return { token, expiresAt };
   }
 
@@ -128,7 +162,7 @@ export class WatchTokens {
     const entry = nonce ? this.entries.get(nonce) : undefined;
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.drop(nonce!, entry);
+      this.entries.delete(nonce!);
       return undefined;
     }
     // Kept by its random part; the tag must still be the one made for this recording, user and expiry.
@@ -143,22 +177,12 @@ export class WatchTokens {
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
   }
 
   private tag(nonce: string, recording: { project_id: string; id: string }, user: string, expiresAt: number): string {
     return createHmac('sha256', this.mac).update(JSON.stringify([nonce, recording.project_id, recording.id, user, expiresAt])).digest('base64url').slice(0, 22);
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [nonce, entry] of this.entries) if (entry.expiresAt <= now) this.drop(nonce, entry);
-  }
-
-  private drop(nonce: string, entry: WatchEntry): void {
-    this.entries.delete(nonce);
-    this.bytes -= entry.json.length;
-  }
 }
 
 /** Where links are made and served: the stdio loopback listener, the HTTP server, or nowhere (and why). */

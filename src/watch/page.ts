@@ -47,8 +47,8 @@ export class WatchPages {
     // A read of PostHog with the user's key (an event page, player data made afresh) is not made for an answer without a body.
     if (req.method === 'HEAD' && (part === '/events' || typeof entry.data !== 'string')) return json(res, 405, JSON.stringify({ error: 'this part answers GET only' }), { allow: 'GET' });
     if (part === '/') {
-      const page = watchPage(await readPlayerHtml());
-      res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.policy, 'content-length': Buffer.byteLength(page.html) });
+      const page = await servedPage();
+      res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.policy, 'content-length': page.bytes });
       res.end(req.method === 'HEAD' ? undefined : page.html);
       return;
     }
@@ -89,6 +89,22 @@ export class WatchPages {
       else this.readsBy.delete(user);
     }
   }
+}
+
+/** The watch page, made once from the one build (its policy rewritten, its length counted) for every view after. */
+let served: Promise<{ html: string; policy: string; bytes: number }> | undefined;
+
+function servedPage(): Promise<{ html: string; policy: string; bytes: number }> {
+  return (served ??= readPlayerHtml()
+    .then((html) => {
+      const page = watchPage(html);
+      return { ...page, bytes: Buffer.byteLength(page.html) };
+    })
+    .catch((error: unknown) => {
+      // Not built yet (or built wrong): asked again on the next view, as before.
+      served = undefined;
+      throw error;
+    }));
 }
 
 /**

@@ -1,8 +1,8 @@
-import { createHash, hkdfSync } from 'node:crypto';
-import { CompactEncrypt, compactDecrypt } from 'jose';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { jweKey, openJwe, sealJwe } from '../jwe.js';
 import type { PlayerData } from '../player-data.js';
-import { MAX_WATCH_DATA_BYTES, MAX_WATCH_LINKS, WATCH_TTL_MS, type OpenLink, type SignInEnded, type WatchCaller, type WatchOffer, type WatchReader, type WatchRecording, type WatchService } from './links.js';
+import { HeldLinks, WATCH_TTL_MS, type OpenLink, type SignInEnded, type WatchCaller, type WatchOffer, type WatchReader, type WatchRecording, type WatchService } from './links.js';
 
 /**
  * Watch links over HTTP, opened by any replica that has the same MCP_WATCH_SECRET, before or after
@@ -48,7 +48,6 @@ export type WatchSources = (link: SealedRecording) => { read: WatchReader; playe
 
 /** The header's type (explicit typing): a value sealed for another use never opens as a link, even under the same key. */
 const TYP = 'rmcp-watch';
-const ALGORITHMS = { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] };
 /** A sealed link is about 300 characters; anything much longer is not one. */
 const MAX_TOKEN_CHARS = 1_500;
 /** Compact JWE with `dir`: header, an empty encrypted key, IV, ciphertext, tag. */
@@ -64,18 +63,17 @@ export interface SealedWatchOptions {
 
 /** Makes sealed links at MCP_PUBLIC_URL and opens them for the pages (page.ts). */
 export class SealedWatch implements WatchService {
-  private readonly key: Uint8Array;
+  private readonly key: Buffer;
   private readonly origin: string;
   private readonly now: () => number;
   /** Player data by a hash of the token: what this replica made or rebuilt, bounded as the stdio links are. */
-  private readonly players = new Map<string, { expiresAt: number; json: string }>();
-  private bytes = 0;
+  private readonly players = new HeldLinks<{ expiresAt: number; json: string }>();
   /** Player data being made afresh, so a page's repeated requests start one read. */
   private readonly making = new Map<string, Promise<string>>();
 
   constructor(private readonly options: SealedWatchOptions) {
     // Its own derivation and label: no other key of the server (OAuth's) is this one, even with the same secret.
-    this.key = new Uint8Array(hkdfSync('sha256', Buffer.from(options.secret, 'utf8'), 'posthog-replay-mcp watch', 'watch link v2 jwe', 32));
+    this.key = jweKey(options.secret, 'posthog-replay-mcp watch', 'watch link v2 jwe');
     this.origin = options.publicUrl.replace(/\/+$/, '');
     this.now = options.now ?? Date.now;
   }
@@ -83,7 +81,7 @@ export class SealedWatch implements WatchService {
   async link(recording: WatchRecording, caller: WatchCaller): Promise<WatchOffer> {
     const expiresAt = this.now() + WATCH_TTL_MS;
     const sealed: SealedLink = { p: recording.project_id, r: recording.id, s: Math.max(0, Math.round(recording.player.start_at_ms)), h: caller.host, ...(caller.key !== undefined ? { k: caller.key } : {}), ...(caller.signIn !== undefined ? { i: caller.signIn } : {}), e: expiresAt };
-    const token = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(sealed))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', typ: TYP }).encrypt(this.key);
+    const token = await sealJwe(this.key, { typ: TYP }, sealed);
     this.keep(tokenId(token), expiresAt, JSON.stringify(recording.player));
     return { url: `${this.origin}/watch/${token}/`, expiresAt: new Date(expiresAt).toISOString() };
   }
@@ -113,7 +111,6 @@ export class SealedWatch implements WatchService {
 
   async close(): Promise<void> {
     this.players.clear();
-    this.bytes = 0;
   }
 
   private async unseal(token: string): Promise<SealedLink | undefined> {
@@ -122,14 +119,8 @@ export class SealedWatch implements WatchService {
     // Base64url may spell the same bytes more than one way (the last character's unused bits):
     // only the one spelling this server writes opens, so no changed character opens a link.
     if (!parts || parts.slice(1).some((part) => Buffer.from(part, 'base64url').toString('base64url') !== part)) return undefined;
-    try {
-      const { plaintext, protectedHeader } = await compactDecrypt(token, this.key, ALGORITHMS);
-      if (protectedHeader.typ !== TYP) return undefined;
-      const link = SealedLink.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext)));
-      return link.success && link.data.e > this.now() ? link.data : undefined;
-    } catch {
-      return undefined;
-    }
+    const link = SealedLink.safeParse(await openJwe(token, this.key, TYP));
+    return link.success && link.data.e > this.now() ? link.data : undefined;
   }
 
   private remake(id: string, expiresAt: number, player: () => Promise<PlayerData>): Promise<string> {
@@ -150,29 +141,15 @@ export class SealedWatch implements WatchService {
     return made;
   }
 
+  /** A forgotten one (over the bounds) is made afresh when asked again. */
   private keep(id: string, expiresAt: number, json: string): void {
-    const now = this.now();
-    for (const [old, entry] of this.players) if (entry.expiresAt <= now || old === id) this.forget(old, entry.json);
-    this.players.set(id, { expiresAt, json });
-    this.bytes += json.length;
-    // Oldest first (a Map keeps insertion order); a forgotten one is made afresh when asked again.
-    for (const [old, entry] of this.players) {
-      if (this.players.size <= MAX_WATCH_LINKS && this.bytes <= MAX_WATCH_DATA_BYTES) break;
-      if (old === id) break;
-      this.forget(old, entry.json);
-    }
+    this.players.set(id, { expiresAt, json }, this.now());
   }
 
   /** The link's player data, held or being made, forgotten. */
   private drop(id: string): void {
-    const held = this.players.get(id);
-    if (held) this.forget(id, held.json);
-    this.making.delete(id);
-  }
-
-  private forget(id: string, json: string): void {
     this.players.delete(id);
-    this.bytes -= json.length;
+    this.making.delete(id);
   }
 }
 

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 /** Files at the top of src/ that every room may use: they import only each other. */
-const FOUNDATION = ['config', 'settings', 'setting-kinds', 'http-settings', 'posthog-host', 'help-text', 'errors', 'words', 'url-secrets', 'replay-rates', 'call-limits', 'proxy-env', 'version', 'icons', 'player-data'];
+const FOUNDATION = ['config', 'settings', 'setting-kinds', 'http-settings', 'posthog-host', 'help-text', 'errors', 'words', 'url-secrets', 'replay-rates', 'call-limits', 'proxy-env', 'version', 'icons', 'player-data', 'jwe'];
 
 /** What each room may import besides itself. */
 const BELOW: Record<string, string[]> = {
