@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { connect, createServer as createNetServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { serveHttp, type RunningHttp } from '../src/transports/http.js';
 import { MAX_WATCH_LINKS } from '../src/watch/links.js';
 import { LoopbackWatch, watchOverHttp } from '../src/watch/index.js';
 import { MAX_LOOPBACK_CONNECTIONS } from '../src/watch/loopback.js';
+import { freeLoopbackPort as freePort } from './support/ports.js';
 
 /**
  * Watch links over HTTP with per-user keys, attacked by one of the users (issue 41's way: from
@@ -21,15 +22,6 @@ const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
 const VICTIM = 'phx_attack3_watch_victim_key_0123456789';
 const ATTACKER = 'phx_attack3_watch_attacker_key_0123456';
-
-/** A port free a moment ago: MCP_PUBLIC_URL has to name it before the server listens. */
-async function freePort(): Promise<number> {
-  const holder = createNetServer();
-  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-  const port = (holder.address() as { port: number }).port;
-  await new Promise<void>((resolve) => holder.close(() => resolve()));
-  return port;
-}
 
 function get(url: string, method = 'GET'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -5,7 +5,8 @@ import { RedisDigestCache } from '../src/cache/redis.js';
 import { DEMO } from '../src/sandbox/index.js';
 import { clientOptionsFrom } from '../src/posthog/from-config.js';
 import { apiRequests, defaultConfig, harnessesPerTest, text, type Harness } from './harness.js';
-import { REDIS_SERVER, freeLoopbackPort, startRedis, type RedisProcess } from './support/redis.js';
+import { freeLoopbackPort } from './support/ports.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
 type Triage = {
   read: number;

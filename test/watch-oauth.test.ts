@@ -12,7 +12,8 @@ import { watchOverHttp } from '../src/watch/index.js';
 import { SealedWatch } from '../src/watch/sealed.js';
 import { codeByHand, perUserUpstream, serveOAuth, tokenRequest } from './support/oauth.js';
 import { get } from './support/raw-get.js';
-import { freeLoopbackPort as freePort, REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
+import { freeLoopbackPort as freePort } from './support/ports.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
 // Issues 43 and 41: in HTTP mode with MCP_OAUTH, a watch link seals the PostHog key its sign-in
 // holds. Opening it never asked whether that sign-in still stood, so a link kept reading with the

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from './ports.js';
 
 /** Debian's redis-server, when installed (.ci/run installs it; elsewhere the Redis tests skip, saying so). */
 export const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => spawnSync(path, ['--version']).status === 0);
@@ -12,17 +12,6 @@ export interface RedisProcess {
   freeze(): void;
   /** Lets it answer again (SIGCONT). */
   thaw(): void;
-}
-
-export async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A throwaway redis-server on a free loopback port, no persistence; stopped by stop(). */
