@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createClient } from '@redis/client';
 import { freeLoopbackPort } from './ports.js';
 
 /** Debian's redis-server, when installed (.ci/run installs it; elsewhere the Redis tests skip, saying so). */
@@ -12,6 +13,8 @@ export interface RedisProcess {
   freeze(): void;
   /** Lets it answer again (SIGCONT). */
   thaw(): void;
+  /** Makes it forget everything without restarting (FLUSHALL), as an eviction or a flush would. */
+  flush(): Promise<void>;
 }
 
 /** A throwaway redis-server on a free loopback port, no persistence; stopped by stop(). */
@@ -39,6 +42,15 @@ export async function startRedis(port?: number): Promise<RedisProcess> {
     port: chosen,
     freeze: () => void child.kill('SIGSTOP'),
     thaw: () => void child.kill('SIGCONT'),
+    flush: async () => {
+      const admin = createClient({ url: `redis://127.0.0.1:${chosen}` });
+      await admin.connect();
+      try {
+        await admin.flushAll();
+      } finally {
+        admin.destroy();
+      }
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
