@@ -120,6 +120,11 @@ describe('triage with a sequence', () => {
     expect(result.read).toBeGreaterThan(0);
     for (const s of result.sessions ?? []) expect(ids.has(s.id), s.id).toBe(true);
     const replay = requests.filter((q) => isReplay(q.path));
+    // The result may leave its sessions out (here it does: the loop above checks none), so the
+    // recordings whose blocks were read say which were read: at least one, each a match.
+    const readIds = new Set(replay.map((q) => /\/session_recordings\/([^/]+)\/snapshots/.exec(q.path)?.[1]).filter((id) => id !== undefined));
+    expect(readIds.size).toBeGreaterThan(0);
+    for (const id of readIds) expect(ids.has(id), id).toBe(true);
     expect(replay.length).toBeGreaterThan(0);
     expect(replay.length).toBeLessThanOrEqual(12);
     expect(result.replay_requests).toBe(replay.length);
@@ -187,6 +192,10 @@ describe('with a filter only the list applies', () => {
     expect(data.population).toBeUndefined();
     expect(data.read).toBeGreaterThan(0);
     for (const s of data.sessions ?? []) expect(ids.has(s.id), s.id).toBe(true);
+    // As above: the recordings whose blocks were read are among the matches.
+    const readIds = new Set(plain.sandbox.requests.map((q) => /\/session_recordings\/([^/]+)\/snapshots/.exec(q.path)?.[1]).filter((id) => id !== undefined));
+    expect(readIds.size).toBeGreaterThan(0);
+    for (const id of readIds) expect(ids.has(id), id).toBe(true);
     const lists = plain.sandbox.requests.filter((q) => /\/session_recordings\/?$/.test(q.path));
     expect(lists.length).toBeGreaterThan(0);
     for (const q of lists) {
