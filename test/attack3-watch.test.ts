@@ -1,5 +1,4 @@
-import { request } from 'node:http';
-import { connect, createServer as createNetServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,8 @@ import { serveHttp, type RunningHttp } from '../src/transports/http.js';
 import { MAX_WATCH_LINKS } from '../src/watch/links.js';
 import { LoopbackWatch, watchOverHttp } from '../src/watch/index.js';
 import { MAX_LOOPBACK_CONNECTIONS } from '../src/watch/loopback.js';
+import { freeLoopbackPort as freePort } from './support/ports.js';
+import { get } from './support/raw-get.js';
 
 /**
  * Watch links over HTTP with per-user keys, attacked by one of the users (issue 41's way: from
@@ -21,28 +22,6 @@ const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
 const VICTIM = 'phx_attack3_watch_victim_key_0123456789';
 const ATTACKER = 'phx_attack3_watch_attacker_key_0123456';
-
-/** A port free a moment ago: MCP_PUBLIC_URL has to name it before the server listens. */
-async function freePort(): Promise<number> {
-  const holder = createNetServer();
-  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-  const port = (holder.address() as { port: number }).port;
-  await new Promise<void>((resolve) => holder.close(() => resolve()));
-  return port;
-}
-
-function get(url: string, method = 'GET'): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('watch links over HTTP, one user against another', () => {
   let sandbox: Sandbox;
@@ -109,12 +88,12 @@ describe('watch links over HTTP, one user against another', () => {
     const victim = await user(VICTIM);
     const url = await watchUrl(victim, R.recordedSearchTabs);
     const before = sandbox.requests.length;
-    const head = await get(`${url}events?max_bytes=16000000`, 'HEAD');
+    const head = await get(`${url}events?max_bytes=16000000`, {}, 'HEAD');
     expect(head.status).toBe(405);
     expect(sandbox.requests.slice(before).filter((r) => r.path.includes('/session_recordings/'))).toEqual([]);
     // The page and its data still answer HEAD as GET.
-    expect((await get(url, 'HEAD')).status).toBe(200);
-    expect((await get(`${url}data`, 'HEAD')).status).toBe(200);
+    expect((await get(url, {}, 'HEAD')).status).toBe(200);
+    expect((await get(`${url}data`, {}, 'HEAD')).status).toBe(200);
   });
 
   // Failed before the sealed links (branch watchrep): MAX_WATCH_LINKS links for the whole server,

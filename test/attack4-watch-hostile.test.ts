@@ -1,14 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { LoopbackWatch } from '../src/watch/index.js';
 import { startHarness, type Harness } from './harness.js';
 import { openAppHost } from './support/app-host.js';
 import { dom, type Node } from './support/rrweb-dom.js';
-import { CHROMIUM, chromiumPresent, HEADLESS_FLAGS } from './support/chromium.js';
+import { chromiumPresent, headlessContext } from './support/chromium.js';
 
 /**
  * The watch page, and the same player as an MCP App (test/support/app-host.ts), against a
@@ -120,7 +117,7 @@ async function trap(): Promise<{ server: Server; port: number; connections: numb
 describe.skipIf(!hasChromium)('the watch page against a hostile recording (headless Chromium)', { timeout: 90_000 }, () => {
   let h: Harness;
   let context: BrowserContext;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof headlessContext>>;
   let outside: Awaited<ReturnType<typeof trap>>;
   let hostScript: string;
 
@@ -130,19 +127,16 @@ describe.skipIf(!hasChromium)('the watch page against a hostile recording (headl
     hostScript = bundled.outputFiles[0]!.text;
     outside = await trap();
     h = await startHarness({ watch: new LoopbackWatch() });
-    profile = await mkdtemp(join(tmpdir(), 'attack4-chromium-'));
-    const { chromium } = await import('playwright-core');
-    const flags = HEADLESS_FLAGS;
     // Only the recording's host goes to the trap: Chromium's own traffic (its updater) is not the page's.
     const rules = `--host-resolver-rules=MAP evil.test 127.0.0.1:${outside.port}, MAP *.evil.test 127.0.0.1:${outside.port}`;
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...flags, rules], viewport: { width: 1000, height: 900 } });
+    chromium = await headlessContext('attack4', [rules]);
+    context = chromium.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await chromium?.close();
     await h?.close();
     outside?.server.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
   });
 
   function serve(id: string, events: unknown[]): void {

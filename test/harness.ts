@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
 import type { DigestCache } from '../src/cache/index.js';
 import { parseCli, type Config } from '../src/config.js';
 import { TOOLSETS, type Toolset } from '../src/settings.js';
@@ -86,6 +87,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       // What the server learnt about this upstream dies with it: a later sandbox may get its port.
       endpointMemory.forget(sandbox.url);
     },
+  };
+}
+
+/**
+ * For a test file whose tests each open harnesses of their own: `open` starts one with the
+ * file's `defaults` under the test's own options, and every harness a test opened is closed
+ * after that test.
+ */
+export function harnessesPerTest(defaults: HarnessOptions = {}): (options?: HarnessOptions) => Promise<Harness> {
+  const opened: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((h) => h.close()));
+  });
+  return async (options = {}) => {
+    const h = await startHarness({ ...defaults, ...options });
+    opened.push(h);
+    return h;
   };
 }
 

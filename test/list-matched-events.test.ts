@@ -3,10 +3,10 @@
 // answer is read from the demo's own scripts (their captured events), the query count from the
 // sandbox's request log, and without query:read the rows carry nothing and the list says why.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../src/sandbox/index.js';
 import { demoScripts } from '../src/sandbox/demo/dataset.js';
-import { apiRequests, startHarness, text, type Harness } from './harness.js';
+import { apiRequests, harnessesPerTest, text, type Harness } from './harness.js';
 
 const PROJECT = String(DEMO.mainProjectId);
 const JACKET_URL = 'alpine-down-jacket';
@@ -40,15 +40,7 @@ function expectedMatches(): Map<string, string[]> {
 
 const queries = (h: Harness) => apiRequests(h.sandbox).filter((r) => /\/query\/?$/.test(r.path)).length;
 
-const harnesses: Harness[] = [];
-async function open(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const h = await startHarness({ defaultProjectId: PROJECT, ...options });
-  harnesses.push(h);
-  return h;
-}
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
+const open = harnessesPerTest({ defaultProjectId: PROJECT });
 
 describe('session-recordings-list: which requested events each row has', () => {
   it('"who viewed the jacket, who added it" (operand OR): each row says which, in both views, with one query for the page', async () => {

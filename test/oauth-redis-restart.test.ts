@@ -1,4 +1,3 @@
-import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisDigestCache } from '../src/cache/redis.js';
 import type { PostHogClient } from '../src/posthog/client.js';
@@ -111,13 +110,7 @@ describe.skipIf(!REDIS_SERVER)('MCP_OAUTH on two replicas when the shared Redis 
 
   it('after Redis forgets everything without restarting (eviction, a flush), the same holds', async () => {
     const h = await history();
-    const admin = createClient({ url: redis.url });
-    await admin.connect();
-    try {
-      await admin.flushAll();
-    } finally {
-      admin.destroy();
-    }
+    await redis.flush();
     await nothingRevived(h);
   }, 60_000);
 

@@ -4,7 +4,8 @@ import type { PostHogClient } from '../src/posthog/client.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { RunningHttp } from '../src/transports/http.js';
 import { codeByHand, serveOAuth, tokenRequest, perUserUpstream } from './support/oauth.js';
-import { REDIS_SERVER, freeLoopbackPort, startRedis, type RedisProcess } from './support/redis.js';
+import { freeLoopbackPort } from './support/ports.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
 // Issue 35 with replicas: two servers with one MCP_OAUTH_SECRET and one Redis (the digest
 // cache's) act as one OAuth server: a code or refresh token used on one is used on both, and a

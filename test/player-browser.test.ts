@@ -1,15 +1,13 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { BIG_RECORDING_ID, DEMO } from '../src/sandbox/index.js';
 import { PLAYER_URI } from '../src/tools/recordings/player.js';
 import { startHarness, type Harness } from './harness.js';
 import { openAppHost } from './support/app-host.js';
-import { CHROMIUM, chromiumPresent, HEADLESS_FLAGS } from './support/chromium.js';
+import { chromiumPresent, headlessContext } from './support/chromium.js';
 
 /**
  * The player in a real browser: Debian's headless Chromium (never a downloaded one) loads a test
@@ -21,13 +19,12 @@ const hasChromium = chromiumPresent('player-browser tests');
 
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
-const FLAGS = HEADLESS_FLAGS;
 
 
 describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Apps host', { timeout: 90_000 }, () => {
   let h: Harness;
   let context: BrowserContext;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof headlessContext>>;
   let hostScript: string;
 
   beforeAll(async () => {
@@ -36,15 +33,13 @@ describe.skipIf(!hasChromium)('the player in headless Chromium, in a test MCP Ap
     hostScript = bundled.outputFiles[0]!.text;
     // The test host renders MCP Apps, and says so (as the spec asks): the server knows the player is shown.
     h = await startHarness({ clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
-    profile = await mkdtemp(join(tmpdir(), 'player-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 } });
+    chromium = await headlessContext('player');
+    context = chromium.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await chromium?.close();
     await h?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
   });
 
   const openHost = (args: Record<string, unknown>, theme: 'light' | 'dark' = 'light', options: { holdResult?: boolean; ignoreCsp?: boolean } = {}) => openAppHost({ client: h.client, context, hostScript }, args, theme, options);

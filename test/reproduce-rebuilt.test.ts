@@ -16,7 +16,7 @@ import { RECORDING_SEEDS } from '../src/sandbox/demo/catalog.js';
 import { buildScript } from '../src/sandbox/demo/dataset.js';
 import { corpusFiles, factsOf, findCorpus } from './corpus.js';
 import { FullDom } from './reproduce/rebuild.js';
-import { CHROMIUM, chromiumPresent } from './support/chromium.js';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumPresent } from './support/chromium.js';
 
 const hasChromium = chromiumPresent('rebuilt-page locator checks');
 const corpus = findCorpus();
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('generated locators on the pages rebuilt from reco
   let browser: Browser;
   let page: Page;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     const context = await browser.newContext();
     // Loopback only, and here not even that: the rebuilt pages load nothing.
     await context.route('**/*', (route) => route.abort());

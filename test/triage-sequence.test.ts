@@ -108,9 +108,11 @@ describe('triage with a sequence', () => {
     // Fewer than over the whole week: the count is of the matches, not of the period.
     const dead = result.problems.find((p) => p.kind === 'dead-click' && p.signature.includes(truth.planted.deadClicks.text));
     const top = result.problems.find((p) => p.kind === 'exception' && p.signature.startsWith(truth.planted.topException.type));
-    expect(dead ?? top).toBeDefined();
-    if (dead) expect(dead.sessions).toBeLessThan(truth.planted.deadClicks.sessions);
-    if (top) expect(top.sessions).toBeLessThan(truth.planted.topException.sessions);
+    // Both are among the matches (the generated week is the same each run): neither check may be skipped.
+    expect(dead, 'the planted dead click').toBeDefined();
+    expect(top, 'the planted top exception').toBeDefined();
+    expect(dead!.sessions).toBeLessThan(truth.planted.deadClicks.sessions);
+    expect(top!.sessions).toBeLessThan(truth.planted.topException.sessions);
   });
 
   it('reads evidence among the matches only, within the replay budget, without a 429', () => {
@@ -118,6 +120,11 @@ describe('triage with a sequence', () => {
     expect(result.read).toBeGreaterThan(0);
     for (const s of result.sessions ?? []) expect(ids.has(s.id), s.id).toBe(true);
     const replay = requests.filter((q) => isReplay(q.path));
+    // The result may leave its sessions out (here it does: the loop above checks none), so the
+    // recordings whose blocks were read say which were read: at least one, each a match.
+    const readIds = new Set(replay.map((q) => /\/session_recordings\/([^/]+)\/snapshots/.exec(q.path)?.[1]).filter((id) => id !== undefined));
+    expect(readIds.size).toBeGreaterThan(0);
+    for (const id of readIds) expect(ids.has(id), id).toBe(true);
     expect(replay.length).toBeGreaterThan(0);
     expect(replay.length).toBeLessThanOrEqual(12);
     expect(result.replay_requests).toBe(replay.length);
@@ -185,6 +192,10 @@ describe('with a filter only the list applies', () => {
     expect(data.population).toBeUndefined();
     expect(data.read).toBeGreaterThan(0);
     for (const s of data.sessions ?? []) expect(ids.has(s.id), s.id).toBe(true);
+    // As above: the recordings whose blocks were read are among the matches.
+    const readIds = new Set(plain.sandbox.requests.map((q) => /\/session_recordings\/([^/]+)\/snapshots/.exec(q.path)?.[1]).filter((id) => id !== undefined));
+    expect(readIds.size).toBeGreaterThan(0);
+    for (const id of readIds) expect(ids.has(id), id).toBe(true);
     const lists = plain.sandbox.requests.filter((q) => /\/session_recordings\/?$/.test(q.path));
     expect(lists.length).toBeGreaterThan(0);
     for (const q of lists) {

@@ -4,8 +4,9 @@ import { MemoryDigestCache } from '../src/cache/memory.js';
 import { RedisDigestCache } from '../src/cache/redis.js';
 import { DEMO } from '../src/sandbox/index.js';
 import { clientOptionsFrom } from '../src/posthog/from-config.js';
-import { apiRequests, defaultConfig, startHarness, text, type Harness } from './harness.js';
-import { REDIS_SERVER, freeLoopbackPort, startRedis, type RedisProcess } from './support/redis.js';
+import { apiRequests, defaultConfig, harnessesPerTest, text, type Harness } from './harness.js';
+import { freeLoopbackPort } from './support/ports.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
 type Triage = {
   read: number;
@@ -27,16 +28,7 @@ const triageOf = (result: CallToolResult): Triage => {
 };
 const blockRequests = (h: Harness) => apiRequests(h.sandbox).filter((r) => r.path.endsWith('/snapshots/') || r.path.endsWith('/snapshots')).filter((r) => r.query.source !== undefined).length;
 
-const harnesses: Harness[] = [];
-async function open(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const h = await startHarness({ defaultProjectId: PROJECT, ...options });
-  harnesses.push(h);
-  return h;
-}
-
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
+const open = harnessesPerTest({ defaultProjectId: PROJECT });
 
 describe('session-recordings-triage', () => {
   it('aggregates exactly what the single digests say, and names the recorded checkout\'s 500, console error and rage click', async () => {

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO } from '../src/sandbox/index.js';
 import { LoopbackWatch } from '../src/watch/index.js';
 import { startHarness, text, type Harness } from './harness.js';
-import { CHROMIUM, chromiumPresent, HEADLESS_FLAGS } from './support/chromium.js';
+import { chromiumPresent, headlessContext } from './support/chromium.js';
 
 /**
  * The replay's watch link (issue 43) in a real browser: a client that declares no MCP Apps gets a
@@ -17,7 +14,6 @@ const hasChromium = chromiumPresent('watch-browser tests');
 
 const P = String(DEMO.mainProjectId);
 const R = DEMO.recordingIds;
-const FLAGS = HEADLESS_FLAGS;
 
 interface Link {
   url: string;
@@ -29,20 +25,18 @@ describe.skipIf(!hasChromium)('the watch link in headless Chromium (a client wit
   let h: Harness;
   let watch: LoopbackWatch;
   let context: BrowserContext;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof headlessContext>>;
 
   beforeAll(async () => {
     watch = new LoopbackWatch();
     h = await startHarness({ watch });
-    profile = await mkdtemp(join(tmpdir(), 'watch-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 } });
+    chromium = await headlessContext('watch');
+    context = chromium.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await chromium?.close();
     await h?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
   });
 
   async function linkTo(id: string, args: Record<string, unknown> = {}): Promise<Link> {

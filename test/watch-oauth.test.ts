@@ -1,4 +1,3 @@
-import { createClient } from '@redis/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,8 @@ import { watchOverHttp } from '../src/watch/index.js';
 import { SealedWatch } from '../src/watch/sealed.js';
 import { codeByHand, perUserUpstream, serveOAuth, tokenRequest } from './support/oauth.js';
 import { get } from './support/raw-get.js';
-import { freeLoopbackPort as freePort, REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
+import { freeLoopbackPort as freePort } from './support/ports.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from './support/redis.js';
 
 // Issues 43 and 41: in HTTP mode with MCP_OAUTH, a watch link seals the PostHog key its sign-in
 // holds. Opening it never asked whether that sign-in still stood, so a link kept reading with the
@@ -218,13 +218,7 @@ describe.skipIf(!REDIS_SERVER)('MCP_OAUTH replicas sharing Redis: a sign-in revo
     const signedIn = await link(A, '/oauth/mcp', alice.pair.access_token);
     const header = await link(A, '/mcp', HEADER_USER);
     expect(await statuses(on(B, signedIn))).toEqual([200, 200, 200]);
-    const admin = createClient({ url: redis.url });
-    await admin.connect();
-    try {
-      await admin.flushAll();
-    } finally {
-      admin.destroy();
-    }
+    await redis.flush();
     for (const at of [A, B]) {
       expect(await statuses(on(at, signedIn))).toEqual([404, 404, 404]);
       expect(await statuses(on(at, header))).toEqual([200, 200, 200]);

@@ -1,4 +1,3 @@
-import { createServer as createNetServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { MAX_WATCH_LINKS, WATCH_TTL_MS } from '../src/watch/links.js';
 import { SealedWatch } from '../src/watch/sealed.js';
 import { encodeCursor } from '../src/tools/recordings/snapshot-cursor.js';
 import { startHarness, text } from './harness.js';
+import { freeLoopbackPort as freePort } from './support/ports.js';
 import { get } from './support/raw-get.js';
 
 /**
@@ -25,15 +25,6 @@ const R = DEMO.recordingIds;
 const SECRET = 'w'.repeat(40);
 const USER_KEY = 'phx_watch_replica_user_key_0123456789';
 const settings = { readOnly: false, toolsets: [...TOOLSETS], defaultProjectId: undefined };
-
-/** A port free a moment ago: MCP_PUBLIC_URL has to name it before the server listens. */
-async function freePort(): Promise<number> {
-  const holder = createNetServer();
-  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-  const port = (holder.address() as { port: number }).port;
-  await new Promise<void>((resolve) => holder.close(() => resolve()));
-  return port;
-}
 
 interface Replica {
   origin: string;

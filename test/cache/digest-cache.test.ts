@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDigestCache, sourcesFingerprint } from '../../src/cache/index.js';
 import { MemoryDigestCache } from '../../src/cache/memory.js';
 import { RedisDigestCache, redisDisplayName } from '../../src/cache/redis.js';
-import { REDIS_SERVER, freeLoopbackPort, startRedis, type RedisProcess } from '../support/redis.js';
+import { freeLoopbackPort } from '../support/ports.js';
+import { REDIS_SERVER, startRedis, type RedisProcess } from '../support/redis.js';
 
 const key = (recordingId: string, projectId = '1', upstream = 'https://us.posthog.com', keyIdentity = 'k1') => ({ upstream, projectId, recordingId, keyIdentity });
 const source = (blobKey: string, end: string) => ({ source: 'blob_v2', blob_key: blobKey, start_timestamp: '2026-01-01T00:00:00Z', end_timestamp: end });

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createClient } from '@redis/client';
+import { freeLoopbackPort } from './ports.js';
 
 /** Debian's redis-server, when installed (.ci/run installs it; elsewhere the Redis tests skip, saying so). */
 export const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => spawnSync(path, ['--version']).status === 0);
@@ -12,17 +13,8 @@ export interface RedisProcess {
   freeze(): void;
   /** Lets it answer again (SIGCONT). */
   thaw(): void;
-}
-
-export async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  /** Makes it forget everything without restarting (FLUSHALL), as an eviction or a flush would. */
+  flush(): Promise<void>;
 }
 
 /** A throwaway redis-server on a free loopback port, no persistence; stopped by stop(). */
@@ -50,6 +42,15 @@ export async function startRedis(port?: number): Promise<RedisProcess> {
     port: chosen,
     freeze: () => void child.kill('SIGSTOP'),
     thaw: () => void child.kill('SIGCONT'),
+    flush: async () => {
+      const admin = createClient({ url: `redis://127.0.0.1:${chosen}` });
+      await admin.connect();
+      try {
+        await admin.flushAll();
+      } finally {
+        admin.destroy();
+      }
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
